@@ -1,0 +1,86 @@
+# Two commands do all the set-up on a fresh machine: `make book` and `make test`.
+# Every target creates what it needs (virtual environment, JS copies, browser) if missing.
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PORT ?= 8000
+LAB_PORT ?= 8888
+BUILD := _build
+HTML := $(BUILD)/html
+# pip on some machines prints a warning per package about unused local indexes; hide that noise only.
+PIP_QUIET := 2>&1 | { grep -v "^WARNING: Location 'file://" || true; }
+
+.PHONY: help venv vendor book test unit lab serve notebooks bench clean
+
+help:  ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+# Re-install when the requirements or the package metadata change.
+$(VENV)/.installed: $(BIN)/python requirements.txt requirements-dev.txt pyproject.toml
+	$(BIN)/python -m pip install -q --upgrade pip $(PIP_QUIET)
+	$(BIN)/python -m pip install -q -r requirements-dev.txt $(PIP_QUIET)
+	$(BIN)/python -m pip install -q -e . $(PIP_QUIET)
+	touch $@
+
+venv: $(VENV)/.installed  ## create .venv with everything the book, notebooks and tests need
+
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+
+book/_vendor/rope-vendor/.stamp: node_modules/.package-lock.json scripts/vendor_js.sh scripts/require-config.js $(VENV)/.installed
+	bash scripts/vendor_js.sh
+	touch $@
+
+vendor: book/_vendor/rope-vendor/.stamp  ## copy MathJax, RequireJS, the widget manager and anywidget into the book
+
+# Jupyter Book caches executed notebooks by their own text only; the chapters also depend
+# on rope_core (maths, plots, widget JS), so a change there drops the execution cache.
+$(BUILD)/.rope_core.hash: FORCE | $(VENV)/.installed
+	@mkdir -p $(BUILD)
+	@new=$$(find rope_core -type f \( -name '*.py' -o -name '*.js' -o -name '*.css' \) -print0 | sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16); \
+	if [ "$$(cat $@ 2>/dev/null)" != "$$new" ]; then \
+	  rm -rf $(BUILD)/.jupyter_cache; echo "$$new" > $@; echo "rope_core changed: chapters will be re-executed"; \
+	fi
+FORCE:
+
+book: $(VENV)/.installed vendor $(BUILD)/.rope_core.hash  ## build the HTML book into _build/html
+	$(BIN)/jupyter-book build . -W -n --keep-going
+	@echo "The book: $(abspath $(HTML))/index.html"
+
+test: $(VENV)/.installed vendor  ## set up, then run every test (unit, chapters, book build, browsers)
+	@command -v chromium >/dev/null || { echo "Installing Debian's chromium for the browser tests"; \
+	  $(if $(filter 0,$(shell id -u)),,sudo) apt-get update -qq && \
+	  $(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+	$(MAKE) --no-print-directory $(BUILD)/.rope_core.hash
+	$(BIN)/python -m pytest
+
+unit: $(VENV)/.installed  ## only the fast unit tests of rope_core
+	$(BIN)/python -m pytest -m "not book and not browser and not lab"
+
+lab: $(VENV)/.installed  ## JupyterLab on 127.0.0.1; chapters in book/ open as notebooks
+	$(BIN)/jupyter lab --ip=127.0.0.1 --port=$(LAB_PORT) --no-browser \
+	  $(if $(filter 0,$(shell id -u)),--allow-root,) --notebook-dir=.
+
+serve:  ## serve the built book on 127.0.0.1
+	@test -f $(HTML)/index.html || { echo "No book yet: run 'make book' first" >&2; exit 1; }
+	@echo "Serving the book at http://127.0.0.1:$(PORT)/index.html (Ctrl-C to stop)"
+	$(BIN)/python -m http.server --bind 127.0.0.1 --directory $(HTML) $(PORT)
+
+notebooks: $(VENV)/.installed  ## write .ipynb copies of the chapters into _build/notebooks/
+	@mkdir -p $(BUILD)/notebooks
+	$(BIN)/python scripts/export_notebooks.py book $(BUILD)/notebooks
+
+bench: $(VENV)/.installed  ## run the benchmarks (apply_rope always; widgets need a built book)
+	$(BIN)/python benchmarks/bench_apply_rope.py
+	@if [ -f $(HTML)/index.html ]; then $(BIN)/python benchmarks/bench_widgets.py; fi
+
+clean:  ## remove the build, the JS copies and caches (keeps .venv and node_modules)
+	rm -rf $(BUILD) book/_vendor .pytest_cache .hypothesis
+	find . -name __pycache__ -not -path './.venv/*' -not -path './node_modules/*' -prune -exec rm -rf {} +

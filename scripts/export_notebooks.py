@@ -13,8 +13,12 @@ from pathlib import Path
 
 import jupytext
 import nbformat
+import yaml
 
-SETUP_CELL = '''\
+ROOT = Path(__file__).resolve().parents[1]
+REPOSITORY = yaml.safe_load((ROOT / "_config.yml").read_text())["repository"]["url"]
+
+SETUP_CELL = f'''\
 # Set-up: this notebook needs the book's `rope_core` package.
 try:
     import rope_core  # noqa: F401
@@ -22,7 +26,7 @@ except ImportError:
     raise SystemExit(
         "This notebook needs the book's rope_core package, which is not installed here.\\n"
         "Install it with:  pip install 'rope-core[plots,widgets] @ "
-        "git+https://github.com/rope-book/rope-book'\\n"
+        "git+{REPOSITORY}'\\n"
         "or clone the repository and run `make lab`."
     ) from None
 '''

@@ -1,0 +1,98 @@
+"""rope_core.attention_stats against a dense, independent construction of RoPE."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rope_core.attention_stats import expected_logit, monte_carlo_logits, pair_contributions
+
+
+def dense_rotation(position, dim, base=10000.0):
+    """Block-diagonal R_m built entry by entry (interleaved pairs), independent of rope_core."""
+    matrix = np.zeros((dim, dim))
+    for i in range(dim // 2):
+        angle = position * base ** (-2.0 * i / dim)
+        c, s = np.cos(angle), np.sin(angle)
+        matrix[2 * i : 2 * i + 2, 2 * i : 2 * i + 2] = [[c, -s], [s, c]]
+    return matrix
+
+
+@pytest.mark.parametrize("m, n", [(0, 0), (7, 3), (3, 7), (1000, 1), (123456, 654321)])
+def test_pair_contributions_sum_to_the_rope_logit(m, n):
+    rng = np.random.default_rng(0)
+    q, k = rng.standard_normal((2, 16))
+    logit = (dense_rotation(m, 16) @ q) @ (dense_rotation(n, 16) @ k)
+    terms = pair_contributions(q, k, m - n)
+    assert terms.shape == (8,)
+    np.testing.assert_allclose(terms.sum(), logit, rtol=1e-9, atol=1e-9)
+
+
+def test_pair_contributions_is_per_pair_and_broadcasts():
+    rng = np.random.default_rng(1)
+    q, k = rng.standard_normal((2, 5, 8))
+    distances = np.arange(5) * 3.0
+    terms = pair_contributions(q, k, distances, base=500.0)
+    assert terms.shape == (5, 8 // 2)
+    for row in range(5):
+        r = distances[row]
+        for i in range(4):
+            block = dense_rotation(r, 8, base=500.0)[2 * i : 2 * i + 2, 2 * i : 2 * i + 2]
+            expected = (block @ q[row, 2 * i : 2 * i + 2]) @ k[row, 2 * i : 2 * i + 2]
+            np.testing.assert_allclose(terms[row, i], expected, atol=1e-12)
+
+
+def test_expected_logit_formula_and_special_values():
+    distances = np.array([0.0, 1.0, 17.0, 900.0])
+    theta = 10000.0 ** (-np.arange(0, 32, 2) / 32)
+    np.testing.assert_allclose(
+        expected_logit(distances, 32, correlation=0.5, variance=2.0),
+        2 * 0.5 * 2.0 * np.cos(np.outer(distances, theta)).sum(1),
+    )
+    np.testing.assert_array_equal(expected_logit(distances, 32), np.zeros(4))
+    # At r = 0 and rho = 1 the logit is |q|^2, whose mean is d * variance.
+    assert expected_logit([0], 32, correlation=1.0)[0] == pytest.approx(32.0)
+
+
+@pytest.mark.parametrize("correlation", [0.0, 0.6])
+def test_monte_carlo_mean_matches_the_exact_expectation(correlation):
+    distances = np.array([0, 1, 10, 100, 1000])
+    logits = monte_carlo_logits(distances, 64, correlation=correlation, n_samples=20000)
+    exact = expected_logit(distances, 64, correlation=correlation)
+    standard_error = logits.std(0) / np.sqrt(logits.shape[0])
+    assert np.all(np.abs(logits.mean(0) - exact) < 5 * standard_error)
+
+
+def test_monte_carlo_samples_are_rope_logits_and_seeded():
+    distances = np.array([0.0, 4.0, 250.0])
+    logits = monte_carlo_logits(distances, 8, correlation=0.3, n_samples=3, seed=7)
+    rng = np.random.default_rng(7)
+    q = rng.standard_normal((3, 8))
+    k = 0.3 * q + np.sqrt(1 - 0.09) * rng.standard_normal((3, 8))
+    for s in range(3):
+        for j, r in enumerate(distances):
+            expected = (dense_rotation(r + 5, 8) @ q[s]) @ (dense_rotation(5, 8) @ k[s])
+            np.testing.assert_allclose(logits[s, j], expected, atol=1e-12)
+    np.testing.assert_array_equal(
+        logits, monte_carlo_logits(distances, 8, correlation=0.3, n_samples=3, seed=7)
+    )
+
+
+@pytest.mark.parametrize(
+    "call, error, words",
+    [
+        (lambda: pair_contributions(np.ones(5), np.ones(5), 0), ValueError, "even"),
+        (lambda: pair_contributions(np.ones(4), np.ones(6), 0), ValueError, "k must"),
+        (lambda: pair_contributions(np.ones(4), np.ones(4), "far"), TypeError, "distance must"),
+        (lambda: pair_contributions(np.ones(4), np.ones(4), np.nan), ValueError, "finite"),
+        (lambda: pair_contributions(np.ones(4), np.ones(4), 0, base=-1.0), ValueError, "base"),
+        (lambda: expected_logit([0], 4, correlation=1.5), ValueError, "correlation"),
+        (lambda: expected_logit([0], 4, variance=0.0), ValueError, "variance"),
+        (lambda: expected_logit([0], 3), ValueError, "dim"),
+        (lambda: monte_carlo_logits([[0]], 4), ValueError, "1-D"),
+        (lambda: monte_carlo_logits([0], 4, n_samples=1), ValueError, "n_samples"),
+    ],
+)
+def test_bad_input_names_the_argument(call, error, words):
+    with pytest.raises(error, match=words):
+        call()

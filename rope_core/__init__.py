@@ -1,0 +1,74 @@
+"""rope_core: the tested numerical core of the RoPE book (NumPy only).
+
+Figures live in :mod:`rope_core.plots` (matplotlib) and widgets in :mod:`rope_core.widgets`
+(anywidget); neither is imported here, so the maths needs nothing but NumPy.
+"""
+
+from .analysis import (
+    linear_attention_with_rope,
+    long_term_decay_bound,
+    min_base_for_context,
+    relative_scores,
+    rope_attention,
+    softmax_attention,
+)
+from .apply import (
+    apply_rope,
+    apply_rope_complex,
+    apply_rope_elementwise,
+    apply_rope_matrix,
+    cos_sin_tables,
+    rope_angles,
+    rope_matrix,
+    rotate_every_two,
+    rotate_half,
+)
+from .frequencies import (
+    ROPE_TYPES,
+    attention_factor,
+    default_inverse_frequencies,
+    inverse_frequencies,
+    wavelengths,
+    yarn_correction_range,
+    yarn_ramp,
+)
+from .layouts import (
+    half_to_interleaved,
+    interleaved_to_half,
+    interleaved_to_half_permutation,
+    permute_for_half_layout,
+)
+from .rotation import rotate_2d, rotation_matrix
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ROPE_TYPES",
+    "apply_rope",
+    "apply_rope_complex",
+    "apply_rope_elementwise",
+    "apply_rope_matrix",
+    "attention_factor",
+    "cos_sin_tables",
+    "default_inverse_frequencies",
+    "half_to_interleaved",
+    "interleaved_to_half",
+    "interleaved_to_half_permutation",
+    "inverse_frequencies",
+    "linear_attention_with_rope",
+    "long_term_decay_bound",
+    "min_base_for_context",
+    "permute_for_half_layout",
+    "relative_scores",
+    "rope_angles",
+    "rope_attention",
+    "rope_matrix",
+    "rotate_2d",
+    "rotate_every_two",
+    "rotate_half",
+    "rotation_matrix",
+    "softmax_attention",
+    "wavelengths",
+    "yarn_correction_range",
+    "yarn_ramp",
+]

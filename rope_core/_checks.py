@@ -1,0 +1,105 @@
+"""Argument validation shared by the public functions.
+
+Every check raises ``TypeError`` or ``ValueError`` with a message that names the argument and
+says what was expected, so that the teaching functions can stay short.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+LAYOUTS = ("interleaved", "half")
+
+
+def check_dim(value, name="dim"):
+    """Return ``value`` as an int if it is a positive even integer, else raise."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        if isinstance(value, float) and value.is_integer():
+            raise TypeError(f"{name} must be an integer, got the float {value!r}")
+        raise TypeError(f"{name} must be a positive even integer, got {value!r}")
+    value = int(value)
+    if value < 2 or value % 2:
+        raise ValueError(f"{name} must be a positive even integer, got {value}")
+    return value
+
+
+def check_base(base):
+    """Return ``base`` as a float if it is finite, > 0 and != 1, else raise."""
+    if isinstance(base, bool) or not isinstance(base, numbers.Real):
+        raise TypeError(f"base must be a real number > 0 and != 1, got {base!r}")
+    base = float(base)
+    if not np.isfinite(base) or base <= 0 or base == 1.0:
+        raise ValueError(f"base must be finite, > 0 and != 1, got {base!r}")
+    return base
+
+
+def check_positive(value, name):
+    """Return ``value`` as a float if it is a finite number > 0, else raise."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number > 0, got {value!r}")
+    value = float(value)
+    if not np.isfinite(value) or value <= 0:
+        raise ValueError(f"{name} must be finite and > 0, got {value!r}")
+    return value
+
+
+def check_layout(layout):
+    if layout not in LAYOUTS:
+        raise ValueError(f"layout must be one of {LAYOUTS}, got {layout!r}")
+    return layout
+
+
+def check_real_array(x, name="x", *, min_ndim=1):
+    """Return ``x`` as a floating ndarray (integers promoted to float64), else raise.
+
+    NaN and inf inside ``x`` are data and are kept.
+    """
+    if isinstance(x, (str, bytes)):
+        raise TypeError(f"{name} must be a real numeric array, got a string")
+    array = np.asarray(x)
+    if array.dtype.kind in "iub":
+        array = array.astype(np.float64)
+    elif array.dtype.kind == "c":
+        raise TypeError(f"{name} must be real, got the complex dtype {array.dtype}")
+    elif array.dtype.kind != "f":
+        raise TypeError(f"{name} must be a real numeric array, got dtype {array.dtype}")
+    if array.ndim < min_ndim:
+        raise ValueError(
+            f"{name} must have at least {min_ndim} dimension(s), got shape {array.shape}"
+        )
+    return array
+
+
+def check_positions(positions, seq_len, name="positions"):
+    """Return finite float64 positions that broadcast to ``(..., seq_len)``, else raise.
+
+    ``None`` gives ``0, 1, ..., seq_len - 1``.
+    """
+    if positions is None:
+        return np.arange(seq_len, dtype=np.float64)
+    if isinstance(positions, (str, bytes)):
+        raise TypeError(f"{name} must be a numeric array, got a string")
+    array = np.asarray(positions)
+    if array.dtype.kind not in "iuf":
+        raise TypeError(f"{name} must be an integer or float array, got dtype {array.dtype}")
+    array = array.astype(np.float64)
+    if array.ndim == 0:
+        array = array.reshape(1)
+    if array.shape[-1] not in (1, seq_len):
+        raise ValueError(
+            f"{name} must broadcast to (..., seq_len={seq_len}), got shape {array.shape}"
+        )
+    if not np.all(np.isfinite(array)):
+        raise ValueError(f"{name} must be finite, got NaN or inf")
+    return array
+
+
+def check_rotary_dim(rotary_dim, dim):
+    if rotary_dim is None:
+        return dim
+    rotary_dim = check_dim(rotary_dim, "rotary_dim")
+    if rotary_dim > dim:
+        raise ValueError(f"rotary_dim must be <= the last axis of x ({dim}), got {rotary_dim}")
+    return rotary_dim

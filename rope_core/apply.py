@@ -1,0 +1,392 @@
+r"""Applying RoPE to queries and keys: the fast form and the teaching forms.
+
+Shapes: ``x`` is ``(..., seq_len, d)``; positions broadcast to ``(..., seq_len)``.
+Two layouts pair the features of ``x``:
+
+* ``"interleaved"``: pairs :math:`(2i, 2i+1)` (RoFormer paper, GPT-J, Meta's Llama code);
+* ``"half"``: pairs :math:`(i, i + d/2)` (GPT-NeoX, Hugging Face transformers' ``rotate_half``).
+
+Angles :math:`m\theta_i` are always formed in float64 and only the finished cos/sin are cast
+to the dtype of ``x``: at position :math:`2^{20}` a float32 angle is already off by about 0.06 rad.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+
+import numpy as np
+
+from ._checks import check_base, check_dim, check_layout, check_positions, check_real_array, check_rotary_dim
+from .frequencies import attention_factor, inverse_frequencies
+from .rotation import rotation_matrix
+
+
+def rope_angles(positions, dim, base=10000.0, *, rope_scaling=None):
+    r"""The rotation angles :math:`m\theta_i` for every position and pair, in float64.
+
+    Parameters
+    ----------
+    positions : array_like, shape (..., seq_len)
+        Token positions :math:`m` (integers or floats, finite).
+    dim : int
+        Rotary dimension :math:`d` (even).
+    base : float
+        Frequency base.
+    rope_scaling : dict, optional
+        As in :func:`rope_core.inverse_frequencies`; dynamic schemes see
+        ``seq_len = max(positions) + 1``.
+
+    Returns
+    -------
+    ndarray, shape (..., seq_len, dim // 2)
+        :math:`m\,\theta_i`, float64.
+
+    Examples
+    --------
+    >>> rope_angles([0, 1, 2], dim=4, base=100.0)
+    array([[0. , 0. ],
+           [1. , 0.1],
+           [2. , 0.2]])
+    """
+    positions = np.asarray(positions)
+    if positions.ndim == 0:
+        positions = positions.reshape(1)
+    positions = check_positions(positions, positions.shape[-1] if positions.ndim else 1)
+    theta = inverse_frequencies(dim, base, rope_scaling=rope_scaling, seq_len=_seq_len(positions))
+    return positions[..., None] * theta
+
+
+def _seq_len(positions):
+    return float(np.max(positions)) + 1.0 if positions.size else None
+
+
+def _block_diagonal(angles):
+    """(..., d/2) angles -> (..., d, d) block-diagonal matrices of 2x2 rotations."""
+    blocks = rotation_matrix(angles)  # (..., d/2, 2, 2)
+    half = angles.shape[-1]
+    dense = np.zeros(angles.shape[:-1] + (2 * half, 2 * half))
+    for i in range(half):
+        dense[..., 2 * i:2 * i + 2, 2 * i:2 * i + 2] = blocks[..., i, :, :]
+    return dense
+
+
+def rope_matrix(position, dim, base=10000.0):
+    r"""The dense :math:`d \times d` rotation :math:`R^d_{\Theta,m}` for one position.
+
+    Parameters
+    ----------
+    position : float
+        The position :math:`m`.
+    dim : int
+        Dimension :math:`d` (even).
+    base : float
+        Frequency base.
+
+    Returns
+    -------
+    ndarray, shape (dim, dim)
+        Block-diagonal, with :math:`R(m\theta_i)` in rows and columns :math:`2i, 2i+1`
+        (interleaved pairs).
+
+    Notes
+    -----
+    .. math::
+
+        R^d_{\Theta,m} = \operatorname{diag}\big(R(m\theta_0), R(m\theta_1), \dots,
+        R(m\theta_{d/2-1})\big)
+
+    Examples
+    --------
+    >>> rope_matrix(1, dim=4, base=100.0).round(3)
+    array([[ 0.54 , -0.841,  0.   ,  0.   ],
+           [ 0.841,  0.54 ,  0.   ,  0.   ],
+           [ 0.   ,  0.   ,  0.995, -0.1  ],
+           [ 0.   ,  0.   ,  0.1  ,  0.995]])
+    """
+    position = np.asarray(position, dtype=np.float64)
+    if position.ndim != 0:
+        raise ValueError(f"position must be a single number, got shape {position.shape}")
+    return _block_diagonal(rope_angles([position], dim, base)[0])
+
+
+def _prepare(x, positions):
+    x = check_real_array(x, "x")
+    if x.shape[-1] % 2:
+        raise ValueError(f"x must have an even last axis (d), got shape {x.shape}")
+    seq_len = x.shape[-2] if x.ndim >= 2 else 1
+    return x, check_positions(positions, seq_len)
+
+
+def apply_rope_matrix(x, positions=None, *, base=10000.0):
+    r"""Teaching form: rotate each vector with the dense matrix, :math:`R^d_{\Theta,m}\,x_m`.
+
+    Costs :math:`O(d^2)` per vector; use :func:`apply_rope` for real work.
+
+    Parameters
+    ----------
+    x : array_like, shape (..., seq_len, d)
+    positions : array_like, shape broadcastable to (..., seq_len), optional
+        Defaults to ``0 .. seq_len - 1``.
+    base : float
+
+    Returns
+    -------
+    ndarray, shape (..., seq_len, d), float64
+
+    Examples
+    --------
+    >>> apply_rope_matrix([[1.0, 0.0]], positions=[np.pi / 2]).round(12)
+    array([[0., 1.]])
+    """
+    x, positions = _prepare(x, positions)
+    matrices = _block_diagonal(rope_angles(positions, x.shape[-1], base))  # (..., L, d, d)
+    return np.einsum("...ij,...j->...i", matrices, x)
+
+
+def apply_rope_complex(x, positions=None, *, base=10000.0):
+    r"""Teaching form: read each pair as a complex number and multiply by :math:`e^{im\theta_i}`.
+
+    This is Meta's Llama implementation (``precompute_freqs_cis`` / ``apply_rotary_emb``):
+    interleaved pairs :math:`(x_{2i}, x_{2i+1}) \mapsto z_i = x_{2i} + i\,x_{2i+1}`.
+
+    Parameters
+    ----------
+    x : array_like, shape (..., seq_len, d)
+    positions : array_like, shape broadcastable to (..., seq_len), optional
+    base : float
+
+    Returns
+    -------
+    ndarray, shape (..., seq_len, d), float64
+
+    Examples
+    --------
+    >>> apply_rope_complex([[1.0, 0.0]], positions=[np.pi]).round(12)
+    array([[-1.,  0.]])
+    """
+    x, positions = _prepare(x, positions)
+    z = x[..., 0::2] + 1j * x[..., 1::2]                 # one complex number per pair
+    z = z * np.exp(1j * rope_angles(positions, x.shape[-1], base))
+    out = np.empty(z.shape[:-1] + (x.shape[-1],))
+    out[..., 0::2], out[..., 1::2] = z.real, z.imag
+    return out
+
+
+def rotate_half(x):
+    r"""Map the pairs :math:`(x_i, x_{i+d/2})` to :math:`(-x_{i+d/2}, x_i)` (half layout).
+
+    Examples
+    --------
+    >>> rotate_half(np.array([1.0, 2.0, 3.0, 4.0]))
+    array([-3., -4.,  1.,  2.])
+    """
+    half = x.shape[-1] // 2
+    return np.concatenate([-x[..., half:], x[..., :half]], axis=-1)
+
+
+def rotate_every_two(x):
+    r"""Map the pairs :math:`(x_{2i}, x_{2i+1})` to :math:`(-x_{2i+1}, x_{2i})` (interleaved layout).
+
+    Examples
+    --------
+    >>> rotate_every_two(np.array([1.0, 2.0, 3.0, 4.0]))
+    array([-2.,  1., -4.,  3.])
+    """
+    out = np.empty_like(x)
+    out[..., 0::2], out[..., 1::2] = -x[..., 1::2], x[..., 0::2]
+    return out
+
+
+def apply_rope_elementwise(x, positions=None, *, base=10000.0, layout="interleaved"):
+    r"""Teaching form: the sparse element-wise product, :math:`x \odot \cos + \operatorname{rot}(x) \odot \sin`.
+
+    Each pair's cos and sin are repeated to match its two features: ``repeat`` (every
+    value twice in a row) for interleaved pairs, ``tile`` (the table twice, end to end) for
+    the half layout. Mixing the two up is a classic bug.
+
+    Parameters
+    ----------
+    x : array_like, shape (..., seq_len, d)
+    positions : array_like, shape broadcastable to (..., seq_len), optional
+    base : float
+    layout : {"interleaved", "half"}
+
+    Returns
+    -------
+    ndarray, shape (..., seq_len, d), float64
+
+    Examples
+    --------
+    >>> apply_rope_elementwise([[0.0, 1.0]], positions=[np.pi / 2]).round(12)
+    array([[-1.,  0.]])
+    """
+    x, positions = _prepare(x, positions)
+    check_layout(layout)
+    angles = rope_angles(positions, x.shape[-1], base)   # (..., L, d/2)
+    if layout == "interleaved":
+        cos, sin = np.repeat(np.cos(angles), 2, -1), np.repeat(np.sin(angles), 2, -1)
+        return x * cos + rotate_every_two(x) * sin
+    cos, sin = np.tile(np.cos(angles), 2), np.tile(np.sin(angles), 2)
+    return x * cos + rotate_half(x) * sin
+
+
+# --- the fast path -----------------------------------------------------------------------
+
+_TABLE_CACHE: OrderedDict = OrderedDict()
+_TABLE_CACHE_SIZE = 16
+
+
+def _scaling_key(rope_scaling):
+    if rope_scaling is None:
+        return None
+    return tuple(sorted((k, tuple(v) if isinstance(v, (list, tuple)) else v) for k, v in rope_scaling.items()))
+
+
+def cos_sin_tables(positions, dim, base=10000.0, *, rope_scaling=None, dtype=np.float64):
+    r"""Cos and sin of :math:`m\theta_i` (times the attention factor), cached and read-only.
+
+    Angles are formed in float64; only the results are cast to ``dtype``. The last
+    ``16`` tables are kept (keyed by positions, dim, base, scaling and dtype), as a model
+    that calls RoPE on every layer with the same positions would want.
+
+    Parameters
+    ----------
+    positions : array_like, shape (..., seq_len)
+    dim : int
+    base : float
+    rope_scaling : dict, optional
+    dtype : numpy dtype
+        Floating dtype of the returned tables.
+
+    Returns
+    -------
+    cos, sin : ndarray, shape (..., seq_len, dim // 2), read-only
+
+    Examples
+    --------
+    >>> cos, sin = cos_sin_tables([0, 1], dim=2)
+    >>> cos.round(4), sin.round(4)
+    (array([[1.    ],
+           [0.5403]]), array([[0.    ],
+           [0.8415]]))
+    """
+    positions = np.ascontiguousarray(positions, dtype=np.float64)
+    dtype = np.dtype(dtype)
+    key = (positions.shape, positions.tobytes(), dim, float(base), _scaling_key(rope_scaling), dtype.str)
+    hit = _TABLE_CACHE.get(key)
+    if hit is not None:
+        _TABLE_CACHE.move_to_end(key)
+        return hit
+    angles = rope_angles(positions, dim, base, rope_scaling=rope_scaling)
+    scale = attention_factor(dim, base, rope_scaling=rope_scaling, seq_len=_seq_len(positions))
+    cos = (np.cos(angles) * scale).astype(dtype)
+    sin = (np.sin(angles) * scale).astype(dtype)
+    cos.flags.writeable = sin.flags.writeable = False
+    _TABLE_CACHE[key] = (cos, sin)
+    if len(_TABLE_CACHE) > _TABLE_CACHE_SIZE:
+        _TABLE_CACHE.popitem(last=False)
+    return cos, sin
+
+
+def _complex_table(positions, dim, base, rope_scaling, dtype):
+    key = ("complex", positions.shape, positions.tobytes(), dim, float(base), _scaling_key(rope_scaling), dtype.str)
+    hit = _TABLE_CACHE.get(key)
+    if hit is not None:
+        _TABLE_CACHE.move_to_end(key)
+        return hit
+    cos, sin = cos_sin_tables(positions, dim, base, rope_scaling=rope_scaling, dtype=np.float64)
+    table = (cos + 1j * sin).astype(dtype)
+    table.flags.writeable = False
+    _TABLE_CACHE[key] = table
+    if len(_TABLE_CACHE) > _TABLE_CACHE_SIZE:
+        _TABLE_CACHE.popitem(last=False)
+    return table
+
+
+def apply_rope(x, positions=None, *, base=10000.0, layout="interleaved", rope_scaling=None, rotary_dim=None):
+    r"""Rotate queries or keys by their positions: :math:`x_m \mapsto R^d_{\Theta,m}\,x_m`.
+
+    Parameters
+    ----------
+    x : array_like, shape (..., seq_len, d)
+        Real queries or keys, one head's features on the last axis. Integer input is
+        promoted to float64; float16/32/64 keep their dtype. NaN or inf inside ``x`` is data
+        and propagates. ``x`` is never modified.
+    positions : array_like, shape broadcastable to (..., seq_len), optional
+        Positions :math:`m` (integer or float, finite); default ``0 .. seq_len - 1``. Use
+        e.g. ``1000 + np.arange(seq_len)`` for new tokens after a KV cache of 1000.
+    base : float
+        Frequency base (``rope_theta``).
+    layout : {"interleaved", "half"}
+        Which features form a pair: ``(2i, 2i+1)`` or ``(i, i + d/2)``.
+    rope_scaling : dict, optional
+        Context-extension scheme, as in :func:`rope_core.inverse_frequencies`. When its
+        :func:`rope_core.attention_factor` is not 1, cos and sin are multiplied by it (as
+        transformers does), so the result is no longer norm-preserving.
+    rotary_dim : int, optional
+        Rotate only the first ``rotary_dim`` features (frequencies computed over
+        ``rotary_dim``); the rest pass through. Default: all of ``d``.
+
+    Returns
+    -------
+    ndarray, shape of ``x``, dtype of ``x`` (float64 for integer input)
+
+    Notes
+    -----
+    For pair :math:`i` with features :math:`(a, b)`:
+
+    .. math::
+
+        \begin{pmatrix} a' \\ b' \end{pmatrix} =
+        \begin{pmatrix} \cos m\theta_i & -\sin m\theta_i \\
+                        \sin m\theta_i & \cos m\theta_i \end{pmatrix}
+        \begin{pmatrix} a \\ b \end{pmatrix},
+        \qquad \theta_i = \text{base}^{-2i/d}.
+
+    Examples
+    --------
+    >>> apply_rope(np.array([[1.0, 0.0, 1.0, 0.0]]), positions=[1], base=100.0).round(4)
+    array([[0.5403, 0.8415, 0.995 , 0.0998]])
+    """
+    x, positions = _prepare(x, positions)
+    check_layout(layout)
+    base = check_base(base)
+    dim = x.shape[-1]
+    rotary_dim = check_rotary_dim(rotary_dim, dim)
+    if rotary_dim < dim:
+        out = x.copy()
+        out[..., :rotary_dim] = apply_rope(
+            x[..., :rotary_dim], positions, base=base, layout=layout, rope_scaling=rope_scaling
+        )
+        return out
+    if x.ndim < 2:
+        raise ValueError(f"x must have shape (..., seq_len, d), got shape {x.shape}")
+
+    if layout == "interleaved" and x.dtype in (np.float32, np.float64):
+        # One complex multiply per pair on a view of x: no cos/sin repeat, no temporaries.
+        complex_dtype = np.complex64 if x.dtype == np.float32 else np.complex128
+        table = _complex_table(positions, dim, base, rope_scaling, np.dtype(complex_dtype))
+        source = np.ascontiguousarray(x).view(complex_dtype)
+        out = np.empty(x.shape, x.dtype)
+        np.multiply(source, table, out=out.view(complex_dtype))
+        return out
+
+    # Real arithmetic (half layout, and float16 which has no complex type), in float32 or better.
+    work = np.result_type(x.dtype, np.float32)
+    cos, sin = cos_sin_tables(positions, dim, base, rope_scaling=rope_scaling, dtype=work)
+    if layout == "interleaved":
+        first, second = x[..., 0::2], x[..., 1::2]
+    else:
+        first, second = x[..., : dim // 2], x[..., dim // 2:]
+    out = np.empty(x.shape, x.dtype)
+    out_first = out[..., 0::2] if layout == "interleaved" else out[..., : dim // 2]
+    out_second = out[..., 1::2] if layout == "interleaved" else out[..., dim // 2:]
+    scratch = np.empty(np.broadcast_shapes(first.shape, cos.shape), work)
+    # a' = a cos - b sin ; b' = b cos + a sin, written straight into the output halves.
+    np.multiply(first, cos, out=scratch)
+    scratch -= second * sin
+    out_first[...] = scratch
+    np.multiply(second, cos, out=scratch)
+    scratch += first * sin
+    out_second[...] = scratch
+    return out

@@ -1,0 +1,308 @@
+r"""RoPE frequencies :math:`\theta_i`, and the context-extension ("rope_scaling") schemes.
+
+The ``rope_scaling`` dictionaries follow the Hugging Face transformers form, so a model's
+configuration block can be pasted as it is, e.g. Llama 3.1's::
+
+    {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0,
+     "high_freq_factor": 4.0, "original_max_position_embeddings": 8192}
+
+The formulas match ``transformers.modeling_rope_utils`` (``_compute_*_parameters``).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+from ._checks import check_base, check_dim, check_positive
+
+#: The rope types this module understands. "ntk" (static NTK-aware base change) is not a
+#: transformers type; it is here so the book can compare it with the others.
+ROPE_TYPES = ("default", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope")
+
+_REQUIRED_KEYS = {
+    "default": (),
+    "linear": ("factor",),
+    "ntk": ("factor",),
+    "dynamic": ("factor",),
+    "yarn": ("factor",),
+    "llama3": ("factor", "low_freq_factor", "high_freq_factor", "original_max_position_embeddings"),
+    "longrope": ("short_factor", "long_factor", "original_max_position_embeddings"),
+}
+# Types that also need the training length under one of two names.
+_NEEDS_TRAINING_LENGTH = ("dynamic", "yarn")
+
+
+def _scaling_config(rope_scaling):
+    """Validate a ``rope_scaling`` dict; return ``(rope_type, config)``."""
+    if rope_scaling is None:
+        return "default", {}
+    if not isinstance(rope_scaling, dict):
+        raise TypeError(
+            f"rope_scaling must be None or a dict like {{'rope_type': 'linear', 'factor': 2.0}}, "
+            f"got {type(rope_scaling).__name__}"
+        )
+    rope_type = rope_scaling.get("rope_type", rope_scaling.get("type", "default"))
+    if rope_type not in ROPE_TYPES:
+        raise ValueError(f"rope_scaling['rope_type'] must be one of {ROPE_TYPES}, got {rope_type!r}")
+    missing = [key for key in _REQUIRED_KEYS[rope_type] if rope_scaling.get(key) is None]
+    if rope_type in _NEEDS_TRAINING_LENGTH and not (
+        rope_scaling.get("original_max_position_embeddings")
+        or rope_scaling.get("max_position_embeddings")
+    ):
+        missing.append("original_max_position_embeddings (or max_position_embeddings)")
+    if missing:
+        raise ValueError(f"rope_scaling of rope_type {rope_type!r} is missing the key(s) {missing}")
+    config = dict(rope_scaling)
+    for key in ("factor", "low_freq_factor", "high_freq_factor", "beta_fast", "beta_slow",
+                "attention_factor", "mscale", "mscale_all_dim"):
+        if config.get(key) is not None:
+            config[key] = check_positive(config[key], f"rope_scaling['{key}']")
+    for key in ("original_max_position_embeddings", "max_position_embeddings"):
+        if config.get(key) is not None:
+            config[key] = check_positive(config[key], f"rope_scaling['{key}']")
+    if rope_type != "longrope" and config.get("factor", 1.0) < 1.0:
+        raise ValueError(f"rope_scaling['factor'] must be >= 1, got {config['factor']}")
+    if rope_type == "llama3" and config["high_freq_factor"] <= config["low_freq_factor"]:
+        raise ValueError("rope_scaling['high_freq_factor'] must be > rope_scaling['low_freq_factor']")
+    return rope_type, config
+
+
+def _training_length(config):
+    return config.get("original_max_position_embeddings") or config["max_position_embeddings"]
+
+
+def _effective_factor(config):
+    """The scale factor; like transformers, a ratio of the two lengths wins when both exist."""
+    if config.get("original_max_position_embeddings") and config.get("max_position_embeddings"):
+        return config["max_position_embeddings"] / config["original_max_position_embeddings"]
+    return config.get("factor", 1.0)
+
+
+def _check_seq_len(seq_len):
+    if seq_len is None:
+        return None
+    if isinstance(seq_len, bool) or not isinstance(seq_len, numbers.Real) or not seq_len > 0:
+        raise ValueError(f"seq_len must be None or a number > 0, got {seq_len!r}")
+    return float(seq_len)
+
+
+def default_inverse_frequencies(dim, base=10000.0):
+    r"""The unscaled RoPE frequencies :math:`\theta_i = \text{base}^{-2i/d}`.
+
+    Parameters
+    ----------
+    dim : int
+        Rotary dimension :math:`d` (even).
+    base : float
+        Frequency base (``rope_theta``), finite, > 0 and != 1.
+
+    Returns
+    -------
+    ndarray, shape (dim // 2,)
+        float64 frequencies, from 1 down to nearly ``1 / base``.
+
+    Examples
+    --------
+    >>> default_inverse_frequencies(8, base=10000.0)
+    array([1.   , 0.1  , 0.01 , 0.001])
+    """
+    dim, base = check_dim(dim), check_base(base)
+    return base ** (-np.arange(0, dim, 2, dtype=np.float64) / dim)
+
+
+def yarn_correction_range(dim, base, training_length, beta_fast=32.0, beta_slow=1.0, truncate=True):
+    r"""The pair indices between which YaRN blends interpolation and extrapolation.
+
+    Pair :math:`i` turns :math:`L\theta_i/2\pi` times over the training length :math:`L`.
+    Pairs that turn more than ``beta_fast`` times are kept, pairs that turn fewer than
+    ``beta_slow`` times are interpolated, and a linear ramp joins the two.
+
+    Returns
+    -------
+    low, high : float
+        ``low = floor(d ln(L / (2π β_fast)) / (2 ln base))`` and
+        ``high = ceil(d ln(L / (2π β_slow)) / (2 ln base))``, clipped to ``[0, d - 1]``
+        (no rounding when ``truncate`` is false).
+
+    Examples
+    --------
+    >>> yarn_correction_range(128, 10000.0, 4096)
+    (20, 46)
+    """
+    dim, base = check_dim(dim), check_base(base)
+    training_length = check_positive(training_length, "training_length")
+    beta_fast, beta_slow = check_positive(beta_fast, "beta_fast"), check_positive(beta_slow, "beta_slow")
+
+    def index_for(turns):
+        return dim * math.log(training_length / (turns * 2 * math.pi)) / (2 * math.log(base))
+
+    low, high = index_for(beta_fast), index_for(beta_slow)
+    if truncate:
+        low, high = math.floor(low), math.ceil(high)
+    return max(low, 0), min(high, dim - 1)
+
+
+def yarn_ramp(dim, low, high):
+    r"""YaRN's ramp over the pairs: 0 up to ``low``, 1 from ``high``, linear between.
+
+    Returns
+    -------
+    ndarray, shape (dim // 2,)
+        :math:`\text{clip}((i - \text{low}) / (\text{high} - \text{low}), 0, 1)`.
+    """
+    dim = check_dim(dim)
+    if high == low:
+        high = high + 0.001  # as transformers does, to avoid a division by zero
+    return np.clip((np.arange(dim // 2, dtype=np.float64) - low) / (high - low), 0.0, 1.0)
+
+
+def inverse_frequencies(dim, base=10000.0, *, rope_scaling=None, seq_len=None):
+    r"""RoPE frequencies :math:`\theta_i`, optionally scaled for a longer context.
+
+    Parameters
+    ----------
+    dim : int
+        Rotary dimension :math:`d` (even).
+    base : float
+        Frequency base (``rope_theta``).
+    rope_scaling : dict, optional
+        A transformers-style scaling block: ``rope_type`` (or legacy ``type``) one of
+        ``"default"``, ``"linear"``, ``"ntk"``, ``"dynamic"``, ``"yarn"``, ``"llama3"``,
+        ``"longrope"``, with that type's keys.
+    seq_len : float, optional
+        Current sequence length; drives ``"dynamic"`` (NTK) and LongRoPE's choice between its
+        short and long factors.
+
+    Returns
+    -------
+    ndarray, shape (dim // 2,)
+        float64 frequencies :math:`\theta'_i`.
+
+    Notes
+    -----
+    With :math:`\theta_i = \text{base}^{-2i/d}`, factor :math:`s` and training length :math:`L`:
+
+    * linear (position interpolation): :math:`\theta_i / s`;
+    * ntk (NTK-aware): base replaced by :math:`\text{base}\cdot s^{d/(d-2)}`;
+    * dynamic: base replaced by :math:`\text{base}\,(s\ell/L - (s-1))^{d/(d-2)}`,
+      :math:`\ell = \max(\text{seq\_len}, L)`;
+    * yarn: :math:`\theta'_i = (\theta_i/s)(1 - e_i) + \theta_i e_i`, :math:`e_i = 1 - r_i`
+      with :math:`r` the ramp of :func:`yarn_ramp` between :func:`yarn_correction_range`;
+    * llama3: with wavelength :math:`\lambda_i = 2\pi/\theta_i`, keep :math:`\theta_i` when
+      :math:`\lambda_i < L/\text{high}`, use :math:`\theta_i/s` when :math:`\lambda_i > L/\text{low}`,
+      otherwise :math:`(1-\sigma)\theta_i/s + \sigma\theta_i`,
+      :math:`\sigma = (L/\lambda_i - \text{low})/(\text{high} - \text{low})`;
+    * longrope: :math:`\theta_i / f_i` with per-pair factors :math:`f` (``short_factor`` when
+      ``seq_len`` ≤ L or not given, ``long_factor`` above).
+
+    Examples
+    --------
+    >>> inverse_frequencies(4, rope_scaling={"rope_type": "linear", "factor": 4.0})
+    array([0.25 , 0.0025])
+    """
+    rope_type, config = _scaling_config(rope_scaling)
+    seq_len = _check_seq_len(seq_len)
+    dim, base = check_dim(dim), check_base(base)
+    exponents = np.arange(0, dim, 2, dtype=np.float64) / dim
+    theta = base ** -exponents
+
+    if rope_type == "default":
+        return theta
+    if rope_type == "linear":
+        return theta / config["factor"]
+    if rope_type == "ntk":
+        return (base * config["factor"] ** (dim / (dim - 2))) ** -exponents
+    if rope_type == "dynamic":
+        length = _training_length(config)
+        current = max(seq_len, length) if seq_len is not None else length
+        factor = config["factor"]
+        scaled_base = base * (factor * current / length - (factor - 1)) ** (dim / (dim - 2))
+        return scaled_base ** -exponents
+    if rope_type == "yarn":
+        factor = _effective_factor(config)
+        low, high = yarn_correction_range(
+            dim, base, _training_length(config),
+            config.get("beta_fast") or 32.0, config.get("beta_slow") or 1.0,
+            config.get("truncate", True),
+        )
+        extrapolation_weight = 1.0 - yarn_ramp(dim, low, high)
+        return (theta / factor) * (1.0 - extrapolation_weight) + theta * extrapolation_weight
+    if rope_type == "llama3":
+        factor, length = config["factor"], config["original_max_position_embeddings"]
+        low, high = config["low_freq_factor"], config["high_freq_factor"]
+        wavelength = 2 * np.pi / theta
+        smooth = (length / wavelength - low) / (high - low)
+        blended = (1 - smooth) * theta / factor + smooth * theta
+        return np.where(
+            wavelength < length / high, theta, np.where(wavelength > length / low, theta / factor, blended)
+        )
+    # longrope
+    length = config["original_max_position_embeddings"]
+    use_long = seq_len is not None and seq_len > length
+    factors = np.asarray(config["long_factor" if use_long else "short_factor"], dtype=np.float64)
+    if factors.shape != (dim // 2,) or not np.all(np.isfinite(factors)) or np.any(factors <= 0):
+        key = "long_factor" if use_long else "short_factor"
+        raise ValueError(
+            f"rope_scaling['{key}'] must hold dim // 2 = {dim // 2} positive numbers, "
+            f"got shape {factors.shape}"
+        )
+    return theta / factors
+
+
+def attention_factor(dim, base=10000.0, *, rope_scaling=None, seq_len=None):
+    r"""The factor by which a scaling scheme multiplies cos and sin (1 for most).
+
+    Parameters
+    ----------
+    dim, base, rope_scaling, seq_len
+        As in :func:`inverse_frequencies`.
+
+    Returns
+    -------
+    float
+        ``rope_scaling['attention_factor']`` when given; otherwise, for YaRN,
+        :math:`0.1\ln s + 1` (or the ratio of the two ``mscale`` terms when ``mscale`` and
+        ``mscale_all_dim`` are given); for LongRoPE, :math:`\sqrt{1 + \ln s / \ln L}`;
+        1 for every other type (and for :math:`s \le 1`).
+
+    Examples
+    --------
+    >>> round(attention_factor(128, rope_scaling={"rope_type": "yarn", "factor": 4.0,
+    ...       "original_max_position_embeddings": 4096}), 6)
+    1.138629
+    """
+    rope_type, config = _scaling_config(rope_scaling)
+    _check_seq_len(seq_len)
+    check_dim(dim), check_base(base)
+    if config.get("attention_factor") is not None:
+        return float(config["attention_factor"])
+    if rope_type == "yarn":
+        factor = _effective_factor(config)
+
+        def mscale(scale, weight=1.0):
+            return 1.0 if scale <= 1 else 0.1 * weight * math.log(scale) + 1.0
+
+        if config.get("mscale") and config.get("mscale_all_dim"):
+            return float(mscale(factor, config["mscale"]) / mscale(factor, config["mscale_all_dim"]))
+        return float(mscale(factor))
+    if rope_type == "longrope":
+        length = config["original_max_position_embeddings"]
+        factor = _effective_factor(config)
+        if factor <= 1.0:
+            return 1.0
+        return float(math.sqrt(1 + math.log(factor) / math.log(length)))
+    return 1.0
+
+
+def wavelengths(dim, base=10000.0, *, rope_scaling=None, seq_len=None):
+    r"""Wavelengths :math:`\lambda_i = 2\pi/\theta_i` in tokens, shape ``(dim // 2,)``.
+
+    Examples
+    --------
+    >>> wavelengths(4, base=100.0).round(3)
+    array([ 6.283, 62.832])
+    """
+    return 2 * np.pi / inverse_frequencies(dim, base, rope_scaling=rope_scaling, seq_len=seq_len)

@@ -15,8 +15,11 @@ from rope_core.plots import new_figure  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
-def close_figures():
+def render_and_close_figures():
     yield
+    # Rendering catches labels that matplotlib's mathtext cannot parse.
+    for number in plt.get_fignums():
+        plt.figure(number).canvas.draw()
     plt.close("all")
 
 

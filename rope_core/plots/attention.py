@@ -141,7 +141,7 @@ def plot_phase_raster(positions, dim, base=10000.0, *, ax=None):
     image = ax.imshow(phase, cmap="twilight", vmin=0, vmax=2 * np.pi, aspect="auto",
                       interpolation="nearest",
                       extent=(positions[0], positions[-1], dim // 2 - 0.5, -0.5))
-    colourbar = ax.figure.colorbar(image, ax=ax, label=r"angle $m\theta_i \bmod 2\pi$")
+    colourbar = ax.figure.colorbar(image, ax=ax, label=r"angle $m\theta_i$ mod $2\pi$")
     colourbar.set_ticks([0, np.pi, 2 * np.pi], labels=["0", r"$\pi$", r"$2\pi$"])
     ax.set_xlabel("position $m$")
     ax.set_ylabel("pair index $i$")

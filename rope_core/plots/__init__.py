@@ -4,6 +4,8 @@ Importing this module changes no global matplotlib state; figures are created wi
 :func:`new_figure`, which gives them an opaque face for the dark theme.
 """
 
+from . import attention as _attention
 from ._style import PALETTE, axes_or_new, new_figure
+from .attention import *  # noqa: F401,F403
 
-__all__ = ["PALETTE", "axes_or_new", "new_figure"]
+__all__ = ["PALETTE", "axes_or_new", "new_figure", *_attention.__all__]

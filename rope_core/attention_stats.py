@@ -25,7 +25,7 @@ import numpy as np
 from ._checks import check_base, check_dim, check_real_array
 from .frequencies import default_inverse_frequencies
 
-__all__ = ["pair_contributions", "expected_logit", "monte_carlo_logits"]
+__all__ = ["pair_contributions", "expected_logit", "monte_carlo_logits", "min_cosine_sum"]
 
 
 def _check_distances(distances, name="distances"):
@@ -220,3 +220,49 @@ def monte_carlo_logits(distances, dim, *, base=10000.0, correlation=0.0, n_sampl
     theta = default_inverse_frequencies(dim, base)
     phases = np.exp(1j * np.outer(distances, theta))  # (n, d/2)
     return np.real(h @ phases.T)
+
+
+def min_cosine_sum(bases, context_len, dim):
+    r"""For each base, the smallest :math:`B(m) = \sum_i \cos(m\theta_i)` over :math:`0 \le m \le L`.
+
+    Men et al. (2024) ask for :math:`B(m) \ge 0` at every position of the context; a
+    non-negative result here means the base passes. Evaluating many bases shows which ones do,
+    including bases above :func:`rope_core.min_base_for_context` that fail again.
+
+    Parameters
+    ----------
+    bases : array_like, shape (n,)
+        Bases to test (each finite, > 0 and != 1).
+    context_len : int
+        Context length :math:`L` (>= 1).
+    dim : int
+        Head dimension ``d`` (even).
+
+    Returns
+    -------
+    ndarray, shape (n,)
+        :math:`\min_{0 \le m \le L} \sum_{i=0}^{d/2-1} \cos(m\,\text{base}^{-2i/d})`.
+
+    Notes
+    -----
+    By :func:`expected_logit`, :math:`B(m)` is proportional to the mean logit between a query
+    and a key correlated with it at distance :math:`m`; a negative value means a similar
+    token scores below an unrelated one on average.
+
+    Examples
+    --------
+    >>> min_cosine_sum([100.0, 1e4], 64, 8).round(3)    # base 100 fails, 10^4 passes
+    array([-2.114,  0.056])
+    """
+    bases = np.atleast_1d(np.asarray(bases, dtype=np.float64))
+    if bases.ndim != 1:
+        raise ValueError(f"bases must be a number or a 1-D array, got shape {bases.shape}")
+    if isinstance(context_len, bool) or not isinstance(context_len, numbers.Integral) or context_len < 1:
+        raise ValueError(f"context_len must be a positive integer, got {context_len!r}")
+    dim = check_dim(dim)
+    positions = np.arange(int(context_len) + 1, dtype=np.float64)
+    result = np.empty(bases.size)
+    for number, base in enumerate(bases):
+        theta = default_inverse_frequencies(dim, check_base(float(base)))
+        result[number] = np.cos(np.outer(positions, theta)).sum(axis=1).min()
+    return result

@@ -5,7 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rope_core.attention_stats import expected_logit, monte_carlo_logits, pair_contributions
+from rope_core import min_base_for_context
+from rope_core.attention_stats import (
+    expected_logit,
+    min_cosine_sum,
+    monte_carlo_logits,
+    pair_contributions,
+)
 
 
 def dense_rotation(position, dim, base=10000.0):
@@ -78,6 +84,21 @@ def test_monte_carlo_samples_are_rope_logits_and_seeded():
     )
 
 
+def test_min_cosine_sum_is_the_smallest_sum_over_the_context():
+    bases = np.array([50.0, 3e3, 1e5])
+    expected = []
+    for base in bases:
+        theta = base ** (-np.arange(0, 16, 2) / 16)
+        expected.append(min(np.cos(m * theta).sum() for m in range(201)))
+    np.testing.assert_allclose(min_cosine_sum(bases, 200, 16), expected, rtol=1e-12)
+
+
+def test_min_cosine_sum_agrees_with_min_base_for_context_at_the_threshold():
+    base = min_base_for_context(1024, 64)
+    above, below = min_cosine_sum([base, base * 0.99], 1024, 64)
+    assert above >= 0 > below
+
+
 @pytest.mark.parametrize(
     "call, error, words",
     [
@@ -91,6 +112,9 @@ def test_monte_carlo_samples_are_rope_logits_and_seeded():
         (lambda: expected_logit([0], 3), ValueError, "dim"),
         (lambda: monte_carlo_logits([[0]], 4), ValueError, "1-D"),
         (lambda: monte_carlo_logits([0], 4, n_samples=1), ValueError, "n_samples"),
+        (lambda: min_cosine_sum([[1e4]], 10, 4), ValueError, "bases"),
+        (lambda: min_cosine_sum([1e4], 0, 4), ValueError, "context_len"),
+        (lambda: min_cosine_sum([-5.0], 10, 4), ValueError, "base"),
     ],
 )
 def test_bad_input_names_the_argument(call, error, words):

@@ -17,7 +17,7 @@ def book_pages(html: Path) -> list[str]:
     pages = []
     for path in sorted(html.rglob("*.html")):
         relative = path.relative_to(html)
-        if relative.parts[0].startswith("_") or relative.name in SKIPPED_PAGES:
+        if relative.parts[0].startswith(("_", ".")) or relative.name in SKIPPED_PAGES:
             continue
         pages.append(relative.as_posix())
     return pages
@@ -87,9 +87,13 @@ def test_search_and_downloads_work(built_book, book_server, browser_page):
     page.goto(f"{book_server}/search.html?q=rotation", wait_until="networkidle")
     page.wait_for_selector("#search-results li", timeout=15000)
     assert page.locator("#search-results li").count() > 0
-    # The source of each chapter (MyST notebook) is downloadable and is served as text.
-    sources = sorted((built_book / "_sources" / "book").glob("*.md"))
-    assert sources, "chapter sources are published for download"
-    response = page.request.get(f"{book_server}/_sources/book/{sources[0].name}")
-    assert response.status == 200 and "jupytext" in response.text()
+    # Each notebook page offers its MyST source and the executed .ipynb for download.
+    source = page.request.get(f"{book_server}/_sources/book/index.md")
+    assert source.status == 200 and "jupytext" in source.text()
+    notebook = page.request.get(f"{book_server}/_sources/book/index.ipynb")
+    assert notebook.status == 200
+    cells = notebook.json()["cells"]
+    assert any(cell.get("outputs") for cell in cells if cell["cell_type"] == "code")
+    page.goto(f"{book_server}/book/index.html", wait_until="networkidle")
+    assert page.locator('a[href$="_sources/book/index.ipynb"]').count() == 1
     assert not log.external_requests

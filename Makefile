@@ -51,6 +51,7 @@ $(BUILD)/.rope_core.hash: FORCE | $(VENV)/.installed
 FORCE:
 
 book: $(VENV)/.installed vendor $(BUILD)/.rope_core.hash  ## build the HTML book into _build/html
+	$(BIN)/python scripts/execute_chapters.py
 	$(BIN)/jupyter-book build . -W -n --keep-going
 	@echo "The book: $(abspath $(HTML))/index.html"
 

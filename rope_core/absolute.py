@@ -1,0 +1,64 @@
+r"""Additive absolute position embeddings: what RoPE replaces.
+
+The Transformer of Vaswani et al. (2017, arXiv 1706.03762) adds a fixed vector
+:math:`p_m` to the token embedding, :math:`q_m = W_q(x_m + p_m)`. Only NumPy is used here.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._checks import check_base, check_dim
+
+__all__ = ["sinusoidal_position_embedding"]
+
+
+def sinusoidal_position_embedding(positions, dim, base=10000.0):
+    r"""The sinusoidal position embedding :math:`p_m` of Vaswani et al. (2017).
+
+    Parameters
+    ----------
+    positions : array_like, shape (...)
+        Token positions :math:`m` (integers or floats, finite).
+    dim : int
+        Embedding dimension :math:`d` (even).
+    base : float
+        Frequency base (10000 in the paper).
+
+    Returns
+    -------
+    ndarray, shape (..., dim)
+        :math:`p_m`, float64: sines in the even features, cosines in the odd ones.
+
+    Notes
+    -----
+    For :math:`t = 0, \dots, d/2 - 1` and :math:`\omega_t = \text{base}^{-2t/d}`:
+
+    .. math::
+
+        p_{m,2t} = \sin(m\,\omega_t), \qquad p_{m,2t+1} = \cos(m\,\omega_t).
+
+    The frequencies are the same as RoPE's :math:`\theta_i`; the difference is that the
+    embedding is *added* to the token, not used to rotate it.
+
+    Examples
+    --------
+    >>> sinusoidal_position_embedding([0, 1], dim=4, base=100.0).round(4)
+    array([[0.    , 1.    , 0.    , 1.    ],
+           [0.8415, 0.5403, 0.0998, 0.995 ]])
+    """
+    dim = check_dim(dim)
+    base = check_base(base)
+    if isinstance(positions, (str, bytes)):
+        raise TypeError("positions must be a numeric array, got a string")
+    positions = np.asarray(positions)
+    if positions.dtype.kind not in "iuf":
+        raise TypeError(f"positions must be an integer or float array, got dtype {positions.dtype}")
+    positions = positions.astype(np.float64)
+    if not np.all(np.isfinite(positions)):
+        raise ValueError("positions must be finite, got NaN or inf")
+    frequencies = base ** (-np.arange(0, dim, 2, dtype=np.float64) / dim)   # (dim/2,)
+    angles = positions[..., None] * frequencies                              # (..., dim/2)
+    table = np.empty(angles.shape[:-1] + (dim,))
+    table[..., 0::2], table[..., 1::2] = np.sin(angles), np.cos(angles)
+    return table

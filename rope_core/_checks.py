@@ -72,6 +72,27 @@ def check_real_array(x, name="x", *, min_ndim=1):
     return array
 
 
+def check_features(x, name="x", *, min_ndim=1):
+    """Like :func:`check_real_array`, and the last axis (the features) must have even length."""
+    x = check_real_array(x, name, min_ndim=min_ndim)
+    if x.ndim == 0 or x.shape[-1] % 2:
+        raise ValueError(f"{name} must have an even last axis (d, in pairs), got shape {x.shape}")
+    return x
+
+
+def check_positions_fit(positions, batch_shape, name="positions"):
+    """Raise unless ``positions`` broadcasts to ``batch_shape`` (x's shape without d) as it is."""
+    try:
+        fits = np.broadcast_shapes(positions.shape, batch_shape) == tuple(batch_shape)
+    except ValueError:
+        fits = False
+    if not fits:
+        raise ValueError(
+            f"{name} must broadcast to x.shape[:-1] = {tuple(batch_shape)}, got shape {positions.shape}"
+        )
+    return positions
+
+
 def check_positions(positions, seq_len, name="positions"):
     """Return finite float64 positions that broadcast to ``(..., seq_len)``, else raise.
 

@@ -235,6 +235,14 @@ def rope_attention(q, k, v, positions=None, *, base=10000.0, layout="interleaved
         \qquad o_m = \sum_n a_{m,n} v_n.
 
     Values are not rotated.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> q, k, v = rng.standard_normal((3, 5, 8))
+    >>> out, weights = rope_attention(q, k, v, causal=True)
+    >>> out.shape, np.allclose(weights.sum(-1), 1.0), float(weights[0, 1])
+    ((5, 8), True, 0.0)
     """
     check_layout(layout)
     rotated_q = apply_rope(q, positions, base=base, layout=layout)
@@ -273,6 +281,16 @@ def linear_attention_with_rope(q, k, v, positions=None, *, base=10000.0, feature
 
     The denominator stays unrotated: rotated features can make it zero or negative.
     Cost is linear in ``seq_len``: :math:`\sum_n (R_n\phi(k_n)) v_n^\top` is formed once.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> q, k, v = rng.standard_normal((3, 6, 4))
+    >>> linear_attention_with_rope(q, k, v).shape
+    (6, 4)
+    >>> # Causal: the first output only sees the first value (rotation by 0 changes nothing).
+    >>> np.allclose(linear_attention_with_rope(q, k, v, causal=True)[0], v[0])
+    True
     """
     if feature_map != "elu+1":
         raise ValueError(f"feature_map must be 'elu+1', got {feature_map!r}")

@@ -16,7 +16,15 @@ from collections import OrderedDict
 
 import numpy as np
 
-from ._checks import check_base, check_dim, check_layout, check_positions, check_real_array, check_rotary_dim
+from ._checks import (
+    check_base,
+    check_dim,
+    check_features,
+    check_layout,
+    check_positions,
+    check_positions_fit,
+    check_rotary_dim,
+)
 from .frequencies import attention_factor, inverse_frequencies
 from .rotation import rotation_matrix
 
@@ -103,18 +111,17 @@ def rope_matrix(position, dim, base=10000.0):
            [ 0.   ,  0.   ,  0.995, -0.1  ],
            [ 0.   ,  0.   ,  0.1  ,  0.995]])
     """
-    position = np.asarray(position, dtype=np.float64)
+    position = np.asarray(position)
     if position.ndim != 0:
         raise ValueError(f"position must be a single number, got shape {position.shape}")
     return _block_diagonal(rope_angles([position], dim, base)[0])
 
 
 def _prepare(x, positions):
-    x = check_real_array(x, "x")
-    if x.shape[-1] % 2:
-        raise ValueError(f"x must have an even last axis (d), got shape {x.shape}")
-    seq_len = x.shape[-2] if x.ndim >= 2 else 1
-    return x, check_positions(positions, seq_len)
+    """Validate ``x`` of shape (..., seq_len, d) and positions broadcasting to (..., seq_len)."""
+    x = check_features(x, "x", min_ndim=2)
+    positions = check_positions(positions, x.shape[-2])
+    return x, check_positions_fit(positions, x.shape[:-1])
 
 
 def apply_rope_matrix(x, positions=None, *, base=10000.0):
@@ -180,6 +187,7 @@ def rotate_half(x):
     >>> rotate_half(np.array([1.0, 2.0, 3.0, 4.0]))
     array([-3., -4.,  1.,  2.])
     """
+    x = check_features(x)
     half = x.shape[-1] // 2
     return np.concatenate([-x[..., half:], x[..., :half]], axis=-1)
 
@@ -192,6 +200,7 @@ def rotate_every_two(x):
     >>> rotate_every_two(np.array([1.0, 2.0, 3.0, 4.0]))
     array([-2.,  1., -4.,  3.])
     """
+    x = check_features(x)
     out = np.empty_like(x)
     out[..., 0::2], out[..., 1::2] = -x[..., 1::2], x[..., 0::2]
     return out
@@ -237,9 +246,13 @@ _TABLE_CACHE_SIZE = 16
 
 
 def _scaling_key(rope_scaling):
+    """A hashable key for a (validated) scaling dict; lists and arrays become tuples."""
     if rope_scaling is None:
         return None
-    return tuple(sorted((k, tuple(v) if isinstance(v, (list, tuple)) else v) for k, v in rope_scaling.items()))
+    return tuple(sorted(
+        (str(k), tuple(np.ravel(v).tolist()) if isinstance(v, (list, tuple, np.ndarray)) else v)
+        for k, v in rope_scaling.items()
+    ))
 
 
 def cos_sin_tables(positions, dim, base=10000.0, *, rope_scaling=None, dtype=np.float64):
@@ -270,8 +283,13 @@ def cos_sin_tables(positions, dim, base=10000.0, *, rope_scaling=None, dtype=np.
            [0.5403]]), array([[0.    ],
            [0.8415]]))
     """
-    positions = np.ascontiguousarray(positions, dtype=np.float64)
+    positions = np.asarray(positions)
+    positions = np.ascontiguousarray(check_positions(positions, positions.shape[-1] if positions.ndim else 1))
+    dim, base = check_dim(dim), check_base(base)
+    inverse_frequencies(dim, base, rope_scaling=rope_scaling)  # validates rope_scaling
     dtype = np.dtype(dtype)
+    if dtype.kind != "f":
+        raise TypeError(f"dtype must be a floating dtype, got {dtype}")
     key = (positions.shape, positions.tobytes(), dim, float(base), _scaling_key(rope_scaling), dtype.str)
     hit = _TABLE_CACHE.get(key)
     if hit is not None:

@@ -152,6 +152,11 @@ def yarn_ramp(dim, low, high):
     -------
     ndarray, shape (dim // 2,)
         :math:`\text{clip}((i - \text{low}) / (\text{high} - \text{low}), 0, 1)`.
+
+    Examples
+    --------
+    >>> yarn_ramp(12, 1, 4).round(3)
+    array([0.   , 0.   , 0.333, 0.667, 1.   , 1.   ])
     """
     dim = check_dim(dim)
     if high == low:
@@ -201,7 +206,7 @@ def inverse_frequencies(dim, base=10000.0, *, rope_scaling=None, seq_len=None):
     Examples
     --------
     >>> inverse_frequencies(4, rope_scaling={"rope_type": "linear", "factor": 4.0})
-    array([0.25 , 0.0025])
+    array([0.25  , 0.0025])
     """
     rope_type, config = _scaling_config(rope_scaling)
     seq_len = _check_seq_len(seq_len)
@@ -213,6 +218,8 @@ def inverse_frequencies(dim, base=10000.0, *, rope_scaling=None, seq_len=None):
         return theta
     if rope_type == "linear":
         return theta / config["factor"]
+    if rope_type in ("ntk", "dynamic") and dim == 2:
+        raise ValueError(f"dim must be > 2 for rope_type {rope_type!r} (its exponent is d / (d - 2))")
     if rope_type == "ntk":
         return (base * config["factor"] ** (dim / (dim - 2))) ** -exponents
     if rope_type == "dynamic":
@@ -263,7 +270,7 @@ def attention_factor(dim, base=10000.0, *, rope_scaling=None, seq_len=None):
     Returns
     -------
     float
-        ``rope_scaling['attention_factor']`` when given; otherwise, for YaRN,
+        For YaRN and LongRoPE, ``rope_scaling['attention_factor']`` when given; otherwise, for YaRN,
         :math:`0.1\ln s + 1` (or the ratio of the two ``mscale`` terms when ``mscale`` and
         ``mscale_all_dim`` are given); for LongRoPE, :math:`\sqrt{1 + \ln s / \ln L}`;
         1 for every other type (and for :math:`s \le 1`).
@@ -277,7 +284,8 @@ def attention_factor(dim, base=10000.0, *, rope_scaling=None, seq_len=None):
     rope_type, config = _scaling_config(rope_scaling)
     _check_seq_len(seq_len)
     check_dim(dim), check_base(base)
-    if config.get("attention_factor") is not None:
+    # Like transformers, only YaRN and LongRoPE read an explicit "attention_factor".
+    if rope_type in ("yarn", "longrope") and config.get("attention_factor") is not None:
         return float(config["attention_factor"])
     if rope_type == "yarn":
         factor = _effective_factor(config)

@@ -1,0 +1,278 @@
+"""apply_rope and its teaching forms: Meta's complex code, rotate_half, precision, dtypes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import rope_core
+from rope_core import (
+    apply_rope,
+    apply_rope_complex,
+    apply_rope_elementwise,
+    apply_rope_matrix,
+    cos_sin_tables,
+    rope_angles,
+    rope_matrix,
+)
+
+RNG = np.random.default_rng(0)
+
+
+def roundoff(positions):
+    """float64 round-off of an angle m*theta grows with m: two correct formulas for theta
+    (base**-e and 1/base**e) differ in the last bit, so angles differ by about m * 2e-16."""
+    return 1e-12 + 1e-15 * np.max(np.abs(positions))
+
+
+def meta_llama_rope(x, positions, dim, theta=10000.0):
+    """Meta's ``precompute_freqs_cis`` + ``apply_rotary_emb``, torch.polar/view_as_complex in numpy."""
+    freqs = 1.0 / (theta ** (np.arange(0, dim, 2)[: dim // 2].astype(np.float64) / dim))
+    freqs = np.outer(positions, freqs)
+    freqs_cis = np.ones_like(freqs) * np.exp(1j * freqs)            # torch.polar(ones, freqs)
+    pairs = x.reshape(*x.shape[:-1], -1, 2)
+    x_complex = pairs[..., 0] + 1j * pairs[..., 1]                   # view_as_complex
+    rotated = x_complex * freqs_cis
+    return np.stack([rotated.real, rotated.imag], axis=-1).reshape(x.shape)  # view_as_real + flatten
+
+
+def neox_rope(x, positions, dim, base=10000.0):
+    """GPT-NeoX / transformers: cos/sin of cat(freqs, freqs), x*cos + rotate_half(x)*sin."""
+    inv_freq = 1.0 / base ** (np.arange(0, dim, 2) / dim)
+    emb = np.concatenate([np.outer(positions, inv_freq)] * 2, axis=-1)
+    half = dim // 2
+    rotated_half = np.concatenate([-x[..., half:], x[..., :half]], axis=-1)
+    return x * np.cos(emb) + rotated_half * np.sin(emb)
+
+
+@pytest.mark.parametrize("dim", [2, 8, 64, 128])
+@pytest.mark.parametrize("start", [0, 7, 100_000])
+def test_interleaved_matches_meta_complex_implementation(dim, start):
+    x = RNG.standard_normal((2, 3, 17, dim))
+    positions = start + np.arange(17)
+    expected = meta_llama_rope(x, positions, dim)
+    tolerance = roundoff(positions) * np.abs(x).max()
+    np.testing.assert_allclose(apply_rope(x, positions), expected, rtol=0, atol=tolerance)
+    np.testing.assert_allclose(apply_rope_complex(x, positions), expected, rtol=0, atol=tolerance)
+
+
+@pytest.mark.parametrize("dim", [2, 8, 128])
+@pytest.mark.parametrize("start", [0, 100_000])
+def test_half_matches_rotate_half_formula(dim, start):
+    x = RNG.standard_normal((4, 33, dim))
+    positions = start + np.arange(33)
+    expected = neox_rope(x, positions, dim)
+    tolerance = roundoff(positions) * np.abs(x).max()
+    np.testing.assert_allclose(apply_rope(x, positions, layout="half"), expected, rtol=0, atol=tolerance)
+    np.testing.assert_allclose(apply_rope_elementwise(x, positions, layout="half"), expected, rtol=0,
+                               atol=tolerance)
+
+
+def test_hand_computed_pair():
+    # d = 2, position 1, theta_0 = 1: (1, 0) -> (cos 1, sin 1); (0, 1) -> (-sin 1, cos 1).
+    got = apply_rope(np.array([[1.0, 0.0], [0.0, 1.0]]), positions=[1, 1])
+    np.testing.assert_allclose(got, [[np.cos(1), np.sin(1)], [-np.sin(1), np.cos(1)]], atol=1e-15)
+
+
+def test_all_forms_agree_on_a_batch():
+    x = RNG.standard_normal((2, 5, 16))
+    positions = np.array([[0, 1, 2, 3, 4], [10, 20, 30, 40, 50]])
+    reference = apply_rope_matrix(x, positions)
+    for got in (apply_rope(x, positions), apply_rope_complex(x, positions), apply_rope_elementwise(x, positions)):
+        np.testing.assert_allclose(got, reference, atol=1e-12)
+
+
+def test_rope_matrix_structure():
+    matrix = rope_matrix(3.0, 8, base=100.0)
+    np.testing.assert_allclose(matrix @ matrix.T, np.eye(8), atol=1e-15)
+    theta = 100.0 ** (-np.arange(0, 8, 2) / 8)
+    for i in range(4):
+        block = matrix[2 * i:2 * i + 2, 2 * i:2 * i + 2]
+        np.testing.assert_allclose(block, rope_core.rotation_matrix(3.0 * theta[i]))
+    off_block = matrix.copy()
+    for i in range(4):
+        off_block[2 * i:2 * i + 2, 2 * i:2 * i + 2] = 0
+    assert not off_block.any()
+    np.testing.assert_allclose(rope_matrix(0, 8), np.eye(8))
+
+
+def test_rope_angles_shape_and_values():
+    angles = rope_angles(np.arange(6).reshape(2, 3), 8)
+    assert angles.shape == (2, 3, 4) and angles.dtype == np.float64
+    np.testing.assert_allclose(angles[1, 2], 5 * 10000.0 ** (-np.arange(0, 8, 2) / 8))
+    assert rope_angles(7, 4).shape == (1, 2)
+
+
+def test_default_positions_are_0_to_seq_len_minus_1():
+    x = RNG.standard_normal((3, 12, 8))
+    np.testing.assert_array_equal(apply_rope(x), apply_rope(x, np.arange(12)))
+    np.testing.assert_array_equal(apply_rope(x, layout="half"), apply_rope(x, np.arange(12), layout="half"))
+
+
+def test_positions_may_be_floats_and_broadcast():
+    x = RNG.standard_normal((2, 4, 6, 8))
+    per_batch = np.array([np.arange(6) + 0.5, np.arange(6) + 100])[:, None, :]  # (2, 1, 6)
+    got = apply_rope(x, per_batch)
+    for b in range(2):
+        np.testing.assert_allclose(got[b], meta_llama_rope(x[b], per_batch[b, 0], 8), atol=1e-12)
+
+
+def test_kv_cache_offsets_equal_the_same_tokens_in_a_longer_sequence():
+    full = RNG.standard_normal((40, 16))
+    rotated_full = apply_rope(full)
+    for layout in ("interleaved", "half"):
+        rotated_full = apply_rope(full, layout=layout)
+        np.testing.assert_allclose(apply_rope(full[25:], 25 + np.arange(15), layout=layout), rotated_full[25:],
+                                   atol=1e-13)
+        # One token at a time, as decoding with a cache does.
+        np.testing.assert_allclose(apply_rope(full[39:], [39], layout=layout), rotated_full[39:], atol=1e-13)
+
+
+def test_rotary_dim_passes_the_rest_through():
+    x = RNG.standard_normal((9, 256))
+    for layout in ("interleaved", "half"):
+        got = apply_rope(x, layout=layout, rotary_dim=64)   # GPT-J: 64 of 256
+        np.testing.assert_array_equal(got[:, 64:], x[:, 64:])
+        np.testing.assert_allclose(got[:, :64], apply_rope(x[:, :64], layout=layout), atol=1e-15)
+    np.testing.assert_array_equal(apply_rope(x, rotary_dim=256), apply_rope(x))
+
+
+def test_attention_factor_scales_the_output():
+    x = RNG.standard_normal((6, 32))
+    yarn = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 64}
+    scale = rope_core.attention_factor(32, rope_scaling=yarn)
+    out = apply_rope(x, rope_scaling=yarn)
+    np.testing.assert_allclose(np.linalg.norm(out, axis=-1), scale * np.linalg.norm(x, axis=-1), rtol=1e-13)
+
+
+# --- dtypes, NaN, no mutation --------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype, atol", [(np.float16, 3e-3), (np.float32, 1e-6), (np.float64, 1e-13)])
+@pytest.mark.parametrize("layout", ["interleaved", "half"])
+def test_dtypes_are_kept(dtype, atol, layout):
+    x = RNG.standard_normal((3, 50, 32)).astype(dtype)
+    positions = 5000 + np.arange(50)
+    out = apply_rope(x, positions, layout=layout)
+    assert out.dtype == dtype and out.shape == x.shape
+    reference = apply_rope(x.astype(np.float64), positions, layout=layout)
+    np.testing.assert_allclose(out.astype(np.float64), reference, rtol=0, atol=atol * np.abs(x).max())
+
+
+def test_integer_x_is_promoted_to_float64():
+    x = np.arange(16).reshape(2, 8)
+    out = apply_rope(x)
+    assert out.dtype == np.float64
+    np.testing.assert_allclose(out, apply_rope(x.astype(np.float64)))
+    assert apply_rope(x, layout="half").dtype == np.float64
+
+
+@pytest.mark.parametrize("layout", ["interleaved", "half"])
+def test_nan_and_inf_in_x_propagate(layout):
+    x = RNG.standard_normal((4, 8))
+    x[2, 3] = np.nan
+    x[1, 0] = np.inf
+    out = apply_rope(x, layout=layout)
+    partner = {"interleaved": 2, "half": 7}[layout]      # the other feature of feature 3's pair
+    assert np.isnan(out[2, 3]) and np.isnan(out[2, partner])
+    clean_rows = [0, 3]
+    np.testing.assert_allclose(out[clean_rows], apply_rope(x[clean_rows], np.array(clean_rows), layout=layout))
+    assert not np.isfinite(out[1]).all()
+
+
+@pytest.mark.parametrize("layout", ["interleaved", "half"])
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.int64])
+def test_x_is_never_modified(layout, dtype):
+    x = (RNG.standard_normal((2, 10, 16)) * 10).astype(dtype)
+    before = x.copy()
+    apply_rope(x, layout=layout)
+    apply_rope(x, layout=layout, rotary_dim=8)
+    apply_rope_matrix(x), apply_rope_complex(x), apply_rope_elementwise(x, layout=layout)
+    np.testing.assert_array_equal(x, before)
+
+
+def test_non_contiguous_input():
+    x = RNG.standard_normal((16, 10, 8)).astype(np.float32)
+    view = x.transpose(1, 0, 2)[:, ::2]              # (10, 8, 8), strided
+    np.testing.assert_allclose(apply_rope(view), apply_rope(np.ascontiguousarray(view)), atol=0)
+    fortran = np.asfortranarray(x[0])
+    np.testing.assert_allclose(apply_rope(fortran, layout="half"), apply_rope(x[0], layout="half"), atol=0)
+
+
+# --- long context precision ----------------------------------------------------------------
+
+def float64_reference(x, positions):
+    """Rotate in float64 with angles formed in float64 (independent of rope_core's tables)."""
+    return meta_llama_rope(x.astype(np.float64), positions, x.shape[-1])
+
+
+@pytest.mark.parametrize("layout", ["interleaved", "half"])
+def test_float32_input_is_accurate_up_to_2_pow_24(layout):
+    positions = np.array([0, 1, 4095, 8191, 131_071, 2**20, 3_000_000, 12_345_678, 2**24 - 2, 2**24 - 1])
+    x = RNG.standard_normal((3, positions.size, 128)).astype(np.float32)
+    if layout == "interleaved":
+        expected = float64_reference(x, positions)
+        got = apply_rope(x, positions)
+    else:
+        expected = neox_rope(x.astype(np.float64), positions, 128)
+        got = apply_rope(x, positions, layout="half")
+    assert got.dtype == np.float32
+    error = np.abs(got.astype(np.float64) - expected).max()
+    assert error <= 1e-6 * np.abs(x).max()
+
+
+def test_float32_angle_tables_would_be_off_by_six_hundredths_at_2_pow_20():
+    """What the float64 angles avoid: a float32 table is off by about 6e-2 at m = 2^20."""
+    theta64 = rope_core.inverse_frequencies(128)
+    m = 2**20
+    angle32 = np.float32(m) * theta64.astype(np.float32)
+    cos_error = np.abs(np.cos(angle32.astype(np.float64)) - np.cos(m * theta64)).max()
+    assert 2e-2 < cos_error < 0.13
+    # rope_core's own float32 table is right to float32 round-off.
+    cos32, _ = cos_sin_tables([m], 128, dtype=np.float32)
+    assert np.abs(cos32[0].astype(np.float64) - np.cos(m * theta64)).max() < 1e-7
+
+
+# --- the cos/sin cache -----------------------------------------------------------------------
+
+def test_cached_tables_are_read_only_and_reused():
+    cos, sin = cos_sin_tables(np.arange(32), 16)
+    assert not cos.flags.writeable and not sin.flags.writeable
+    with pytest.raises(ValueError):
+        cos[0, 0] = 5.0
+    again = cos_sin_tables(np.arange(32), 16)
+    assert again[0] is cos
+    np.testing.assert_allclose(cos, np.cos(rope_angles(np.arange(32), 16)))
+
+
+def test_cache_keys_separate_every_argument():
+    positions = np.arange(8)
+    variants = [
+        cos_sin_tables(positions, 16),
+        cos_sin_tables(positions + 1, 16),
+        cos_sin_tables(positions, 16, base=500.0),
+        cos_sin_tables(positions, 16, rope_scaling={"rope_type": "linear", "factor": 2.0}),
+        cos_sin_tables(positions, 16, rope_scaling={"rope_type": "linear", "factor": 3.0}),
+        cos_sin_tables(positions.reshape(2, 4), 16),
+    ]
+    for i, (cos_a, _) in enumerate(variants):
+        for cos_b, _ in variants[i + 1:]:
+            assert cos_a.shape != cos_b.shape or not np.allclose(cos_a, cos_b)
+    assert cos_sin_tables(positions, 16, dtype=np.float32)[0].dtype == np.float32
+
+
+def test_cache_stays_bounded_and_results_stay_right():
+    x = RNG.standard_normal((4, 16)).astype(np.float32)
+    for start in range(50):
+        got = apply_rope(x, start + np.arange(4))
+        np.testing.assert_allclose(got, float64_reference(x, start + np.arange(4)), atol=1e-6)
+    from rope_core import apply as apply_module
+    assert len(apply_module._TABLE_CACHE) <= apply_module._TABLE_CACHE_SIZE
+
+
+def test_rotate_helpers():
+    x = np.arange(1.0, 7.0)
+    np.testing.assert_array_equal(rope_core.rotate_half(x), [-4, -5, -6, 1, 2, 3])
+    np.testing.assert_array_equal(rope_core.rotate_every_two(x), [-2, 1, -4, 3, -6, 5])
+    # Applying either twice is a half turn.
+    np.testing.assert_array_equal(rope_core.rotate_half(rope_core.rotate_half(x)), -x)
+    np.testing.assert_array_equal(rope_core.rotate_every_two(rope_core.rotate_every_two(x)), -x)

@@ -12,7 +12,7 @@ import numbers
 
 import numpy as np
 
-from ._checks import check_dim, check_real_array
+from ._checks import check_dim, check_features, check_real_array
 
 
 def interleaved_to_half_permutation(dim):
@@ -45,7 +45,7 @@ def interleaved_to_half(x):
     >>> interleaved_to_half(np.array([0.0, 1.0, 2.0, 3.0]))
     array([0., 2., 1., 3.])
     """
-    x = check_real_array(x, "x")
+    x = check_features(x, "x")
     return x[..., interleaved_to_half_permutation(x.shape[-1])]
 
 
@@ -57,7 +57,7 @@ def half_to_interleaved(x):
     >>> half_to_interleaved(np.array([0.0, 2.0, 1.0, 3.0]))
     array([0., 1., 2., 3.])
     """
-    x = check_real_array(x, "x")
+    x = check_features(x, "x")
     return x[..., np.argsort(interleaved_to_half_permutation(x.shape[-1]))]
 
 

@@ -65,7 +65,9 @@ def rope_angles(positions, dim, base=10000.0, *, rope_scaling=None):
 
 
 def _seq_len(positions):
-    return float(np.max(positions)) + 1.0 if positions.size else None
+    """The sequence length dynamic schemes see: largest position + 1 (at least 1, since
+    positions may be negative, e.g. relative distances)."""
+    return max(float(np.max(positions)) + 1.0, 1.0) if positions.size else None
 
 
 def _block_diagonal(angles):

@@ -276,3 +276,14 @@ def test_rotate_helpers():
     # Applying either twice is a half turn.
     np.testing.assert_array_equal(rope_core.rotate_half(rope_core.rotate_half(x)), -x)
     np.testing.assert_array_equal(rope_core.rotate_every_two(rope_core.rotate_every_two(x)), -x)
+
+
+@pytest.mark.parametrize("layout", ["interleaved", "half"])
+def test_negative_positions_undo_positive_ones(layout):
+    # R_{-m} = R_m^T: relative distances n - m may be negative.
+    x = RNG.standard_normal((5, 16))
+    positions = np.arange(5) * 37
+    back = apply_rope(apply_rope(x, positions, layout=layout), -positions, layout=layout)
+    np.testing.assert_allclose(back, x, atol=1e-13)
+    scaling = {"rope_type": "dynamic", "factor": 2.0, "max_position_embeddings": 8}
+    np.testing.assert_allclose(apply_rope(x, -positions, rope_scaling=scaling), apply_rope(x, -positions), atol=0)

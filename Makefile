@@ -34,11 +34,11 @@ venv: $(VENV)/.installed  ## create .venv with everything the book, notebooks an
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 
-book/_vendor/rope-vendor/.stamp: node_modules/.package-lock.json scripts/vendor_js.sh scripts/require-config.js $(VENV)/.installed
+book/_vendor/static/rope-vendor/.stamp: node_modules/.package-lock.json scripts/vendor_js.sh scripts/require-config.js $(VENV)/.installed
 	bash scripts/vendor_js.sh
 	touch $@
 
-vendor: book/_vendor/rope-vendor/.stamp  ## copy MathJax, RequireJS, the widget manager and anywidget into the book
+vendor: book/_vendor/static/rope-vendor/.stamp  ## copy MathJax, RequireJS, the widget manager and anywidget into the book
 
 # Jupyter Book caches executed notebooks by their own text only; the chapters also depend
 # on rope_core (maths, plots, widget JS), so a change there drops the execution cache.
@@ -46,7 +46,7 @@ $(BUILD)/.rope_core.hash: FORCE | $(VENV)/.installed
 	@mkdir -p $(BUILD)
 	@new=$$(find rope_core -type f \( -name '*.py' -o -name '*.js' -o -name '*.css' \) -print0 | sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16); \
 	if [ "$$(cat $@ 2>/dev/null)" != "$$new" ]; then \
-	  rm -rf $(BUILD)/.jupyter_cache; echo "$$new" > $@; echo "rope_core changed: chapters will be re-executed"; \
+	  rm -rf $(BUILD)/.jupyter_cache $(BUILD)/.doctrees; echo "$$new" > $@; echo "rope_core changed: chapters will be re-executed"; \
 	fi
 FORCE:
 

@@ -3,7 +3,7 @@
 # Run after `npm ci`. Nothing copied here is committed (book/_vendor is git-ignored).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out=book/_vendor/rope-vendor
+out=book/_vendor/static/rope-vendor
 rm -rf "$out"
 mkdir -p "$out/html-manager" "$out/anywidget" "$out/mathjax"
 cp node_modules/requirejs/require.js "$out/require.js"
@@ -13,6 +13,11 @@ cp node_modules/@jupyter-widgets/html-manager/dist/*.js "$out/html-manager/"
 find node_modules/@jupyter-widgets/html-manager/dist -maxdepth 1 -type f \
   \( -name '*.woff*' -o -name '*.ttf' -o -name '*.eot' -o -name '*.svg' \) \
   -exec cp {} "$out/html-manager/" \;
+# The html-manager's bundle asks for those fonts at <page dir>/@jupyter-widgets/html-manager/dist/
+# (its webpack public path); every page of the book lives in book/, so serve them there too.
+fonts=book/_vendor/extra/book/@jupyter-widgets/html-manager/dist
+rm -rf book/_vendor/extra && mkdir -p "$fonts"
+cp "$out"/html-manager/*.woff* "$out"/html-manager/*.ttf "$out"/html-manager/*.eot "$out"/html-manager/*.svg "$fonts/"
 cp node_modules/anywidget/dist/index.js "$out/anywidget/index.js"
 cp -r node_modules/mathjax/es5/. "$out/mathjax/"
 # The two copies of anywidget (Python kernel side and browser side) must agree.

@@ -1,0 +1,77 @@
+"""What every widget of the book shares: its front-end module, its table, its checks.
+
+A widget is a thin view. Python computes, with ``rope_core``, every number the view can
+show over the whole range of its sliders and sends them in the synced ``data`` trait; the
+ES module only looks values up and draws. The same widget is therefore live in JupyterLab
+and on the static pages of the book, whose HTML embeds the widget state.
+"""
+
+from __future__ import annotations
+
+import numbers
+from pathlib import Path
+
+import anywidget
+import numpy as np
+import traitlets
+
+_HERE = Path(__file__).parent
+_COMMON_JS = (_HERE / "common.js").read_text()
+_COMMON_CSS = (_HERE / "common.css").read_text()
+DECIMALS = 6  # numbers sent to the browser: enough for 1e-6 checks, small enough to embed
+
+
+def module(name):
+    """The ES module of one widget: the shared helpers, then its own ``<name>.js``."""
+    return _COMMON_JS + "\n" + (_HERE / f"{name}.js").read_text()
+
+
+def table(values, decimals=DECIMALS):
+    """A numpy array (or number) as nested lists of floats rounded to ``decimals``."""
+    array = np.round(np.asarray(values, dtype=np.float64), decimals)
+    return array.tolist()
+
+
+def check_choices(values, name, *, integer=False, positive=True):
+    """Validate a non-empty sequence of numbers used as the stops of a slider."""
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__len__") or len(values) == 0:
+        raise ValueError(f"{name} must be a non-empty sequence of numbers, got {values!r}")
+    checked = []
+    for value in values:
+        kind = numbers.Integral if integer else numbers.Real
+        if isinstance(value, bool) or not isinstance(value, kind):
+            expected = "integers" if integer else "numbers"
+            raise TypeError(f"{name} must contain {expected}, got {value!r}")
+        if not np.isfinite(value) or (positive and value <= 0):
+            raise ValueError(f"{name} must contain finite numbers > 0, got {value!r}")
+        checked.append(int(value) if integer else float(value))
+    return checked
+
+
+def check_index(value, length, name):
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not 0 <= value < length:
+        raise ValueError(f"{name} must be an integer in [0, {length - 1}], got {value!r}")
+    return int(value)
+
+
+def check_max_position(value, name="max_position", upper=4096):
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not 1 <= value <= upper:
+        raise ValueError(f"{name} must be an integer in [1, {upper}], got {value!r}")
+    return int(value)
+
+
+class RopeWidget(anywidget.AnyWidget):
+    """Base class: a synced ``data`` table and the shared stylesheet."""
+
+    _css = _COMMON_CSS
+    data = traitlets.Dict().tag(sync=True)
+
+    def _recompute(self):  # pragma: no cover - every widget overrides it
+        raise NotImplementedError
+
+    def state_size(self):
+        """Bytes of the JSON state this widget embeds in a page (data + module + styles)."""
+        import json
+
+        state = self.get_state()
+        return len(json.dumps({k: v for k, v in state.items() if not isinstance(v, bytes)}))

@@ -1,0 +1,397 @@
+"""The seven widgets of the book. Each computes its table with ``rope_core``; see ``_base``."""
+
+from __future__ import annotations
+
+import numpy as np
+import traitlets
+
+from .. import (
+    attention_factor,
+    interleaved_to_half_permutation,
+    inverse_frequencies,
+    long_term_decay_bound,
+    relative_scores,
+    rope_matrix,
+    rotate_2d,
+    wavelengths,
+)
+from .._checks import check_dim
+from ._base import RopeWidget, check_choices, check_index, check_max_position, module, table
+
+
+def _unit(angle_deg):
+    angle = np.deg2rad(angle_deg)
+    return np.stack([np.cos(angle), np.sin(angle)], axis=-1)
+
+
+class RotationExplorer(RopeWidget):
+    r"""A vector :math:`q` and its rotation :math:`R(m\theta)\,q`, with sliders for
+    the angle and length of :math:`q`, the position :math:`m` and the frequency :math:`\theta`.
+
+    Parameters
+    ----------
+    thetas : sequence of float
+        Frequency choices :math:`\theta` (radians per position).
+    max_position : int
+        The position slider goes from 0 to this value.
+    q_angles_deg : sequence of float
+        Angle choices for :math:`q`, in degrees.
+    lengths : sequence of float
+        Length choices for :math:`q`.
+    """
+
+    _esm = module("rotation_explorer")
+    position = traitlets.Int(3).tag(sync=True)
+    theta_index = traitlets.Int(2).tag(sync=True)
+    q_angle_index = traitlets.Int(1).tag(sync=True)
+    length_index = traitlets.Int(1).tag(sync=True)
+
+    def __init__(self, thetas=(0.1, 0.2, 0.3, 0.5, 1.0), max_position=64,
+                 q_angles_deg=tuple(range(0, 360, 30)), lengths=(0.5, 1.0, 1.5), **kwargs):
+        self._thetas = check_choices(thetas, "thetas")
+        self._max_position = check_max_position(max_position, upper=256)
+        self._q_angles = check_choices(q_angles_deg, "q_angles_deg", positive=False)
+        self._lengths = check_choices(lengths, "lengths")
+        super().__init__(**kwargs)
+        check_index(self.position, self._max_position + 1, "position")
+        check_index(self.theta_index, len(self._thetas), "theta_index")
+        check_index(self.q_angle_index, len(self._q_angles), "q_angle_index")
+        check_index(self.length_index, len(self._lengths), "length_index")
+        self.data = self._compute()
+
+    def _compute(self):
+        positions = np.arange(self._max_position + 1)
+        thetas = np.asarray(self._thetas)
+        angles = positions[None, :] * thetas[:, None]                       # (T, M)
+        unit_q = _unit(np.asarray(self._q_angles))                             # (A, 2)
+        rotated = rotate_2d(unit_q[None, :, None, :], angles[:, None, :])     # (T, A, M, 2)
+        return {
+            "thetas": self._thetas, "positions": positions.tolist(),
+            "q_angles_deg": self._q_angles, "lengths": self._lengths,
+            "q": table(unit_q), "angle": table(angles),
+            "angle_deg": table(np.rad2deg(angles) % 360.0),
+            "cos": table(np.cos(angles)), "sin": table(np.sin(angles)),
+            "rotated": table(rotated),
+        }
+
+
+class RelativeInvariance(RopeWidget):
+    r"""Two vectors at positions :math:`m` and :math:`n`, and a slider that shifts both:
+    the score :math:`\langle R_m q, R_n k\rangle` stays put while the drawing turns.
+
+    Parameters
+    ----------
+    q_angle_deg, k_angle_deg : float
+        Directions of :math:`q` and :math:`k`.
+    q_length, k_length : float
+        Their lengths.
+    theta : float
+        Frequency of the single 2-D pair.
+    max_position : int
+        Range of the ``m``, ``n`` and shift sliders (each 0 .. max_position).
+    """
+
+    _esm = module("relative_invariance")
+    m = traitlets.Int(2).tag(sync=True)
+    n = traitlets.Int(7).tag(sync=True)
+    shift = traitlets.Int(0).tag(sync=True)
+
+    def __init__(self, q_angle_deg=20.0, k_angle_deg=75.0, q_length=1.0, k_length=0.8,
+                 theta=0.3, max_position=24, **kwargs):
+        self._q = check_choices([q_length], "q_length")[0] * _unit(check_choices([q_angle_deg], "q_angle_deg", positive=False)[0])
+        self._k = check_choices([k_length], "k_length")[0] * _unit(check_choices([k_angle_deg], "k_angle_deg", positive=False)[0])
+        self._theta = check_choices([theta], "theta")[0]
+        self._max_position = check_max_position(max_position, upper=128)
+        super().__init__(**kwargs)
+        for name in ("m", "n", "shift"):
+            check_index(getattr(self, name), self._max_position + 1, name)
+        self.data = self._compute()
+
+    def _compute(self):
+        top = 2 * self._max_position
+        positions = np.arange(top + 1)
+        # A 2-D RoPE has theta_0 = 1; scaling the positions by theta gives frequency theta.
+        scaled = positions * self._theta
+        scores = relative_scores(self._q, self._k, scaled, scaled, base=10000.0)
+        return {
+            "theta": self._theta, "max_position": self._max_position,
+            "q": table(self._q), "k": table(self._k),
+            "rotated_q": table(rotate_2d(self._q, scaled)),
+            "rotated_k": table(rotate_2d(self._k, scaled)),
+            "scores": table(scores),
+        }
+
+
+class FrequencyClocks(RopeWidget):
+    r"""The :math:`d/2` pairs as clock hands at angles :math:`m\theta_i`.
+
+    Parameters
+    ----------
+    dims : sequence of int
+        Dimension choices (even).
+    bases : sequence of float
+        Base choices (the slider is logarithmic when they are).
+    contexts : sequence of int
+        Context lengths; pairs whose wavelength exceeds the chosen one are marked: they do not
+        complete a turn within the context.
+    max_position : int
+        The position slider goes from 0 to this value.
+
+    In a live kernel, assigning new ``dims`` or ``bases`` recomputes the table with
+    ``rope_core`` (any value, not only the precomputed ones).
+    """
+
+    _esm = module("frequency_clocks")
+    dims = traitlets.List(traitlets.Int()).tag(sync=True)
+    bases = traitlets.List(traitlets.Float()).tag(sync=True)
+    dim_index = traitlets.Int(1).tag(sync=True)
+    base_index = traitlets.Int(2).tag(sync=True)
+    context_index = traitlets.Int(1).tag(sync=True)
+    position = traitlets.Int(1).tag(sync=True)
+
+    def __init__(self, dims=(8, 16, 32), bases=(1e2, 1e3, 1e4, 1e5, 1e6),
+                 contexts=(16, 64, 256, 1024, 4096), max_position=64, **kwargs):
+        self._contexts = check_choices(contexts, "contexts", integer=True)
+        self._max_position = check_max_position(max_position, upper=512)
+        dims = [check_dim(d, "dims") for d in check_choices(dims, "dims", integer=True)]
+        bases = check_choices(bases, "bases")
+        if any(d > 64 for d in dims):
+            raise ValueError(f"dims must be at most 64 (32 clocks), got {dims}")
+        super().__init__(dims=dims, bases=bases, **kwargs)
+        check_index(self.position, self._max_position + 1, "position")
+        check_index(self.context_index, len(self._contexts), "context_index")
+        self._recompute()
+
+    @traitlets.observe("dims", "bases")
+    def _on_choices(self, change):
+        if self.data:  # after __init__; a kernel user changed the choices
+            self._recompute()
+
+    def _recompute(self):
+        self.dim_index = min(self.dim_index, len(self.dims) - 1)
+        self.base_index = min(self.base_index, len(self.bases) - 1)
+        positions = np.arange(self._max_position + 1)
+        per_dim = []
+        for dim in self.dims:
+            per_base = []
+            for base in self.bases:
+                theta = inverse_frequencies(dim, base)
+                wave = wavelengths(dim, base)
+                per_base.append({
+                    "theta": table(theta),
+                    "wavelength": table(wave, 3),
+                    "angle": table(np.mod(positions[:, None] * theta, 2 * np.pi)),
+                    "beyond_context": [[bool(w > c) for w in wave] for c in self._contexts],
+                })
+            per_dim.append(per_base)
+        self.data = {"dims": list(self.dims), "bases": list(self.bases), "contexts": self._contexts,
+                     "positions": positions.tolist(), "tables": per_dim}
+
+
+class RotationMatrixHeatmap(RopeWidget):
+    r"""The :math:`d \times d` matrix :math:`R^d_{\Theta,m}` as a heat map of its 2 × 2 blocks.
+
+    Parameters
+    ----------
+    dims : sequence of int
+        Dimension choices (even, at most 32).
+    bases : sequence of float
+        Base choices.
+    max_position : int
+        The position slider goes from 0 to this value.
+    """
+
+    _esm = module("rotation_matrix_heatmap")
+    dim_index = traitlets.Int(1).tag(sync=True)
+    base_index = traitlets.Int(0).tag(sync=True)
+    position = traitlets.Int(1).tag(sync=True)
+    pair = traitlets.Int(0).tag(sync=True)
+
+    def __init__(self, dims=(4, 8, 16), bases=(100.0, 10000.0), max_position=32, **kwargs):
+        self._dims = [check_dim(d, "dims") for d in check_choices(dims, "dims", integer=True)]
+        if max(self._dims) > 32:
+            raise ValueError(f"dims must be at most 32 to stay readable, got {self._dims}")
+        self._bases = check_choices(bases, "bases")
+        self._max_position = check_max_position(max_position, upper=256)
+        super().__init__(**kwargs)
+        check_index(self.dim_index, len(self._dims), "dim_index")
+        check_index(self.base_index, len(self._bases), "base_index")
+        check_index(self.position, self._max_position + 1, "position")
+        self.data = self._compute()
+
+    def _compute(self):
+        tables = []
+        for dim in self._dims:
+            # Row and column of every entry of each 2x2 block; the rest of the matrix is zero.
+            block_rows, block_cols = np.nonzero(np.kron(np.eye(dim // 2), np.ones((2, 2))))
+            per_base = []
+            for base in self._bases:
+                entries = []
+                for m in range(self._max_position + 1):
+                    matrix = rope_matrix(m, dim, base)
+                    entries.append(table(matrix[block_rows, block_cols]))
+                per_base.append({"theta": table(inverse_frequencies(dim, base)), "blocks": entries,
+                                 "rows": block_rows.tolist(), "cols": block_cols.tolist()})
+            tables.append(per_base)
+        return {"dims": self._dims, "bases": self._bases,
+                "positions": list(range(self._max_position + 1)), "tables": tables}
+
+
+class DecayExplorer(RopeWidget):
+    r"""RoFormer's relative decay bound and actual scores against distance, for a base.
+
+    Three curves, each 1 at distance 0: the bound :math:`\frac{1}{d/2}\sum_j|S_j|` divided by
+    its value at 0, and the cosine similarity :math:`\langle R_0 q, R_r k\rangle/(|q||k|)` for
+    an aligned pair (:math:`q = k`, all ones) and for a random pair (seeded Gaussian).
+
+    Parameters
+    ----------
+    dim : int
+    bases : sequence of float
+    max_distance : int
+    step : int
+        Distances ``0, step, 2 step, ..., max_distance``.
+    seed : int
+    """
+
+    _esm = module("decay_explorer")
+    base_index = traitlets.Int(2).tag(sync=True)
+    distance_index = traitlets.Int(32).tag(sync=True)
+
+    def __init__(self, dim=128, bases=(1e2, 1e3, 1e4, 1e5, 1e6), max_distance=1024, step=4, seed=0, **kwargs):
+        self._dim = check_dim(dim)
+        self._bases = check_choices(bases, "bases")
+        self._max_distance = check_max_position(max_distance, "max_distance", upper=65536)
+        self._step = check_max_position(step, "step", upper=self._max_distance)
+        self._seed = seed
+        super().__init__(**kwargs)
+        distances = np.arange(0, self._max_distance + 1, self._step)
+        check_index(self.base_index, len(self._bases), "base_index")
+        check_index(self.distance_index, distances.size, "distance_index")
+        self.data = self._compute(distances)
+
+    def _compute(self, distances):
+        rng = np.random.default_rng(self._seed)
+        q_random, k_random = rng.normal(size=(2, self._dim))
+        aligned = np.ones(self._dim)
+        series = []
+        for base in self._bases:
+            bound = long_term_decay_bound(distances, self._dim, base)
+            cos_aligned = relative_scores(aligned, aligned, [0], distances, base=base)[0] / self._dim
+            cos_random = relative_scores(q_random, k_random, [0], distances, base=base)[0] / (
+                np.linalg.norm(q_random) * np.linalg.norm(k_random))
+            series.append({"bound": table(bound / bound[0]), "aligned": table(cos_aligned),
+                           "random": table(cos_random)})
+        return {"dim": self._dim, "bases": self._bases, "distances": distances.tolist(), "series": series}
+
+
+_EXTENSION_METHODS = ("default", "linear", "ntk", "yarn", "llama3")
+_METHOD_LABELS = {"default": "no scaling", "linear": "linear (PI)", "ntk": "NTK-aware",
+                  "yarn": "YaRN", "llama3": "Llama 3.1"}
+
+
+def extension_scaling(method, factor, training_length):
+    """The ``rope_scaling`` dict the context-extension widget uses for a method."""
+    if method == "default" or factor == 1:
+        return None
+    scaling = {"rope_type": method, "factor": float(factor)}
+    if method in ("yarn", "llama3"):
+        scaling["original_max_position_embeddings"] = training_length
+    if method == "llama3":
+        scaling.update(low_freq_factor=1.0, high_freq_factor=4.0)
+    return scaling
+
+
+class ContextExtension(RopeWidget):
+    r"""Wavelength of every pair under five context-extension schemes, with a factor slider,
+    and the angle the slowest pair reaches at a chosen position.
+
+    Parameters
+    ----------
+    dim : int
+    base : float
+    training_length : int
+        The original context :math:`L`.
+    factors : sequence of float
+        Choices for the scale factor :math:`s` (>= 1).
+    positions : sequence of int
+        Choices for the position at which the slowest pair's angle is read out.
+    """
+
+    _esm = module("context_extension")
+    factor_index = traitlets.Int(3).tag(sync=True)
+    position_index = traitlets.Int(3).tag(sync=True)
+
+    def __init__(self, dim=128, base=10000.0, training_length=4096, factors=(1, 2, 4, 8, 16, 32),
+                 positions=(1024, 4096, 8192, 16384, 32768, 65536, 131072), **kwargs):
+        self._dim = check_dim(dim)
+        self._base = check_choices([base], "base")[0]
+        self._length = check_choices([training_length], "training_length", integer=True)[0]
+        self._factors = check_choices(factors, "factors")
+        if min(self._factors) < 1:
+            raise ValueError(f"factors must all be >= 1, got {self._factors}")
+        self._positions = check_choices(positions, "positions", integer=True)
+        super().__init__(**kwargs)
+        check_index(self.factor_index, len(self._factors), "factor_index")
+        check_index(self.position_index, len(self._positions), "position_index")
+        self.data = self._compute()
+
+    def _compute(self):
+        slowest_trained = self._length * inverse_frequencies(self._dim, self._base)[-1] / (2 * np.pi)
+        per_factor = []
+        for factor in self._factors:
+            per_method = {}
+            for method in _EXTENSION_METHODS:
+                scaling = extension_scaling(method, factor, self._length)
+                theta = inverse_frequencies(self._dim, self._base, rope_scaling=scaling)
+                turns = np.asarray(self._positions) * theta[-1] / (2 * np.pi)
+                per_method[method] = {
+                    "log10_wavelength": table(np.log10(2 * np.pi / theta)),
+                    "attention_factor": round(attention_factor(self._dim, self._base, rope_scaling=scaling), 6),
+                    "slowest_turns": table(turns),
+                    "within_training": [bool(t <= slowest_trained * (1 + 1e-9)) for t in turns],
+                }
+            per_factor.append(per_method)
+        return {"dim": self._dim, "base": self._base, "training_length": self._length,
+                "factors": self._factors, "positions": self._positions,
+                "methods": list(_EXTENSION_METHODS), "labels": [_METHOD_LABELS[m] for m in _EXTENSION_METHODS],
+                "slowest_turns_in_training": round(float(slowest_trained), 6), "per_factor": per_factor}
+
+
+class LayoutExplorer(RopeWidget):
+    r"""Which features form a pair in the interleaved layout :math:`(2i, 2i+1)` and in the
+    half layout :math:`(i, i + d/2)`, and the permutation that maps one to the other.
+
+    Parameters
+    ----------
+    dims : sequence of int
+        Dimension choices (even, at most 32).
+    base : float
+        Used for the read-out of each pair's frequency.
+    """
+
+    _esm = module("layout_explorer")
+    dim_index = traitlets.Int(0).tag(sync=True)
+    pair = traitlets.Int(1).tag(sync=True)
+
+    def __init__(self, dims=(8, 16), base=10000.0, **kwargs):
+        self._dims = [check_dim(d, "dims") for d in check_choices(dims, "dims", integer=True)]
+        if max(self._dims) > 32:
+            raise ValueError(f"dims must be at most 32 to stay readable, got {self._dims}")
+        self._base = check_choices([base], "base")[0]
+        super().__init__(**kwargs)
+        check_index(self.dim_index, len(self._dims), "dim_index")
+        check_index(self.pair, min(self._dims) // 2, "pair")
+        self.data = self._compute()
+
+    def _compute(self):
+        tables = []
+        for dim in self._dims:
+            half = dim // 2
+            tables.append({
+                "interleaved_pairs": [[2 * i, 2 * i + 1] for i in range(half)],
+                "half_pairs": [[i, i + half] for i in range(half)],
+                "interleaved_to_half": interleaved_to_half_permutation(dim).tolist(),
+                "theta": table(inverse_frequencies(dim, self._base)),
+            })
+        return {"dims": self._dims, "base": self._base, "tables": tables}

@@ -58,7 +58,10 @@ def check_real_array(x, name="x", *, min_ndim=1):
     """
     if isinstance(x, (str, bytes)):
         raise TypeError(f"{name} must be a real numeric array, got a string")
-    array = np.asarray(x)
+    try:
+        array = np.asarray(x)
+    except ValueError as error:  # ragged nested lists
+        raise ValueError(f"{name} must be a real numeric array, got {error}") from None
     if array.dtype.kind in "iub":
         array = array.astype(np.float64)
     elif array.dtype.kind == "c":

@@ -25,7 +25,7 @@ from ._checks import (
     check_positions_fit,
     check_rotary_dim,
 )
-from .frequencies import attention_factor, inverse_frequencies
+from .frequencies import _scaling_config, attention_factor, inverse_frequencies
 from .rotation import rotation_matrix
 
 
@@ -251,6 +251,7 @@ def _scaling_key(rope_scaling):
     """A hashable key for a (validated) scaling dict; lists and arrays become tuples."""
     if rope_scaling is None:
         return None
+    _scaling_config(rope_scaling)  # raises for anything but a valid dict
     return tuple(sorted(
         (str(k), tuple(np.ravel(v).tolist()) if isinstance(v, (list, tuple, np.ndarray)) else v)
         for k, v in rope_scaling.items()
@@ -288,7 +289,6 @@ def cos_sin_tables(positions, dim, base=10000.0, *, rope_scaling=None, dtype=np.
     positions = np.asarray(positions)
     positions = np.ascontiguousarray(check_positions(positions, positions.shape[-1] if positions.ndim else 1))
     dim, base = check_dim(dim), check_base(base)
-    inverse_frequencies(dim, base, rope_scaling=rope_scaling)  # validates rope_scaling
     dtype = np.dtype(dtype)
     if dtype.kind != "f":
         raise TypeError(f"dtype must be a floating dtype, got {dtype}")

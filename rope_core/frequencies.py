@@ -247,16 +247,15 @@ def inverse_frequencies(dim, base=10000.0, *, rope_scaling=None, seq_len=None):
             wavelength < length / high, theta, np.where(wavelength > length / low, theta / factor, blended)
         )
     # longrope
-    length = config["original_max_position_embeddings"]
-    use_long = seq_len is not None and seq_len > length
-    factors = np.asarray(config["long_factor" if use_long else "short_factor"], dtype=np.float64)
-    if factors.shape != (dim // 2,) or not np.all(np.isfinite(factors)) or np.any(factors <= 0):
-        key = "long_factor" if use_long else "short_factor"
-        raise ValueError(
-            f"rope_scaling['{key}'] must hold dim // 2 = {dim // 2} positive numbers, "
-            f"got shape {factors.shape}"
-        )
-    return theta / factors
+    for key in ("short_factor", "long_factor"):  # both checked, whichever is used now
+        factors = np.asarray(config[key])
+        if (factors.shape != (dim // 2,) or factors.dtype.kind not in "iuf"
+                or not np.all(np.isfinite(factors)) or np.any(factors <= 0)):
+            raise ValueError(
+                f"rope_scaling['{key}'] must hold dim // 2 = {dim // 2} positive numbers, got {config[key]!r}"
+            )
+    use_long = seq_len is not None and seq_len > config["original_max_position_embeddings"]
+    return theta / np.asarray(config["long_factor" if use_long else "short_factor"], dtype=np.float64)
 
 
 def attention_factor(dim, base=10000.0, *, rope_scaling=None, seq_len=None):

@@ -24,9 +24,11 @@ from .apply import (
     rotate_half,
 )
 from .frequencies import (
+    EXTENSION_METHODS,
     ROPE_TYPES,
     attention_factor,
     default_inverse_frequencies,
+    example_rope_scaling,
     inverse_frequencies,
     wavelengths,
     yarn_correction_range,
@@ -43,6 +45,7 @@ from .rotation import rotate_2d, rotation_matrix
 __version__ = "0.1.0"
 
 __all__ = [
+    "EXTENSION_METHODS",
     "ROPE_TYPES",
     "apply_rope",
     "apply_rope_complex",
@@ -51,6 +54,7 @@ __all__ = [
     "attention_factor",
     "cos_sin_tables",
     "default_inverse_frequencies",
+    "example_rope_scaling",
     "half_to_interleaved",
     "interleaved_to_half",
     "interleaved_to_half_permutation",

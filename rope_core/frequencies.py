@@ -313,3 +313,44 @@ def wavelengths(dim, base=10000.0, *, rope_scaling=None, seq_len=None):
     array([ 6.283, 62.832])
     """
     return 2 * np.pi / inverse_frequencies(dim, base, rope_scaling=rope_scaling, seq_len=seq_len)
+
+
+#: Display names of the context-extension schemes the book compares side by side.
+EXTENSION_METHODS = {"default": "no scaling", "linear": "linear (PI)", "ntk": "NTK-aware",
+                     "yarn": "YaRN", "llama3": "Llama 3.1"}
+
+
+def example_rope_scaling(rope_type, factor, original_max_position_embeddings):
+    """A ``rope_scaling`` dict for one scheme, with the usual defaults of its extra keys.
+
+    Parameters
+    ----------
+    rope_type : {"default", "linear", "ntk", "yarn", "llama3"}
+    factor : float
+        Scale factor :math:`s \\ge 1`.
+    original_max_position_embeddings : int
+        Training length :math:`L` (used by YaRN and Llama 3.1).
+
+    Returns
+    -------
+    dict or None
+        ``None`` for no scaling (``"default"`` or ``factor == 1``); Llama 3.1 gets
+        ``low_freq_factor=1`` and ``high_freq_factor=4``, its published values.
+
+    Examples
+    --------
+    >>> example_rope_scaling("llama3", 8, 8192)["high_freq_factor"]
+    4.0
+    """
+    if rope_type not in EXTENSION_METHODS:
+        raise ValueError(f"rope_type must be one of {tuple(EXTENSION_METHODS)}, got {rope_type!r}")
+    factor = check_positive(factor, "factor")
+    if rope_type == "default" or factor == 1:
+        return None
+    scaling = {"rope_type": rope_type, "factor": factor}
+    if rope_type in ("yarn", "llama3"):
+        scaling["original_max_position_embeddings"] = check_positive(
+            original_max_position_embeddings, "original_max_position_embeddings")
+    if rope_type == "llama3":
+        scaling.update(low_freq_factor=1.0, high_freq_factor=4.0)
+    return scaling

@@ -5,7 +5,9 @@ Importing this module changes no global matplotlib state; figures are created wi
 """
 
 from . import attention as _attention
+from . import views as _views
 from ._style import PALETTE, axes_or_new, new_figure
 from .attention import *  # noqa: F401,F403
+from .views import *  # noqa: F401,F403
 
-__all__ = ["PALETTE", "axes_or_new", "new_figure", *_attention.__all__]
+__all__ = ["PALETTE", "axes_or_new", "new_figure", *_attention.__all__, *_views.__all__]

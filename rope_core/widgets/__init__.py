@@ -12,7 +12,6 @@ from .explorers import (
     RelativeInvariance,
     RotationExplorer,
     RotationMatrixHeatmap,
-    extension_scaling,
 )
 
 __all__ = [
@@ -23,5 +22,4 @@ __all__ = [
     "RelativeInvariance",
     "RotationExplorer",
     "RotationMatrixHeatmap",
-    "extension_scaling",
 ]

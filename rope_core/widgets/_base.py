@@ -66,8 +66,13 @@ class RopeWidget(anywidget.AnyWidget):
     _css = _COMMON_CSS
     data = traitlets.Dict().tag(sync=True)
 
-    def _recompute(self):  # pragma: no cover - every widget overrides it
-        raise NotImplementedError
+    @classmethod
+    def _fit_default_indices(cls, kwargs, **lengths):
+        """Clamp the default slider indices that the caller did not set to ``length - 1``."""
+        for name, length in lengths.items():
+            if name not in kwargs:
+                kwargs[name] = min(cls.class_traits()[name].default_value, length - 1)
+        return kwargs
 
     def state_size(self):
         """Bytes of the JSON state this widget embeds in a page (data + module + styles)."""

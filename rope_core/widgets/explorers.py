@@ -6,7 +6,9 @@ import numpy as np
 import traitlets
 
 from .. import (
+    EXTENSION_METHODS,
     attention_factor,
+    example_rope_scaling,
     interleaved_to_half_permutation,
     inverse_frequencies,
     long_term_decay_bound,
@@ -52,6 +54,8 @@ class RotationExplorer(RopeWidget):
         self._max_position = check_max_position(max_position, upper=256)
         self._q_angles = check_choices(q_angles_deg, "q_angles_deg", positive=False)
         self._lengths = check_choices(lengths, "lengths")
+        self._fit_default_indices(kwargs, position=self._max_position + 1, theta_index=len(self._thetas),
+                                  q_angle_index=len(self._q_angles), length_index=len(self._lengths))
         super().__init__(**kwargs)
         check_index(self.position, self._max_position + 1, "position")
         check_index(self.theta_index, len(self._thetas), "theta_index")
@@ -102,6 +106,8 @@ class RelativeInvariance(RopeWidget):
         self._k = check_choices([k_length], "k_length")[0] * _unit(check_choices([k_angle_deg], "k_angle_deg", positive=False)[0])
         self._theta = check_choices([theta], "theta")[0]
         self._max_position = check_max_position(max_position, upper=128)
+        self._fit_default_indices(kwargs, m=self._max_position + 1, n=self._max_position + 1,
+                                  shift=self._max_position + 1)
         super().__init__(**kwargs)
         for name in ("m", "n", "shift"):
             check_index(getattr(self, name), self._max_position + 1, name)
@@ -157,6 +163,8 @@ class FrequencyClocks(RopeWidget):
         bases = check_choices(bases, "bases")
         if any(d > 64 for d in dims):
             raise ValueError(f"dims must be at most 64 (32 clocks), got {dims}")
+        self._fit_default_indices(kwargs, position=self._max_position + 1, context_index=len(self._contexts),
+                                  dim_index=len(dims), base_index=len(bases))
         super().__init__(dims=dims, bases=bases, **kwargs)
         check_index(self.position, self._max_position + 1, "position")
         check_index(self.context_index, len(self._contexts), "context_index")
@@ -213,6 +221,8 @@ class RotationMatrixHeatmap(RopeWidget):
             raise ValueError(f"dims must be at most 32 to stay readable, got {self._dims}")
         self._bases = check_choices(bases, "bases")
         self._max_position = check_max_position(max_position, upper=256)
+        self._fit_default_indices(kwargs, dim_index=len(self._dims), base_index=len(self._bases),
+                                  position=self._max_position + 1, pair=min(self._dims) // 2)
         super().__init__(**kwargs)
         check_index(self.dim_index, len(self._dims), "dim_index")
         check_index(self.base_index, len(self._bases), "base_index")
@@ -264,8 +274,9 @@ class DecayExplorer(RopeWidget):
         self._max_distance = check_max_position(max_distance, "max_distance", upper=65536)
         self._step = check_max_position(step, "step", upper=self._max_distance)
         self._seed = seed
-        super().__init__(**kwargs)
         distances = np.arange(0, self._max_distance + 1, self._step)
+        self._fit_default_indices(kwargs, base_index=len(self._bases), distance_index=distances.size)
+        super().__init__(**kwargs)
         check_index(self.base_index, len(self._bases), "base_index")
         check_index(self.distance_index, distances.size, "distance_index")
         self.data = self._compute(distances)
@@ -283,23 +294,6 @@ class DecayExplorer(RopeWidget):
             series.append({"bound": table(bound / bound[0]), "aligned": table(cos_aligned),
                            "random": table(cos_random)})
         return {"dim": self._dim, "bases": self._bases, "distances": distances.tolist(), "series": series}
-
-
-_EXTENSION_METHODS = ("default", "linear", "ntk", "yarn", "llama3")
-_METHOD_LABELS = {"default": "no scaling", "linear": "linear (PI)", "ntk": "NTK-aware",
-                  "yarn": "YaRN", "llama3": "Llama 3.1"}
-
-
-def extension_scaling(method, factor, training_length):
-    """The ``rope_scaling`` dict the context-extension widget uses for a method."""
-    if method == "default" or factor == 1:
-        return None
-    scaling = {"rope_type": method, "factor": float(factor)}
-    if method in ("yarn", "llama3"):
-        scaling["original_max_position_embeddings"] = training_length
-    if method == "llama3":
-        scaling.update(low_freq_factor=1.0, high_freq_factor=4.0)
-    return scaling
 
 
 class ContextExtension(RopeWidget):
@@ -331,6 +325,7 @@ class ContextExtension(RopeWidget):
         if min(self._factors) < 1:
             raise ValueError(f"factors must all be >= 1, got {self._factors}")
         self._positions = check_choices(positions, "positions", integer=True)
+        self._fit_default_indices(kwargs, factor_index=len(self._factors), position_index=len(self._positions))
         super().__init__(**kwargs)
         check_index(self.factor_index, len(self._factors), "factor_index")
         check_index(self.position_index, len(self._positions), "position_index")
@@ -341,8 +336,8 @@ class ContextExtension(RopeWidget):
         per_factor = []
         for factor in self._factors:
             per_method = {}
-            for method in _EXTENSION_METHODS:
-                scaling = extension_scaling(method, factor, self._length)
+            for method in EXTENSION_METHODS:
+                scaling = example_rope_scaling(method, factor, self._length)
                 theta = inverse_frequencies(self._dim, self._base, rope_scaling=scaling)
                 turns = np.asarray(self._positions) * theta[-1] / (2 * np.pi)
                 per_method[method] = {
@@ -354,7 +349,7 @@ class ContextExtension(RopeWidget):
             per_factor.append(per_method)
         return {"dim": self._dim, "base": self._base, "training_length": self._length,
                 "factors": self._factors, "positions": self._positions,
-                "methods": list(_EXTENSION_METHODS), "labels": [_METHOD_LABELS[m] for m in _EXTENSION_METHODS],
+                "methods": list(EXTENSION_METHODS), "labels": list(EXTENSION_METHODS.values()),
                 "slowest_turns_in_training": round(float(slowest_trained), 6), "per_factor": per_factor}
 
 
@@ -379,6 +374,7 @@ class LayoutExplorer(RopeWidget):
         if max(self._dims) > 32:
             raise ValueError(f"dims must be at most 32 to stay readable, got {self._dims}")
         self._base = check_choices([base], "base")[0]
+        self._fit_default_indices(kwargs, dim_index=len(self._dims), pair=min(self._dims) // 2)
         super().__init__(**kwargs)
         check_index(self.dim_index, len(self._dims), "dim_index")
         check_index(self.pair, min(self._dims) // 2, "pair")

@@ -1,0 +1,199 @@
+"""Static matplotlib versions of the widgets' views, for print, alt text and screen readers.
+
+Each function draws what the widget of the same name shows for one setting of its sliders,
+computes its numbers with ``rope_core``, takes ``ax=`` and returns it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.patches import Arc, Rectangle
+
+from .. import (
+    EXTENSION_METHODS,
+    attention_factor,
+    example_rope_scaling,
+    interleaved_to_half_permutation,
+    inverse_frequencies,
+    long_term_decay_bound,
+    relative_scores,
+    rope_matrix,
+    rotate_2d,
+)
+from ._style import PALETTE, axes_or_new
+
+__all__ = [
+    "plot_rotation",
+    "plot_relative_invariance",
+    "plot_frequency_clocks",
+    "plot_rotation_matrix",
+    "plot_decay",
+    "plot_context_extension",
+    "plot_layouts",
+]
+
+
+def _arrow(ax, vector, colour, label, style="-"):
+    ax.annotate("", xy=vector, xytext=(0, 0),
+                arrowprops=dict(arrowstyle="-|>", color=colour, lw=2, linestyle=style))
+    ax.text(vector[0] * 1.08, vector[1] * 1.08, label, color=colour, ha="center", va="center")
+
+
+def _plane(ax, radius):
+    ax.add_patch(Arc((0, 0), 2 * radius, 2 * radius, color="#bbbbbb", lw=1))
+    ax.axhline(0, color="#dddddd", lw=1)
+    ax.axvline(0, color="#dddddd", lw=1)
+    ax.set_xlim(-1.3 * radius, 1.3 * radius)
+    ax.set_ylim(-1.3 * radius, 1.3 * radius)
+    ax.set_aspect("equal")
+
+
+def plot_rotation(q=(1.0, 0.5), position=3, theta=0.5, *, ax=None):
+    r"""Draw :math:`q`, :math:`R(m\theta)q`, the arc of angle :math:`m\theta` and the earlier positions.
+
+    Parameters
+    ----------
+    q : array_like, shape (2,)
+    position : int
+        :math:`m \ge 0`.
+    theta : float
+        Frequency in radians per position.
+    ax : matplotlib.axes.Axes, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    q = np.asarray(q, dtype=float)
+    if q.shape != (2,):
+        raise ValueError(f"q must have shape (2,), got {q.shape}")
+    if int(position) != position or position < 0:
+        raise ValueError(f"position must be a non-negative integer, got {position!r}")
+    ax = axes_or_new(ax, figsize=(4.2, 4.2))
+    radius = float(np.linalg.norm(q)) or 1.0
+    _plane(ax, radius)
+    trail = rotate_2d(q, np.arange(int(position)) * theta)
+    if len(trail):
+        ax.plot(trail[:, 0], trail[:, 1], "o", color=PALETTE["neutral"], ms=3, alpha=0.5)
+    rotated = rotate_2d(q, position * theta)
+    start = np.degrees(np.arctan2(q[1], q[0]))
+    ax.add_patch(Arc((0, 0), 0.7 * radius, 0.7 * radius, theta1=start,
+                     theta2=start + np.degrees(position * theta), color=PALETTE["accent"], lw=2))
+    _arrow(ax, q, PALETTE["query"], "q")
+    _arrow(ax, rotated, PALETTE["rotated"], r"$R(m\theta)q$")
+    ax.set_title(rf"$m = {position}$, $\theta = {theta:g}$, $m\theta = {position * theta:.3g}$ rad")
+    return ax
+
+
+def plot_relative_invariance(q=(1.0, 0.35), k=(0.2, 0.75), m=2, n=7, shift=0, theta=0.3, *, ax=None):
+    r"""Draw :math:`R_{m+s}q` and :math:`R_{n+s}k` and print their score in the title."""
+    q, k = np.asarray(q, dtype=float), np.asarray(k, dtype=float)
+    for name, value in (("q", q), ("k", k)):
+        if value.shape != (2,):
+            raise ValueError(f"{name} must have shape (2,), got {value.shape}")
+    ax = axes_or_new(ax, figsize=(4.2, 4.2))
+    _plane(ax, max(np.linalg.norm(q), np.linalg.norm(k)))
+    rq = rotate_2d(q, (m + shift) * theta)
+    rk = rotate_2d(k, (n + shift) * theta)
+    _arrow(ax, q, "#aaaaaa", "", style="--")
+    _arrow(ax, k, "#aaaaaa", "", style="--")
+    _arrow(ax, rq, PALETTE["query"], rf"$R_{{{m + shift}}}q$")
+    _arrow(ax, rk, PALETTE["key"], rf"$R_{{{n + shift}}}k$")
+    score = relative_scores(q, k, [(m + shift) * theta], [(n + shift) * theta])[0, 0]
+    ax.set_title(rf"$s = {shift}$: score $= {score:.4f}$")
+    return ax
+
+
+def plot_frequency_clocks(position=5, dim=16, base=10000.0, context=256, *, ax=None):
+    r"""Draw the :math:`d/2` clock hands at angles :math:`m\theta_i`; dashed when
+    :math:`2\pi/\theta_i` exceeds ``context``."""
+    theta = inverse_frequencies(dim, base)
+    pairs = theta.size
+    cols = int(np.ceil(np.sqrt(pairs)))
+    ax = axes_or_new(ax, figsize=(4.5, 4.5))
+    for i, (frequency, angle) in enumerate(zip(theta, position * theta)):
+        cx, cy = i % cols, -(i // cols)
+        far = 2 * np.pi / frequency > context
+        ax.add_patch(Arc((cx, cy), 0.8, 0.8, color="#999999", lw=1, linestyle="--" if far else "-"))
+        colour = PALETTE["key"] if far else PALETTE["query"]
+        ax.plot([cx, cx + 0.38 * np.cos(angle)], [cy, cy + 0.38 * np.sin(angle)], color=colour, lw=2)
+        ax.text(cx, cy - 0.52, f"i={i}", ha="center", fontsize=7)
+    ax.set_xlim(-0.6, cols - 0.4)
+    ax.set_ylim(-(pairs - 1) // cols - 0.75, 0.6)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    ax.set_title(f"m = {position}, d = {dim}, base = {base:g}")
+    return ax
+
+
+def plot_rotation_matrix(position=2, dim=16, base=10000.0, *, ax=None):
+    r"""Heat map of :math:`R^d_{\Theta,m}`."""
+    ax = axes_or_new(ax, figsize=(4.2, 4.0))
+    image = ax.imshow(rope_matrix(position, dim, base), cmap="PuOr_r", vmin=-1, vmax=1)
+    ax.figure.colorbar(image, ax=ax, shrink=0.8)
+    ax.set_title(f"$R^{{{dim}}}_{{\\Theta,{position}}}$, base = {base:g}")
+    ax.set_xlabel("column")
+    ax.set_ylabel("row")
+    return ax
+
+
+def plot_decay(dim=128, base=10000.0, max_distance=1024, seed=0, *, ax=None):
+    r"""The decay bound (relative to distance 0) and the aligned and random cosine scores."""
+    distances = np.arange(0, max_distance + 1, 4)
+    bound = long_term_decay_bound(distances, dim, base)
+    ones = np.ones(dim)
+    q, k = np.random.default_rng(seed).normal(size=(2, dim))
+    ax = axes_or_new(ax, figsize=(6, 3.4))
+    ax.plot(distances, bound / bound[0], color=PALETTE["accent"], label="bound / bound(0)")
+    ax.plot(distances, relative_scores(ones, ones, [0], distances, base=base)[0] / dim,
+            color=PALETTE["query"], label="aligned q = k")
+    ax.plot(distances, relative_scores(q, k, [0], distances, base=base)[0] / (np.linalg.norm(q) * np.linalg.norm(k)),
+            color=PALETTE["key"], label="random q, k")
+    ax.set_xlabel("relative distance $n - m$")
+    ax.set_ylabel("relative value")
+    ax.set_ylim(-1, 1.05)
+    ax.legend(loc="upper right", fontsize=8)
+    ax.set_title(f"d = {dim}, base = {base:g}")
+    return ax
+
+
+def plot_context_extension(factor=8.0, dim=128, base=10000.0, training_length=4096, *, ax=None):
+    r"""Wavelength of every pair under each context-extension scheme, on log axes."""
+    ax = axes_or_new(ax, figsize=(6, 3.6))
+    colours = ["#888888", PALETTE["query"], PALETTE["key"], PALETTE["rotated"], PALETTE["accent"]]
+    for (method, label), colour in zip(EXTENSION_METHODS.items(), colours):
+        scaling = example_rope_scaling(method, factor, training_length)
+        theta = inverse_frequencies(dim, base, rope_scaling=scaling)
+        factor_note = attention_factor(dim, base, rope_scaling=scaling)
+        suffix = f" (attention × {factor_note:.3f})" if factor_note != 1 else ""
+        ax.plot(2 * np.pi / theta, color=colour, label=label + suffix)
+    ax.axhline(training_length, color="#999999", ls="--", lw=1)
+    ax.text(1, training_length * 1.3, f"L = {training_length}", fontsize=8)
+    ax.set_yscale("log")
+    ax.set_xlabel("pair index $i$")
+    ax.set_ylabel(r"wavelength $2\pi/\theta_i$ (tokens)")
+    ax.legend(fontsize=7, loc="upper left")
+    ax.set_title(f"scale factor s = {factor:g}")
+    return ax
+
+
+def plot_layouts(dim=8, pair=1, *, ax=None):
+    """Boxes for the features in the two layouts, the highlighted pair, and the permutation."""
+    permutation = interleaved_to_half_permutation(dim)
+    ax = axes_or_new(ax, figsize=(6, 2.6))
+    highlight_interleaved = {2 * pair, 2 * pair + 1}
+    for target, source in enumerate(permutation):
+        on = source in highlight_interleaved
+        ax.plot([source, target], [1, 0], color=PALETTE["query"] if on else "#cccccc", lw=2 if on else 1)
+    for row, label, members in ((1, "interleaved", highlight_interleaved), (0, "half", {pair, pair + dim // 2})):
+        for j in range(dim):
+            colour = PALETTE["query"] if j in members else "white"
+            ax.add_patch(Rectangle((j - 0.4, row - 0.15), 0.8, 0.3,
+                         facecolor=colour, edgecolor="#555555", alpha=0.6 if j in members else 1))
+            ax.text(j, row, str(j), ha="center", va="center", fontsize=8)
+        ax.text(-0.8, row, label, ha="right", va="center")
+    ax.set_xlim(-3.2, dim)
+    ax.set_ylim(-0.4, 1.4)
+    ax.axis("off")
+    ax.set_title(f"pair {pair}: ({2 * pair}, {2 * pair + 1}) interleaved ↔ ({pair}, {pair + dim // 2}) half")
+    return ax

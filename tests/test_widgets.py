@@ -1,0 +1,123 @@
+"""Python side of the widgets: their tables are rope_core's numbers, bad parameters fail clearly."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import rope_core as rc
+from rope_core import widgets as W
+
+ALL = [W.RotationExplorer, W.RelativeInvariance, W.FrequencyClocks, W.RotationMatrixHeatmap,
+       W.DecayExplorer, W.ContextExtension, W.LayoutExplorer]
+
+
+@pytest.mark.parametrize("cls", ALL, ids=lambda c: c.__name__)
+def test_widget_builds_with_defaults_and_stays_small(cls):
+    widget = cls()
+    assert widget.data, "the table is filled at construction"
+    assert widget.state_size() <= 200_000, "embedded state must stay under 200 KB"
+    assert "export default" in widget._esm and "render" in widget._esm
+
+
+def test_rotation_explorer_table_is_rotate_2d():
+    widget = W.RotationExplorer(thetas=(0.25, 0.7), max_position=10, q_angles_deg=(0, 45), lengths=(2.0,))
+    data = widget.data
+    for t, theta in enumerate(data["thetas"]):
+        for a, angle in enumerate(data["q_angles_deg"]):
+            q = np.array([np.cos(np.radians(angle)), np.sin(np.radians(angle))])
+            for m in (0, 3, 10):
+                np.testing.assert_allclose(data["rotated"][t][a][m], rc.rotate_2d(q, m * theta), atol=1e-6)
+                np.testing.assert_allclose(data["angle"][t][m], m * theta, atol=1e-6)
+                np.testing.assert_allclose(data["cos"][t][m], np.cos(m * theta), atol=1e-6)
+
+
+def test_relative_invariance_scores_are_relative_scores():
+    widget = W.RelativeInvariance(q_angle_deg=10, k_angle_deg=200, theta=0.4, max_position=6)
+    data = widget.data
+    q, k = np.array(data["q"]), np.array(data["k"])
+    for m, n in [(0, 0), (2, 5), (7, 1), (12, 12)]:
+        expected = q @ rc.rotate_2d(k, (n - m) * 0.4)   # q^T R_{n-m} k
+        assert abs(data["scores"][m][n] - expected) < 1e-6
+    scores = np.array(data["scores"])
+    # Shifting both positions leaves the score unchanged (what the widget demonstrates).
+    np.testing.assert_allclose(np.diag(scores, k=3)[:-1], np.diag(scores, k=3)[1:], atol=2e-6)
+
+
+def test_frequency_clocks_angles_and_marks():
+    widget = W.FrequencyClocks(dims=(8,), bases=(100.0,), contexts=(10,), max_position=5)
+    table = widget.data["tables"][0][0]
+    theta = rc.inverse_frequencies(8, 100.0)
+    np.testing.assert_allclose(table["theta"], theta, atol=1e-6)
+    np.testing.assert_allclose(table["angle"][5], np.mod(5 * theta, 2 * np.pi), atol=1e-6)
+    assert table["beyond_context"][0] == [bool(w > 10) for w in rc.wavelengths(8, 100.0)]
+
+
+def test_frequency_clocks_recompute_for_new_choices_in_a_kernel():
+    widget = W.FrequencyClocks()
+    widget.bases = [5000.0]
+    assert widget.data["bases"] == [5000.0]
+    np.testing.assert_allclose(widget.data["tables"][0][0]["theta"], rc.inverse_frequencies(8, 5000.0), atol=1e-6)
+
+
+def test_heatmap_blocks_are_rope_matrix():
+    widget = W.RotationMatrixHeatmap(dims=(6,), bases=(50.0,), max_position=4)
+    table = widget.data["tables"][0][0]
+    dense = np.zeros((6, 6))
+    dense[table["rows"], table["cols"]] = table["blocks"][3]
+    np.testing.assert_allclose(dense, rc.rope_matrix(3, 6, 50.0), atol=1e-6)
+
+
+def test_decay_series_match_rope_core():
+    widget = W.DecayExplorer(dim=16, bases=(100.0,), max_distance=40, step=8)
+    series = widget.data["series"][0]
+    distances = np.arange(0, 41, 8)
+    bound = rc.long_term_decay_bound(distances, 16, 100.0)
+    np.testing.assert_allclose(series["bound"], bound / bound[0], atol=1e-6)
+    aligned = rc.relative_scores(np.ones(16), np.ones(16), [0], distances, base=100.0)[0] / 16
+    np.testing.assert_allclose(series["aligned"], aligned, atol=1e-6)
+
+
+def test_context_extension_matches_inverse_frequencies():
+    widget = W.ContextExtension(dim=32, factors=(1, 4), positions=(100, 10000))
+    for f, factor in enumerate((1, 4)):
+        for method in rc.EXTENSION_METHODS:
+            entry = widget.data["per_factor"][f][method]
+            scaling = rc.example_rope_scaling(method, factor, 4096)
+            theta = rc.inverse_frequencies(32, 10000.0, rope_scaling=scaling)
+            np.testing.assert_allclose(entry["log10_wavelength"], np.log10(2 * np.pi / theta), atol=1e-6)
+            assert entry["attention_factor"] == pytest.approx(rc.attention_factor(32, rope_scaling=scaling), abs=1e-6)
+            np.testing.assert_allclose(entry["slowest_turns"], np.array([100, 10000]) * theta[-1] / (2 * np.pi), atol=1e-6)
+
+
+def test_layout_explorer_permutation():
+    widget = W.LayoutExplorer(dims=(8,))
+    table = widget.data["tables"][0]
+    assert table["interleaved_to_half"] == [0, 2, 4, 6, 1, 3, 5, 7]
+    assert table["half_pairs"][1] == [1, 5] and table["interleaved_pairs"][1] == [2, 3]
+
+
+@pytest.mark.parametrize(
+    "build, match",
+    [
+        (lambda: W.RotationExplorer(thetas=()), "thetas"),
+        (lambda: W.RotationExplorer(thetas=(0.1, "a")), "thetas"),
+        (lambda: W.RotationExplorer(max_position=0), "max_position"),
+        (lambda: W.RotationExplorer(position=99), "position"),
+        (lambda: W.RelativeInvariance(theta=-1.0), "theta"),
+        (lambda: W.RelativeInvariance(m=1000), "m"),
+        (lambda: W.FrequencyClocks(dims=(7,)), "dims"),
+        (lambda: W.FrequencyClocks(dims=(128,)), "dims"),
+        (lambda: W.FrequencyClocks(bases=(0.0,)), "bases"),
+        (lambda: W.RotationMatrixHeatmap(dims=(64,)), "dims"),
+        (lambda: W.DecayExplorer(dim=5), "dim"),
+        (lambda: W.DecayExplorer(step=0), "step"),
+        (lambda: W.ContextExtension(factors=(0.5, 2)), "factors"),
+        (lambda: W.ContextExtension(positions=(1.5,)), "positions"),
+        (lambda: W.LayoutExplorer(dims=(3,)), "dims"),
+        (lambda: W.LayoutExplorer(pair=99), "pair"),
+    ],
+)
+def test_bad_parameters_raise_naming_the_argument(build, match):
+    with pytest.raises((ValueError, TypeError), match=match):
+        build()

@@ -48,7 +48,13 @@ def build_book() -> subprocess.CompletedProcess:
 
 @pytest.fixture(scope="session")
 def book_build_result():
-    """Build the book once per test session and return the finished process."""
+    """Build the book once per test session and return the finished process.
+
+    ``ROPE_BOOK_REUSE_BUILD=1`` skips the build and uses the ``_build/html`` already there
+    (for iterating on browser tests after ``make book``; ``make test`` never sets it).
+    """
+    if os.environ.get("ROPE_BOOK_REUSE_BUILD") == "1" and (HTML / "index.html").exists():
+        return subprocess.CompletedProcess(["reused"], 0, "build succeeded (reused _build/html)", "")
     return build_book()
 
 

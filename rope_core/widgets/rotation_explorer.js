@@ -55,7 +55,7 @@ function render({ model, el }) {
   out.angle = readout(controls, "angle", "mθ =");
   out.q = readout(controls, "q", "q =");
   out.rotated = readout(controls, "rotated", "R(mθ) q =");
-  out.complex = readout(controls, "complex", "q·e^{imθ} =");
+  out.complex = readout(controls, "complex", "q·e^(imθ) =");
   draw();
 }
 export default { render };

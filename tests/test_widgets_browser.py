@@ -1,0 +1,144 @@
+"""The widgets on the published (static) page: live with no kernel, and numerically right.
+
+Opens the gallery of the built book in Debian's chromium with every outside request blocked,
+moves every slider with the keyboard, checks that the drawing changes, and compares the
+read-outs with rope_core's values to 1e-6.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import rope_core as rc
+from rope_core import widgets as W
+
+pytestmark = [pytest.mark.book, pytest.mark.browser]
+ORDER = ["RotationExplorer", "RelativeInvariance", "FrequencyClocks", "RotationMatrixHeatmap",
+         "DecayExplorer", "ContextExtension", "LayoutExplorer"]
+
+
+@pytest.fixture
+def gallery(book_server, browser_page):
+    page, log = browser_page
+    page.goto(f"{book_server}/book/gallery.html", wait_until="networkidle")
+    page.wait_for_function("document.querySelectorAll('.rope-w input[type=range]').length >= 21", timeout=20000)
+    yield page, log
+    assert not log.external_requests, log.external_requests
+    assert not log.page_errors, log.page_errors
+    assert not log.console_errors, log.console_errors
+
+
+def widget(page, name):
+    return page.locator(".rope-w").nth(ORDER.index(name))
+
+
+def slider_index(root, name):
+    return int(root.locator(f'input[data-name="{name}"]').input_value())
+
+
+def press(root, name, key="ArrowRight", times=1):
+    control = root.locator(f'input[data-name="{name}"]')
+    control.focus()
+    for _ in range(times):
+        control.press(key)
+
+
+def test_every_slider_changes_its_drawing(gallery, screenshot_dir):
+    page, _ = gallery
+    widgets = page.locator(".rope-w")
+    assert widgets.count() == 7
+    for w in range(7):
+        root = widgets.nth(w)
+        for s in range(root.locator("input[type=range]").count()):
+            control = root.locator("input[type=range]").nth(s)
+            before = root.locator("svg").inner_html()
+            control.focus()
+            key = "ArrowLeft" if control.input_value() == control.get_attribute("max") else "ArrowRight"
+            control.press(key)
+            assert root.locator("svg").inner_html() != before, (ORDER[w], control.get_attribute("data-name"))
+    page.screenshot(path=str(screenshot_dir / "widgets-gallery-after-keys.png"), full_page=True)
+
+
+def test_readouts_equal_rope_core(gallery):
+    page, _ = gallery
+    # Rotation explorer: R(m theta) q for the current slider indices.
+    root, data = widget(page, "RotationExplorer"), W.RotationExplorer().data
+    for _ in range(3):
+        press(root, "position", times=7)
+        press(root, "q_angle", times=2)
+        m, t = slider_index(root, "position"), slider_index(root, "theta")
+        a, l = slider_index(root, "q_angle"), slider_index(root, "length")
+        q = data["lengths"][l] * np.array([np.cos(np.radians(data["q_angles_deg"][a])), np.sin(np.radians(data["q_angles_deg"][a]))])
+        expected = rc.rotate_2d(q, m * data["thetas"][t])
+        shown = root.locator('[data-readout="rotated"]')
+        got = [float(shown.get_attribute("data-x")), float(shown.get_attribute("data-y"))]
+        np.testing.assert_allclose(got, expected, atol=1e-6)
+
+    # Relative invariance: q^T R_{n-m} k, whatever the shift.
+    python_widget = W.RelativeInvariance()
+    root, data = widget(page, "RelativeInvariance"), python_widget.data
+    q, k = python_widget._q, python_widget._k  # exact, not the rounded copies sent to the page
+    for _ in range(3):
+        press(root, "shift", times=5)
+        m, n = slider_index(root, "m"), slider_index(root, "n")
+        got = float(root.locator('[data-readout="score"]').get_attribute("data-value"))
+        assert abs(got - q @ rc.rotate_2d(k, (n - m) * data["theta"])) < 1e-6
+
+    # Frequency clocks: angle of the fastest hand, m * theta_0 mod 2 pi.
+    root, data = widget(page, "FrequencyClocks"), W.FrequencyClocks().data
+    for _ in range(3):
+        press(root, "position", times=9)
+        m, b, d = slider_index(root, "position"), slider_index(root, "base"), slider_index(root, "dim")
+        theta = rc.inverse_frequencies(data["dims"][d], data["bases"][b])
+        got = float(root.locator('[data-readout="fastest"]').get_attribute("data-angle"))
+        assert abs(got - np.mod(m * theta[0], 2 * np.pi)) < 1e-6
+
+    # Heat map: cos(m theta_i) in the highlighted block.
+    root, data = widget(page, "RotationMatrixHeatmap"), W.RotationMatrixHeatmap().data
+    for _ in range(3):
+        press(root, "position", times=4)
+        press(root, "pair")
+        m, d, b, i = (slider_index(root, n) for n in ("position", "dim", "base", "pair"))
+        theta = rc.inverse_frequencies(data["dims"][d], data["bases"][b])
+        got = float(root.locator('[data-readout="block"]').get_attribute("data-cos"))
+        assert abs(got - rc.rope_matrix(m, data["dims"][d], data["bases"][b])[2 * i, 2 * i]) < 1e-6
+
+    # Decay: the relative bound at the chosen distance.
+    root, data = widget(page, "DecayExplorer"), W.DecayExplorer().data
+    for _ in range(3):
+        press(root, "distance", times=11)
+        r, b = slider_index(root, "distance"), slider_index(root, "base")
+        bound = rc.long_term_decay_bound([0, data["distances"][r]], data["dim"], data["bases"][b])
+        got = float(root.locator('[data-readout="bound"]').get_attribute("data-value"))
+        assert abs(got - bound[1] / bound[0]) < 1e-6
+
+    # Context extension: turns of the slowest pair under YaRN.
+    root, data = widget(page, "ContextExtension"), W.ContextExtension().data
+    for _ in range(3):
+        press(root, "position", key="ArrowLeft")
+        f, p = slider_index(root, "factor"), slider_index(root, "position")
+        scaling = rc.example_rope_scaling("yarn", data["factors"][f], data["training_length"])
+        theta = rc.inverse_frequencies(data["dim"], data["base"], rope_scaling=scaling)
+        cell = root.locator('td[data-method="yarn"][data-field="slowest_turns"]')
+        assert abs(float(cell.get_attribute("data-value")) - data["positions"][p] * theta[-1] / (2 * np.pi)) < 1e-6
+
+    # Layouts: the pair's features in both layouts.
+    root = widget(page, "LayoutExplorer")
+    press(root, "pair", times=2)
+    i, d = slider_index(root, "pair"), [8, 16][slider_index(root, "dim")]
+    pairs = root.locator('[data-readout="pairs"]')
+    assert pairs.get_attribute("data-interleaved") == f"{2 * i},{2 * i + 1}"
+    assert pairs.get_attribute("data-half") == f"{i},{i + d // 2}"
+
+
+def test_widgets_in_dark_mode(book_server, dark_browser_page, screenshot_dir):
+    page, log = dark_browser_page
+    page.goto(f"{book_server}/book/gallery.html", wait_until="networkidle")
+    page.wait_for_selector(".rope-w svg")
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+    background = page.evaluate("getComputedStyle(document.querySelector('.rope-w')).backgroundColor")
+    text = page.evaluate("getComputedStyle(document.querySelector('.rope-w')).color")
+    assert background != text
+    page.locator(".rope-w").first.screenshot(path=str(screenshot_dir / "widgets-dark-rotation.png"))
+    assert not log.page_errors and not log.console_errors

@@ -127,3 +127,21 @@ def check_rotary_dim(rotary_dim, dim):
     if rotary_dim > dim:
         raise ValueError(f"rotary_dim must be <= the last axis of x ({dim}), got {rotary_dim}")
     return rotary_dim
+
+
+def check_out(out, x):
+    """Return a fresh result array for ``x``, or ``out`` if it can take the result, else raise."""
+    if out is None:
+        return np.empty(x.shape, x.dtype)
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"out must be None or a numpy array, got {type(out).__name__}")
+    if out.shape != x.shape or out.dtype != x.dtype:
+        raise ValueError(
+            f"out must have the shape {x.shape} and dtype {x.dtype} of the result, "
+            f"got {out.shape} and {out.dtype}"
+        )
+    if not out.flags.writeable:
+        raise ValueError("out must be writeable")
+    if np.may_share_memory(out, x):
+        raise ValueError("out must not overlap x (x is never modified)")
+    return out

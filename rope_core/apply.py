@@ -21,6 +21,7 @@ from ._checks import (
     check_dim,
     check_features,
     check_layout,
+    check_out,
     check_positions,
     check_positions_fit,
     check_rotary_dim,
@@ -308,22 +309,32 @@ def cos_sin_tables(positions, dim, base=10000.0, *, rope_scaling=None, dtype=np.
     return cos, sin
 
 
-def _complex_table(positions, dim, base, rope_scaling, dtype):
-    key = ("complex", positions.shape, positions.tobytes(), dim, float(base), _scaling_key(rope_scaling), dtype.str)
+def _derived_table(kind, positions, dim, base, rope_scaling, dtype):
+    r"""Cached, read-only tables built from cos_sin_tables for the fast paths.
+
+    ``"complex"``: :math:`\cos + i \sin`, shape (..., L, d/2), for interleaved pairs.
+    ``"half"``: ``[cos, cos]`` and ``[-sin, sin]``, shape (..., L, d), for the half layout.
+    """
+    key = (kind, positions.shape, positions.tobytes(), dim, float(base), _scaling_key(rope_scaling), dtype.str)
     hit = _TABLE_CACHE.get(key)
     if hit is not None:
         _TABLE_CACHE.move_to_end(key)
         return hit
     cos, sin = cos_sin_tables(positions, dim, base, rope_scaling=rope_scaling, dtype=np.float64)
-    table = (cos + 1j * sin).astype(dtype)
-    table.flags.writeable = False
+    if kind == "complex":
+        table = (cos + 1j * sin).astype(dtype)
+        table.flags.writeable = False
+    else:
+        table = (np.concatenate([cos, cos], -1).astype(dtype), np.concatenate([-sin, sin], -1).astype(dtype))
+        table[0].flags.writeable = table[1].flags.writeable = False
     _TABLE_CACHE[key] = table
     if len(_TABLE_CACHE) > _TABLE_CACHE_SIZE:
         _TABLE_CACHE.popitem(last=False)
     return table
 
 
-def apply_rope(x, positions=None, *, base=10000.0, layout="interleaved", rope_scaling=None, rotary_dim=None):
+def apply_rope(x, positions=None, *, base=10000.0, layout="interleaved", rope_scaling=None, rotary_dim=None,
+               out=None):
     r"""Rotate queries or keys by their positions: :math:`x_m \mapsto R^d_{\Theta,m}\,x_m`.
 
     Parameters
@@ -346,6 +357,9 @@ def apply_rope(x, positions=None, *, base=10000.0, layout="interleaved", rope_sc
     rotary_dim : int, optional
         Rotate only the first ``rotary_dim`` features (frequencies computed over
         ``rotary_dim``); the rest pass through. Default: all of ``d``.
+    out : ndarray, optional
+        Where to write the result: shape and dtype of the result, not overlapping ``x``.
+        A model calling RoPE on every layer can reuse one buffer and skip the allocation.
 
     Returns
     -------
@@ -371,42 +385,81 @@ def apply_rope(x, positions=None, *, base=10000.0, layout="interleaved", rope_sc
     x, positions = _prepare(x, positions)
     check_layout(layout)
     base = check_base(base)
-    dim = x.shape[-1]
-    rotary_dim = check_rotary_dim(rotary_dim, dim)
-    if rotary_dim < dim:
-        out = x.copy()
-        out[..., :rotary_dim] = apply_rope(
-            x[..., :rotary_dim], positions, base=base, layout=layout, rope_scaling=rope_scaling
-        )
-        return out
-    if x.ndim < 2:
-        raise ValueError(f"x must have shape (..., seq_len, d), got shape {x.shape}")
-
-    if layout == "interleaved" and x.dtype in (np.float32, np.float64):
-        # One complex multiply per pair on a view of x: no cos/sin repeat, no temporaries.
-        complex_dtype = np.complex64 if x.dtype == np.float32 else np.complex128
-        table = _complex_table(positions, dim, base, rope_scaling, np.dtype(complex_dtype))
-        source = np.ascontiguousarray(x).view(complex_dtype)
-        out = np.empty(x.shape, x.dtype)
-        np.multiply(source, table, out=out.view(complex_dtype))
-        return out
-
-    # Real arithmetic (half layout, and float16 which has no complex type), in float32 or better.
-    work = np.result_type(x.dtype, np.float32)
-    cos, sin = cos_sin_tables(positions, dim, base, rope_scaling=rope_scaling, dtype=work)
-    if layout == "interleaved":
-        first, second = x[..., 0::2], x[..., 1::2]
-    else:
-        first, second = x[..., : dim // 2], x[..., dim // 2:]
-    out = np.empty(x.shape, x.dtype)
-    out_first = out[..., 0::2] if layout == "interleaved" else out[..., : dim // 2]
-    out_second = out[..., 1::2] if layout == "interleaved" else out[..., dim // 2:]
-    scratch = np.empty(np.broadcast_shapes(first.shape, cos.shape), work)
-    # a' = a cos - b sin ; b' = b cos + a sin, written straight into the output halves.
-    np.multiply(first, cos, out=scratch)
-    scratch -= second * sin
-    out_first[...] = scratch
-    np.multiply(second, cos, out=scratch)
-    scratch += first * sin
-    out_second[...] = scratch
+    rotary_dim = check_rotary_dim(rotary_dim, x.shape[-1])
+    out = check_out(out, x)
+    if rotary_dim < x.shape[-1]:
+        out[..., rotary_dim:] = x[..., rotary_dim:]
+    _rotate(x[..., :rotary_dim], positions, base, layout, rope_scaling, out[..., :rotary_dim])
     return out
+
+
+#: Features per block in the real-arithmetic path (256 KiB of float32): the block and its
+#: two temporaries stay in the CPU cache, so x is read once and the result written once.
+_BLOCK_ELEMENTS = 2**16
+
+
+_COMPLEX_OF = {np.dtype(np.float32): np.complex64, np.dtype(np.float64): np.complex128,
+               np.dtype(np.longdouble): np.clongdouble}
+
+
+def _complex_view(array):
+    """``array`` seen as complex pairs along the last axis, or None if that is impossible."""
+    complex_dtype = _COMPLEX_OF.get(array.dtype)
+    if complex_dtype is None or array.ndim == 0 or array.strides[-1] != array.itemsize:
+        return None
+    try:
+        return array.view(complex_dtype)
+    except ValueError:
+        return None
+
+
+def _blocks(shape, rows):
+    """(index, row slice) pairs covering an array of ``shape`` (..., L, d) in blocks of rows."""
+    seq_len = shape[-2]
+    if seq_len < rows // 2:  # short sequences: one block, blocking would only add calls
+        return [(Ellipsis, slice(None))]
+    return [(index, slice(start, start + rows)) for index in np.ndindex(shape[:-2])
+            for start in range(0, seq_len, rows)]
+
+
+def _rotate(x, positions, base, layout, rope_scaling, out):
+    """Write the rotation of ``x`` (..., L, d) into ``out``: the fast path of apply_rope."""
+    dim = x.shape[-1]
+    work = np.result_type(x.dtype, np.float32)  # float16 is computed in float32
+    source, target = _complex_view(x), _complex_view(out)
+    if layout == "interleaved" and source is not None and target is not None:
+        # Interleaved pairs are complex numbers in memory: one multiply per pair, no temporaries.
+        table = _derived_table("complex", positions, dim, base, rope_scaling, source.dtype)
+        np.multiply(source, table, out=target)
+        return
+    rows = max(1, _BLOCK_ELEMENTS // max(dim, 1))
+    blocks = _blocks(x.shape, rows)
+    block_shape = x.shape if blocks[0][0] is Ellipsis else (min(rows, x.shape[-2]), dim)
+    scratch = np.empty((2,) + block_shape, work)
+    if layout == "interleaved":
+        # float16 or strided arrays: copy a block to float32/64, rotate it as complex numbers.
+        table = _derived_table("complex", positions, dim, base, rope_scaling, np.dtype(_COMPLEX_OF[work]))
+        table = np.broadcast_to(table, x.shape[:-1] + (dim // 2,))
+        for index, row_slice in _blocks(x.shape, rows):
+            block_x = x[index][row_slice]
+            pairs = scratch[0][..., : block_x.shape[-2], :]
+            pairs[...] = block_x
+            pairs_complex = pairs.view(_COMPLEX_OF[work])
+            np.multiply(pairs_complex, table[index][row_slice], out=pairs_complex)
+            out[index][row_slice] = pairs
+        return
+    # Half layout, in cache-sized blocks: [a, b] -> [a, b] * [cos, cos] + [b, a] * [-sin, sin].
+    cos, signed_sin = _derived_table("half", positions, dim, base, rope_scaling, work)
+    cos, signed_sin = np.broadcast_to(cos, x.shape), np.broadcast_to(signed_sin, x.shape)
+    for index, row_slice in blocks:
+        block_x, block_out = x[index][row_slice], out[index][row_slice]
+        n = block_x.shape[-2]
+        product, swapped_product = scratch[0][..., :n, :], scratch[1][..., :n, :]
+        if block_out.dtype == work:
+            product = block_out  # write the first product straight into the result
+        pair_shape = block_x.shape[:-1] + (2, dim // 2)
+        swapped = block_x.reshape(pair_shape)[..., ::-1, :]  # [b, a]: a view, no copy
+        np.multiply(block_x, cos[index][row_slice], out=product)
+        np.multiply(swapped, signed_sin[index][row_slice].reshape(pair_shape),
+                    out=swapped_product.reshape(pair_shape))
+        np.add(product, swapped_product, out=block_out)

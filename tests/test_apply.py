@@ -287,3 +287,58 @@ def test_negative_positions_undo_positive_ones(layout):
     np.testing.assert_allclose(back, x, atol=1e-13)
     scaling = {"rope_type": "dynamic", "factor": 2.0, "max_position_embeddings": 8}
     np.testing.assert_allclose(apply_rope(x, -positions, rope_scaling=scaling), apply_rope(x, -positions), atol=0)
+
+
+# --- the blocked and out= paths -------------------------------------------------------------
+
+@pytest.mark.parametrize("layout", ["interleaved", "half"])
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_long_sequences_processed_in_blocks(layout, dtype):
+    # 3000 rows of d = 64 span several cache-sized blocks (the last one partial).
+    x = RNG.standard_normal((2, 3000, 64)).astype(dtype)
+    positions = 7 + np.arange(3000)
+    expected = neox_rope(x.astype(np.float64), positions, 64) if layout == "half" else \
+        meta_llama_rope(x.astype(np.float64), positions, 64)
+    got = apply_rope(x, positions, layout=layout)
+    tolerance = {np.float16: 2e-3, np.float32: 1e-6, np.float64: 1e-12}[dtype]
+    assert got.dtype == dtype
+    np.testing.assert_allclose(got.astype(np.float64), expected, rtol=0, atol=tolerance * np.abs(x).max())
+
+
+def test_strided_last_axis_takes_the_copying_path():
+    wide = RNG.standard_normal((700, 32))
+    x = wide[:, ::2]                                  # pairs are not adjacent in memory
+    np.testing.assert_allclose(apply_rope(x), meta_llama_rope(np.ascontiguousarray(x), np.arange(700), 16),
+                               atol=1e-12)
+
+
+@pytest.mark.parametrize("layout", ["interleaved", "half"])
+def test_out_buffer_is_filled_and_returned(layout):
+    x = RNG.standard_normal((3, 600, 32)).astype(np.float32)
+    out = np.full_like(x, np.nan)
+    result = apply_rope(x, layout=layout, out=out)
+    assert result is out
+    np.testing.assert_array_equal(out, apply_rope(x, layout=layout))
+    out_partial = np.full_like(x, np.nan)
+    apply_rope(x, layout=layout, rotary_dim=16, out=out_partial)
+    np.testing.assert_array_equal(out_partial, apply_rope(x, layout=layout, rotary_dim=16))
+
+
+@pytest.mark.parametrize("out, error", [
+    (np.empty((3, 8)), ValueError),                   # wrong shape
+    (np.empty((2, 8), dtype=np.float32), ValueError), # wrong dtype
+    ([[0.0] * 8] * 2, TypeError),                     # not an array
+])
+def test_bad_out(out, error):
+    with pytest.raises(error, match="out"):
+        apply_rope(RNG.standard_normal((2, 8)), out=out)
+
+
+def test_out_may_not_overlap_x():
+    x = RNG.standard_normal((2, 8))
+    with pytest.raises(ValueError, match="out"):
+        apply_rope(x, out=x)
+    read_only = np.empty_like(x)
+    read_only.flags.writeable = False
+    with pytest.raises(ValueError, match="out"):
+        apply_rope(x, out=read_only)

@@ -27,10 +27,12 @@ def test_module_doctests(name):
     assert result.failed == 0, f"{result.failed} doctest(s) failed in rope_core.{name}"
 
 
-@pytest.mark.parametrize("name", sorted(set(rope_core.__all__) - {"ROPE_TYPES"}))
+PUBLIC_FUNCTIONS = sorted(name for name in rope_core.__all__ if inspect.isfunction(getattr(rope_core, name)))
+
+
+@pytest.mark.parametrize("name", PUBLIC_FUNCTIONS)
 def test_every_public_function_has_an_example(name):
     function = getattr(rope_core, name)
-    assert inspect.getmodule(function).__name__.split(".")[-1] in MODULES
     assert ">>> " in (function.__doc__ or ""), f"rope_core.{name} has no Examples"
 
 

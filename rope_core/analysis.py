@@ -124,9 +124,16 @@ def min_base_for_context(context_len, dim, *, rtol=0.005, low=2.0, high=1e12):
     -----
     The admissible bases do not form an interval: below the point from which the condition
     holds for good there are small islands where it holds too, so the answer depends a
-    little on the grid (with the default grid and ``dim=128``: about 4.3e3 for 1K, 2.9e4 for
-    4K, 8.4e4 for 8K, 6.3e5 for 32K and 8.8e6 for 128K tokens). To stay fast, each base is
-    first tested at positions where earlier bases failed, and the full scan runs from
+    little on the grid (with the default grid and ``dim=128``: 4.31e3 for 1K, 2.87e4 for
+    4K, 8.38e4 for 8K, 6.32e5 for 32K and 8.67e6 for 128K tokens; for 1K tokens the
+    condition holds on about [4.30e3, 4.34e3), fails, holds on [5.62e3, 5.65e3), and holds
+    for good from 6.03e3).
+
+    Resolution: every admissible interval at least ``rtol`` wide (relative) contains a grid
+    point, so the answer is at most a factor ``1 + rtol`` above the start of the first such
+    interval; an island narrower than one grid step can be missed. The condition itself is
+    checked exactly at every integer :math:`m \le L` (in float64). To stay fast, each base
+    is first tested at positions where earlier bases failed, and the full scan runs from
     :math:`m = L` downwards, where failures occur.
 
     Examples

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import doctest
+
 import numpy as np
 import pytest
 
+import rope_core.attention_stats
 from rope_core import min_base_for_context
 from rope_core.attention_stats import (
     expected_logit,
@@ -120,3 +123,14 @@ def test_min_cosine_sum_agrees_with_min_base_for_context_at_the_threshold():
 def test_bad_input_names_the_argument(call, error, words):
     with pytest.raises(error, match=words):
         call()
+
+
+def test_docstring_examples_run_and_every_function_has_one():
+    module = rope_core.attention_stats
+    for name in module.__all__:
+        assert ">>> " in getattr(module, name).__doc__, f"{name} has no Examples"
+    finder = doctest.DocTestFinder(exclude_empty=True)
+    runner = doctest.DocTestRunner()
+    for test in finder.find(module, globs={"np": np, **vars(module)}):
+        runner.run(test)
+    assert runner.summarize(verbose=False).failed == 0

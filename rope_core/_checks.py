@@ -145,3 +145,14 @@ def check_out(out, x):
     if np.may_share_memory(out, x):
         raise ValueError("out must not overlap x (x is never modified)")
     return out
+
+
+def check_table_arguments(positions, dim, base, dtype):
+    """Validate the arguments of ``cos_sin_tables``; positions come back contiguous float64."""
+    positions = np.asarray(positions) if not isinstance(positions, (str, bytes)) else positions
+    seq_len = positions.shape[-1] if getattr(positions, "ndim", 0) else 1
+    positions = np.ascontiguousarray(check_positions(positions, seq_len))
+    dtype = np.dtype(dtype)
+    if dtype.kind != "f":
+        raise TypeError(f"dtype must be a floating dtype, got {dtype}")
+    return positions, check_dim(dim), check_base(base), dtype

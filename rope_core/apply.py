@@ -25,6 +25,7 @@ from ._checks import (
     check_positions,
     check_positions_fit,
     check_rotary_dim,
+    check_table_arguments,
 )
 from .frequencies import _scaling_config, attention_factor, inverse_frequencies
 from .rotation import rotation_matrix
@@ -246,6 +247,7 @@ def apply_rope_elementwise(x, positions=None, *, base=10000.0, layout="interleav
 
 _TABLE_CACHE: OrderedDict = OrderedDict()
 _TABLE_CACHE_SIZE = 16
+_TABLE_CACHE_BYTES = 256 * 2**20
 
 
 def _scaling_key(rope_scaling):
@@ -262,8 +264,9 @@ def _scaling_key(rope_scaling):
 def cos_sin_tables(positions, dim, base=10000.0, *, rope_scaling=None, dtype=np.float64):
     r"""Cos and sin of :math:`m\theta_i` (times the attention factor), cached and read-only.
 
-    Angles are formed in float64; only the results are cast to ``dtype``. The last
-    ``16`` tables are kept (keyed by positions, dim, base, scaling and dtype), as a model
+    Angles are formed in float64; only the results are cast to ``dtype``. The 16
+    most recently used tables, up to 256 MiB, are kept (keyed by positions, dim, base,
+    scaling and dtype), as a model
     that calls RoPE on every layer with the same positions would want.
 
     Parameters
@@ -287,26 +290,33 @@ def cos_sin_tables(positions, dim, base=10000.0, *, rope_scaling=None, dtype=np.
            [0.5403]]), array([[0.    ],
            [0.8415]]))
     """
-    positions = np.asarray(positions)
-    positions = np.ascontiguousarray(check_positions(positions, positions.shape[-1] if positions.ndim else 1))
-    dim, base = check_dim(dim), check_base(base)
-    dtype = np.dtype(dtype)
-    if dtype.kind != "f":
-        raise TypeError(f"dtype must be a floating dtype, got {dtype}")
-    key = (positions.shape, positions.tobytes(), dim, float(base), _scaling_key(rope_scaling), dtype.str)
-    hit = _TABLE_CACHE.get(key)
-    if hit is not None:
-        _TABLE_CACHE.move_to_end(key)
-        return hit
-    angles = rope_angles(positions, dim, base, rope_scaling=rope_scaling)
+    positions, dim, base, dtype = check_table_arguments(positions, dim, base, dtype)
+    key = ("cos_sin", positions.shape, positions.tobytes(), dim, base, _scaling_key(rope_scaling), dtype.str)
+    if key in _TABLE_CACHE:
+        return _recall(key)
+    angles = rope_angles(positions, dim, base, rope_scaling=rope_scaling)   # float64
     scale = attention_factor(dim, base, rope_scaling=rope_scaling, seq_len=_seq_len(positions))
     cos = (np.cos(angles) * scale).astype(dtype)
     sin = (np.sin(angles) * scale).astype(dtype)
-    cos.flags.writeable = sin.flags.writeable = False
-    _TABLE_CACHE[key] = (cos, sin)
-    if len(_TABLE_CACHE) > _TABLE_CACHE_SIZE:
+    return _remember(key, (cos, sin))
+
+
+def _recall(key):
+    _TABLE_CACHE.move_to_end(key)
+    return _TABLE_CACHE[key]
+
+
+def _remember(key, tables):
+    """Cache read-only tables; drop the least recently used beyond 16 entries or 256 MiB."""
+    for table in tables:
+        table.flags.writeable = False
+    _TABLE_CACHE[key] = tables
+    while len(_TABLE_CACHE) > 1 and (
+        len(_TABLE_CACHE) > _TABLE_CACHE_SIZE
+        or sum(t.nbytes for entry in _TABLE_CACHE.values() for t in entry) > _TABLE_CACHE_BYTES
+    ):
         _TABLE_CACHE.popitem(last=False)
-    return cos, sin
+    return tables
 
 
 def _derived_table(kind, positions, dim, base, rope_scaling, dtype):
@@ -316,21 +326,16 @@ def _derived_table(kind, positions, dim, base, rope_scaling, dtype):
     ``"half"``: ``[cos, cos]`` and ``[-sin, sin]``, shape (..., L, d), for the half layout.
     """
     key = (kind, positions.shape, positions.tobytes(), dim, float(base), _scaling_key(rope_scaling), dtype.str)
-    hit = _TABLE_CACHE.get(key)
-    if hit is not None:
-        _TABLE_CACHE.move_to_end(key)
-        return hit
-    cos, sin = cos_sin_tables(positions, dim, base, rope_scaling=rope_scaling, dtype=np.float64)
-    if kind == "complex":
-        table = (cos + 1j * sin).astype(dtype)
-        table.flags.writeable = False
+    if key in _TABLE_CACHE:
+        tables = _recall(key)
     else:
-        table = (np.concatenate([cos, cos], -1).astype(dtype), np.concatenate([-sin, sin], -1).astype(dtype))
-        table[0].flags.writeable = table[1].flags.writeable = False
-    _TABLE_CACHE[key] = table
-    if len(_TABLE_CACHE) > _TABLE_CACHE_SIZE:
-        _TABLE_CACHE.popitem(last=False)
-    return table
+        cos, sin = cos_sin_tables(positions, dim, base, rope_scaling=rope_scaling, dtype=np.float64)
+        if kind == "complex":
+            tables = _remember(key, ((cos + 1j * sin).astype(dtype),))
+        else:
+            tables = _remember(key, (np.concatenate([cos, cos], -1).astype(dtype),
+                                     np.concatenate([-sin, sin], -1).astype(dtype)))
+    return tables[0] if kind == "complex" else tables
 
 
 def apply_rope(x, positions=None, *, base=10000.0, layout="interleaved", rope_scaling=None, rotary_dim=None,

@@ -342,3 +342,25 @@ def test_out_may_not_overlap_x():
     read_only.flags.writeable = False
     with pytest.raises(ValueError, match="out"):
         apply_rope(x, out=read_only)
+
+
+def test_cache_is_bounded_in_bytes(monkeypatch):
+    from rope_core import apply as apply_module
+    monkeypatch.setattr(apply_module, "_TABLE_CACHE_BYTES", 3 * 2 * 1000 * 8 * 8)   # three (1000, 8) pairs
+    for start in range(10):
+        cos, _ = cos_sin_tables(start + np.arange(1000), 16)
+        np.testing.assert_allclose(cos, np.cos(rope_angles(start + np.arange(1000), 16)))
+    total = sum(t.nbytes for entry in apply_module._TABLE_CACHE.values() for t in entry)
+    assert total <= 3 * 2 * 1000 * 8 * 8
+    assert cos_sin_tables(9 + np.arange(1000), 16)[0] is cos      # the newest is kept
+
+
+@pytest.mark.parametrize("layout", ["interleaved", "half"])
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_second_call_served_from_the_cache_is_identical(layout, dtype):
+    x = RNG.standard_normal((3, 11, 16)).astype(dtype)
+    positions = 123 + np.arange(11)
+    first = apply_rope(x, positions, layout=layout)
+    second = apply_rope(x, positions, layout=layout)
+    np.testing.assert_array_equal(first, second)
+    assert second.shape == x.shape

@@ -220,16 +220,22 @@ def test_float32_input_is_accurate_up_to_2_pow_24(layout):
     assert error <= 1e-6 * np.abs(x).max()
 
 
-def test_float32_angle_tables_would_be_off_by_six_hundredths_at_2_pow_20():
-    """What the float64 angles avoid: a float32 table is off by about 6e-2 at m = 2^20."""
+@pytest.mark.parametrize("last_position, low, high", [
+    (8192, 3e-4, 8e-4),          # rope-math.md: about 5e-4 at 8K
+    (131_072, 5e-3, 1.2e-2),     # about 8e-3 at 128K
+    (2**20, 4e-2, 1.3e-1),       # about 6e-2 at 1M
+])
+def test_float32_angle_tables_would_be_off(last_position, low, high):
+    """What the float64 angles avoid: cos of float32-formed angles m * theta_i (as a float32
+    ``inv_freq @ position_ids`` does), worst case over the last 256 positions up to m."""
     theta64 = rope_core.inverse_frequencies(128)
-    m = 2**20
-    angle32 = np.float32(m) * theta64.astype(np.float32)
-    cos_error = np.abs(np.cos(angle32.astype(np.float64)) - np.cos(m * theta64)).max()
-    assert 2e-2 < cos_error < 0.13
+    m = np.arange(last_position - 255, last_position + 1.0)
+    angle32 = m.astype(np.float32)[:, None] * theta64.astype(np.float32)
+    cos_error = np.abs(np.cos(angle32.astype(np.float64)) - np.cos(m[:, None] * theta64)).max()
+    assert low < cos_error < high
     # rope_core's own float32 table is right to float32 round-off.
-    cos32, _ = cos_sin_tables([m], 128, dtype=np.float32)
-    assert np.abs(cos32[0].astype(np.float64) - np.cos(m * theta64)).max() < 1e-7
+    cos32, _ = cos_sin_tables(m, 128, dtype=np.float32)
+    assert np.abs(cos32.astype(np.float64) - np.cos(m[:, None] * theta64)).max() < 1e-7
 
 
 # --- the cos/sin cache -----------------------------------------------------------------------

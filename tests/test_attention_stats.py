@@ -6,6 +6,8 @@ import doctest
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import rope_core.attention_stats
 from rope_core import min_base_for_context
@@ -134,3 +136,18 @@ def test_docstring_examples_run_and_every_function_has_one():
     for test in finder.find(module, globs={"np": np, **vars(module)}):
         runner.run(test)
     assert runner.summarize(verbose=False).failed == 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    m=st.integers(0, 10**6),
+    n=st.integers(0, 10**6),
+    half_dim=st.integers(1, 16),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_pair_terms_sum_to_the_dense_logit_at_any_positions(m, n, half_dim, seed):
+    dim = 2 * half_dim
+    q, k = np.random.default_rng(seed).standard_normal((2, dim))
+    logit = (dense_rotation(m, dim) @ q) @ (dense_rotation(n, dim) @ k)
+    scale = np.linalg.norm(q) * np.linalg.norm(k)
+    np.testing.assert_allclose(pair_contributions(q, k, m - n).sum(), logit, atol=1e-9 * scale)

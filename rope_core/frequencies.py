@@ -193,7 +193,7 @@ def inverse_frequencies(dim, base=10000.0, *, rope_scaling=None, seq_len=None):
     * linear (position interpolation): :math:`\theta_i / s`;
     * ntk (NTK-aware): base replaced by :math:`\text{base}\cdot s^{d/(d-2)}`;
     * dynamic: base replaced by :math:`\text{base}\,(s\ell/L - (s-1))^{d/(d-2)}`,
-      :math:`\ell = \max(\text{seq\_len}, L)`;
+      :math:`\ell = \max(n, L)` where :math:`n` is ``seq_len``;
     * yarn: :math:`\theta'_i = (\theta_i/s)(1 - e_i) + \theta_i e_i`, :math:`e_i = 1 - r_i`
       with :math:`r` the ramp of :func:`yarn_ramp` between :func:`yarn_correction_range`;
     * llama3: with wavelength :math:`\lambda_i = 2\pi/\theta_i`, keep :math:`\theta_i` when

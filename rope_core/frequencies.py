@@ -176,7 +176,10 @@ def inverse_frequencies(dim, base=10000.0, *, rope_scaling=None, seq_len=None):
     rope_scaling : dict, optional
         A transformers-style scaling block: ``rope_type`` (or legacy ``type``) one of
         ``"default"``, ``"linear"``, ``"ntk"``, ``"dynamic"``, ``"yarn"``, ``"llama3"``,
-        ``"longrope"``, with that type's keys.
+        ``"longrope"``, with that type's keys. transformers reads the training length of
+        ``"dynamic"`` and ``"yarn"`` from the model config when the block lacks it; here it
+        must be in the dict (``original_max_position_embeddings`` or
+        ``max_position_embeddings``), as it must for ``"llama3"`` and ``"longrope"``.
     seq_len : float, optional
         Current sequence length; drives ``"dynamic"`` (NTK) and LongRoPE's choice between its
         short and long factors.

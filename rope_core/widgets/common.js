@@ -74,3 +74,14 @@ function arrow(parent, x0, y0, x1, y1, cls) {
   svgEl("polygon", { points: `${x1},${y1} ${p1[0]},${p1[1]} ${p2[0]},${p2[1]}`, class: "rope-w-fill" }, group);
   return group;
 }
+
+// Slider callback factory: remember the index, tell the kernel (if any), redraw.
+// Without a kernel save_changes() does nothing, so one module serves both settings.
+function syncer(model, state, draw) {
+  return (key, trait) => (index) => {
+    state[key] = index;
+    model.set(trait, index);
+    model.save_changes();
+    draw();
+  };
+}

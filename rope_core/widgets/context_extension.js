@@ -50,7 +50,7 @@ function render({ model, el }) {
     });
     out.caption.textContent = `turns of the slowest pair at position ${position}; in training it reached ${fmt(data.slowest_turns_in_training, 4)} (⚠ = beyond)`;
   }
-  const sync = (key, trait) => (i) => { state[key] = i; model.set(trait, i); model.save_changes(); draw(); };
+  const sync = syncer(model, state, draw);
   slider(controls, { label: "scale factor s", name: "factor", values: data.factors, index: state.f, onInput: sync("f", "factor_index") });
   slider(controls, { label: "position", name: "position", values: data.positions, index: state.p, onInput: sync("p", "position_index") });
   const tableEl = htmlEl("table", { class: "rope-w-table" }, controls);

@@ -33,7 +33,7 @@ function render({ model, el }) {
       out[key].dataset.value = series[key][state.r];
     }
   }
-  const sync = (key, trait) => (i) => { state[key] = i; model.set(trait, i); model.save_changes(); draw(); };
+  const sync = syncer(model, state, draw);
   slider(controls, { label: "base", name: "base", values: data.bases, index: state.b, format: (v) => Number(v).toExponential(0), onInput: sync("b", "base_index") });
   slider(controls, { label: "distance", name: "distance", values: data.distances, index: state.r, onInput: sync("r", "distance_index") });
   out.distance = readout(controls, "distance", "at distance");

@@ -28,7 +28,7 @@ function render({ model, el }) {
     out.slowest.textContent = `θ_${pairs - 1} = ${tab.theta[pairs - 1].toExponential(4)}, λ = ${Number(tab.wavelength[pairs - 1]).toExponential(3)}`;
     out.fastest.dataset.angle = tab.angle[state.m][0];
   }
-  const sync = (key, trait) => (i) => { state[key] = i; model.set(trait, i); model.save_changes(); draw(); };
+  const sync = syncer(model, state, draw);
   function build() {
     controls.replaceChildren();
     state.d = Math.min(state.d, data.dims.length - 1);

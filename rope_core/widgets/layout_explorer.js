@@ -40,7 +40,7 @@ function render({ model, el }) {
     out.perm.textContent = `[${tab.interleaved_to_half.join(", ")}]`;
     if (pairSlider) pairSlider.input.max = dim / 2 - 1;
   }
-  const sync = (key, trait) => (i) => { state[key] = i; model.set(trait, i); model.save_changes(); draw(); };
+  const sync = syncer(model, state, draw);
   slider(controls, { label: "dimension d", name: "dim", values: data.dims, index: state.d, onInput: sync("d", "dim_index") });
   const pairs = Array.from({ length: Math.max(...data.dims) / 2 }, (_, i) => i);
   pairSlider = slider(controls, { label: "pair i", name: "pair", values: pairs, index: state.p, onInput: sync("p", "pair") });

@@ -27,7 +27,7 @@ function render({ model, el }) {
     out.score.dataset.value = score;
     out.reference.textContent = state.n >= state.m ? fmt(data.scores[0][state.n - state.m], 6) : fmt(data.scores[state.m - state.n][0], 6);
   }
-  const sync = (key, trait) => (i) => { state[key] = i; model.set(trait, i); model.save_changes(); draw(); };
+  const sync = syncer(model, state, draw);
   slider(controls, { label: "query position m", name: "m", values: positions, index: state.m, onInput: sync("m", "m") });
   slider(controls, { label: "key position n", name: "n", values: positions, index: state.n, onInput: sync("n", "n") });
   slider(controls, { label: "shift both by s", name: "shift", values: positions, index: state.s, onInput: sync("s", "shift") });

@@ -47,7 +47,7 @@ function render({ model, el }) {
       `(${fmt(q[0], 3)} ${q[1] < 0 ? "−" : "+"} ${fmt(Math.abs(q[1]), 3)}i)·(${fmt(data.cos[t][m], 3)} ${data.sin[t][m] < 0 ? "−" : "+"} ${fmt(Math.abs(data.sin[t][m]), 3)}i) = ${fmt(r[0], 3)} ${r[1] < 0 ? "−" : "+"} ${fmt(Math.abs(r[1]), 3)}i`;
     out.rotated.dataset.x = r[0]; out.rotated.dataset.y = r[1];
   }
-  const sync = (key, trait) => (i) => { state[key] = i; model.set(trait, i); model.save_changes(); draw(); };
+  const sync = syncer(model, state, draw);
   slider(controls, { label: "position m", name: "position", values: data.positions, index: state.m, onInput: sync("m", "position") });
   slider(controls, { label: "frequency θ", name: "theta", values: data.thetas, index: state.t, format: (v) => `${v} rad`, onInput: sync("t", "theta_index") });
   slider(controls, { label: "angle of q", name: "q_angle", values: data.q_angles_deg, index: state.a, format: (v) => `${v}°`, onInput: sync("a", "q_angle_index") });

@@ -29,7 +29,7 @@ function render({ model, el }) {
     out.theta.textContent = `θ_${state.p} = ${Number(tab.theta[state.p]).toExponential(4)}`;
     if (pairSlider) pairSlider.input.max = dim / 2 - 1;
   }
-  const sync = (key, trait) => (i) => { state[key] = i; model.set(trait, i); model.save_changes(); draw(); };
+  const sync = syncer(model, state, draw);
   slider(controls, { label: "position m", name: "position", values: data.positions, index: state.m, onInput: sync("m", "position") });
   slider(controls, { label: "dimension d", name: "dim", values: data.dims, index: state.d, onInput: sync("d", "dim_index") });
   slider(controls, { label: "base", name: "base", values: data.bases, index: state.b, format: (v) => Number(v).toExponential(0), onInput: sync("b", "base_index") });

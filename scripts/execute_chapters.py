@@ -17,7 +17,7 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-import yaml
+from book_toc import is_notebook, toc_pages
 from jupyter_cache import get_cache
 from jupyter_cache.base import CacheBundleIn
 from jupyter_cache.executors.utils import single_nb_execution
@@ -26,24 +26,6 @@ from myst_parser.config.main import MdParserConfig
 
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = ROOT / "_build" / ".jupyter_cache"
-
-
-def toc_pages() -> list[Path]:
-    """The notebook pages listed in ``_toc.yml`` (plain markdown pages are skipped)."""
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    names = [toc["root"]]
-
-    def walk(entries):
-        for entry in entries or []:
-            if "file" in entry:
-                names.append(entry["file"])
-            walk(entry.get("sections"))
-            walk(entry.get("chapters"))
-
-    walk(toc.get("parts"))
-    walk(toc.get("chapters"))
-    paths = [ROOT / f"{name}.md" for name in names]
-    return [path for path in paths if path.exists() and path.read_text().startswith("---\njupytext:")]
 
 
 def read_page(path: Path):
@@ -72,7 +54,7 @@ def main(argv=None) -> int:
 
     cache = get_cache(str(CACHE))
     pending = []
-    for path in toc_pages():
+    for path in (page for page in toc_pages(ROOT) if page.exists() and is_notebook(page)):
         try:
             cache.match_cache_notebook(read_page(path))
         except KeyError:

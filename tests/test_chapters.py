@@ -3,45 +3,25 @@
 from __future__ import annotations
 
 import re
+import sys
 import time
 from pathlib import Path
 
 import jupytext
 import nbclient
 import pytest
-import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 BOOK = ROOT / "book"
+sys.path.insert(0, str(ROOT / "scripts"))  # the TOC reader shared with scripts/execute_chapters.py
+from book_toc import is_notebook, toc_pages  # noqa: E402
 
-
-def toc_files() -> list[Path]:
-    """The pages listed in ``_toc.yml``, in reading order."""
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    files = [toc["root"]]
-
-    def walk(entries):
-        for entry in entries or []:
-            if "file" in entry:
-                files.append(entry["file"])
-            walk(entry.get("sections"))
-            walk(entry.get("chapters"))
-
-    walk(toc.get("parts"))
-    walk(toc.get("chapters"))
-    return [ROOT / f"{name}.md" for name in files]
-
-
-def is_notebook(path: Path) -> bool:
-    return path.read_text().startswith("---\njupytext:")
-
-
-NOTEBOOKS = [path for path in toc_files() if is_notebook(path)]
+NOTEBOOKS = [path for path in toc_pages() if path.exists() and is_notebook(path)]
 CHAPTERS = [path for path in NOTEBOOKS if re.match(r"\d\d-", path.name)]
 
 
 def test_toc_lists_existing_pages_only():
-    missing = [str(path) for path in toc_files() if not path.exists()]
+    missing = [str(path) for path in toc_pages() if not path.exists()]
     assert not missing, f"_toc.yml lists pages that do not exist: {missing}"
 
 

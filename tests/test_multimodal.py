@@ -1,0 +1,105 @@
+"""Axial and mixed 2-D RoPE and M-RoPE: relative in every axis, 1-D RoPE on text."""
+
+from __future__ import annotations
+
+import doctest
+
+import numpy as np
+import pytest
+
+import rope_core
+from rope_core import multimodal as mm
+
+RNG = np.random.default_rng(0)
+
+
+def score(rotate, q, k, p, r):
+    """<rotate(q at p), rotate(k at r)> for a position tuple p and r."""
+    return (rotate(q[None], *[[c] for c in p]) @ rotate(k[None], *[[c] for c in r]).T)[0, 0]
+
+
+def test_doctests():
+    result = doctest.testmod(mm, extraglobs={"np": np}, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted >= 5 and result.failed == 0
+
+
+@pytest.mark.parametrize("layout", ["half", "interleaved"])
+def test_axial_score_depends_on_offsets_only(layout):
+    q, k = RNG.normal(size=(2, 32))
+
+    def rotate(x, rows, cols):
+        return mm.axial_rope_2d(x, rows, cols, layout=layout)
+
+    reference = score(rotate, q, k, (0, 0), (3, -5))
+    for shift in [(1, 1), (7, 2), (-40, 13), (1000, 250000)]:
+        moved = score(rotate, q, k, shift, (3 + shift[0], -5 + shift[1]))
+        assert abs(moved - reference) < 1e-9 * max(1.0, abs(reference))
+
+
+def test_axial_halves_are_two_1d_ropes():
+    # With interleaved pairs, the first half of the pairs is the first half of the features.
+    x = RNG.normal(size=(5, 16))
+    rows, cols = np.arange(5), np.arange(5)[::-1]
+    out = mm.axial_rope_2d(x, rows, cols, layout="interleaved")
+    np.testing.assert_allclose(out[:, :8], rope_core.apply_rope(x[:, :8], rows), atol=1e-12)
+    np.testing.assert_allclose(out[:, 8:], rope_core.apply_rope(x[:, 8:], cols), atol=1e-12)
+
+
+def test_mixed_rope_is_relative_and_contains_axial():
+    q, k = RNG.normal(size=(2, 16))
+    theta_r, theta_c = RNG.uniform(0, 1, size=(2, 8))
+
+    def rotate(x, rows, cols):
+        return mm.mixed_rope_2d(x, rows, cols, theta_r, theta_c)
+
+    assert abs(score(rotate, q, k, (2, 3), (5, 1)) - score(rotate, q, k, (12, -7), (15, -9))) < 1e-9
+    theta = rope_core.inverse_frequencies(8)
+    axial_r, axial_c = np.concatenate([theta, 0 * theta]), np.concatenate([0 * theta, theta])
+    x = RNG.normal(size=(3, 16))
+    np.testing.assert_allclose(mm.mixed_rope_2d(x, [1, 2, 3], [4, 5, 6], axial_r, axial_c),
+                               mm.axial_rope_2d(x, [1, 2, 3], [4, 5, 6]), atol=1e-12)
+
+
+def test_mrope_on_text_is_1d_rope_and_relative_in_3d():
+    x = RNG.normal(size=(6, 128))
+    m = np.array([0, 1, 2, 10, 500, 70000])
+    np.testing.assert_allclose(mm.mrope(x, m, m, m), rope_core.apply_rope(x, m, layout="half"), atol=1e-9)
+    q, k = RNG.normal(size=(2, 128))
+    a = score(mm.mrope, q, k, (4, 2, 3), (4, 6, 9))
+    b = score(mm.mrope, q, k, (104, 52, 33), (104, 56, 39))
+    assert abs(a - b) < 1e-9 * max(1.0, abs(a))
+
+
+def test_mrope_sections_pick_the_right_axis():
+    angles = mm.mrope_angles([1.0], [10.0], [100.0], 128)
+    theta = rope_core.inverse_frequencies(128)
+    np.testing.assert_allclose(angles[0, :16], theta[:16])
+    np.testing.assert_allclose(angles[0, 16:40], 10 * theta[16:40])
+    np.testing.assert_allclose(angles[0, 40:], 100 * theta[40:])
+
+
+def test_qwen2_vl_positions_resume_after_the_image():
+    t, h, w = mm.qwen2_vl_positions(3, 4, 6, 2)
+    assert len(t) == 3 + 24 + 2
+    assert set(t[3:27]) == {3} and h[3:27].max() == 6 and w[3:27].max() == 8
+    assert t[27] == h[27] == w[27] == 3 + 6
+
+
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: mm.axial_rope_2d(np.ones((2, 6)), [0, 1], [0, 1]), "multiple of 4"),
+        (lambda: mm.axial_rope_2d(np.ones((2, 8)), [0, 1, 2], [0, 1]), "rows"),
+        (lambda: mm.axial_rope_2d(np.ones((2, 8)), [0, 1], [0, np.nan]), "cols"),
+        (lambda: mm.axial_rope_2d(np.ones((2, 8)), [0, 1], [0, 1], base=-1.0), "base"),
+        (lambda: mm.mixed_rope_2d(np.ones((2, 8)), [0, 1], [0, 1], np.ones(3), np.ones(4)), "theta_rows"),
+        (lambda: mm.mrope(np.ones((2, 128)), [0, 1], [0, 1], [0, 1], sections=(16, 24, 20)), "sections"),
+        (lambda: mm.mrope(np.ones((2, 128)), [0, 1], ["a", "b"], [0, 1]), "h"),
+        (lambda: mm.rotate_pairs(np.ones((2, 8)), np.ones((2, 3))), "angles"),
+        (lambda: mm.rotate_pairs(np.ones((2, 8)), np.ones((2, 4)), layout="diagonal"), "layout"),
+        (lambda: mm.qwen2_vl_positions(-1, 2, 2), "n_text_before"),
+    ],
+)
+def test_bad_input_names_the_argument(call, match):
+    with pytest.raises((ValueError, TypeError), match=match):
+        call()

@@ -3,7 +3,7 @@
 Usage: python scripts/export_notebooks.py SOURCE_DIR OUTPUT_DIR
 
 Each copy starts with a set-up cell that installs nothing when ``rope_core`` is importable
-and otherwise says how to get it (for Colab and Binder), instead of failing with a traceback.
+and otherwise prints how to get it (for Colab and Binder): a plain message, not a traceback.
 """
 
 from __future__ import annotations
@@ -19,16 +19,17 @@ ROOT = Path(__file__).resolve().parents[1]
 REPOSITORY = yaml.safe_load((ROOT / "_config.yml").read_text())["repository"]["url"]
 
 SETUP_CELL = f'''\
-# Set-up: this notebook needs the book's `rope_core` package.
-try:
-    import rope_core  # noqa: F401
-except ImportError:
-    raise SystemExit(
+# Set-up: this notebook needs the book's `rope_core` package. When it is importable (for
+# example after `make lab`), this cell does nothing and installs nothing.
+import importlib.util
+
+if importlib.util.find_spec("rope_core") is None:
+    print(
         "This notebook needs the book's rope_core package, which is not installed here.\\n"
-        "Install it with:  pip install 'rope-core[plots,widgets] @ "
-        "git+{REPOSITORY}'\\n"
+        "Install it by running this in a new cell, then restart the kernel:\\n"
+        "    %pip install 'rope-core[plots,widgets] @ git+{REPOSITORY}'\\n"
         "or clone the repository and run `make lab`."
-    ) from None
+    )
 '''
 
 

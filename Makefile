@@ -65,9 +65,16 @@ test: $(VENV)/.installed vendor  ## set up, then run every test (unit, chapters,
 unit: $(VENV)/.installed  ## only the fast unit tests of rope_core
 	$(BIN)/python -m pytest -m "not book and not browser and not lab"
 
-lab: $(VENV)/.installed  ## JupyterLab on 127.0.0.1; chapters in book/ open as notebooks
+# JupyterLab reads default settings from <prefix>/share/jupyter/lab/settings/overrides.json:
+# ours make a double-click on a book/*.md chapter open it as a notebook (jupytext), not as text.
+LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.json
+$(LAB_OVERRIDES): scripts/jupyterlab-overrides.json $(VENV)/.installed
+	mkdir -p $(@D)
+	cp scripts/jupyterlab-overrides.json $@
+
+lab: $(VENV)/.installed $(LAB_OVERRIDES)  ## JupyterLab on 127.0.0.1; chapters in book/ open as notebooks
 	$(BIN)/jupyter lab --ip=127.0.0.1 --port=$(LAB_PORT) --no-browser \
-	  $(if $(filter 0,$(shell id -u)),--allow-root,) --notebook-dir=.
+	  $(if $(filter 0,$(shell id -u)),--allow-root,) --ServerApp.root_dir=$(CURDIR)
 
 serve:  ## serve the built book on 127.0.0.1
 	@test -f $(HTML)/index.html || { echo "No book yet: run 'make book' first" >&2; exit 1; }

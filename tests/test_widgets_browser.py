@@ -7,6 +7,8 @@ read-outs with rope_core's values to 1e-6.
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -132,13 +134,57 @@ def test_readouts_equal_rope_core(gallery):
     assert pairs.get_attribute("data-half") == f"{i},{i + d // 2}"
 
 
-def test_widgets_in_dark_mode(book_server, dark_browser_page, screenshot_dir):
-    page, log = dark_browser_page
+def test_embedded_state_per_widget_under_200_kb(built_book):
+    html = (built_book / "book" / "gallery.html").read_text()
+    start = html.index(">", html.index('<script type="application/vnd.jupyter.widget-state+json">')) + 1
+    models = json.loads(html[start:html.index("</script>", start)])["state"].values()
+    sizes = [len(json.dumps(model)) for model in models if model.get("model_module") == "anywidget"]
+    assert len(sizes) == 7
+    assert max(sizes) <= 200_000, sizes
+
+
+def test_sliders_are_labelled_and_keep_their_keys(gallery):
+    page, _ = gallery
+    inputs = page.locator(".rope-w input[type=range]")
+    for j in range(inputs.count()):
+        control = inputs.nth(j)
+        assert control.get_attribute("aria-label"), control.get_attribute("data-name")
+        label = page.locator(f'label[for="{control.get_attribute("id")}"]')
+        assert label.count() == 1 and label.inner_text().strip()
+    # A notebook front end must not see the arrow keys meant for a slider.
+    page.evaluate("() => { window.__bubbled = 0; document.addEventListener('keydown', () => window.__bubbled++); }")
+    inputs.first.focus()
+    inputs.first.press("ArrowRight")
+    assert page.evaluate("window.__bubbled") == 0
+
+
+CONTRAST = """
+(el) => {
+  // Relative luminance and contrast ratio (WCAG 2) of two computed CSS colours.
+  const rgba = (c) => c.match(/[\\d.]+/g).map(Number);
+  const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const style = getComputedStyle(el);
+  const bg = rgba(style.backgroundColor), fg = rgba(style.color);
+  const label = el.querySelector('svg text');  // some drawings have no text
+  const text = label ? rgba(getComputedStyle(label).fill) : fg;
+  const ratio = (a, b) => (Math.max(lum(a), lum(b)) + 0.05) / (Math.min(lum(a), lum(b)) + 0.05);
+  return { alpha: bg.length > 3 ? bg[3] : 1, background: lum(bg), text: ratio(bg, fg), svgText: ratio(bg, text) };
+}
+"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_widgets_readable_in_both_modes(scheme, book_server, browser_page, dark_browser_page, screenshot_dir):
+    page, log = browser_page if scheme == "light" else dark_browser_page
     page.goto(f"{book_server}/book/gallery.html", wait_until="networkidle")
-    page.wait_for_selector(".rope-w svg")
-    assert page.evaluate("document.documentElement.dataset.theme") == "dark"
-    background = page.evaluate("getComputedStyle(document.querySelector('.rope-w')).backgroundColor")
-    text = page.evaluate("getComputedStyle(document.querySelector('.rope-w')).color")
-    assert background != text
-    page.locator(".rope-w").first.screenshot(path=str(screenshot_dir / "widgets-dark-rotation.png"))
-    assert not log.page_errors and not log.console_errors
+    page.wait_for_function("document.querySelectorAll('.rope-w svg').length === 7", timeout=20000)
+    assert page.evaluate("document.documentElement.dataset.theme") == scheme
+    widgets = page.locator(".rope-w")
+    for w, name in enumerate(ORDER):
+        colours = widgets.nth(w).evaluate(CONTRAST)
+        assert colours["alpha"] == 1, (name, colours)  # opaque drawing area
+        assert (colours["background"] > 0.5) == (scheme == "light"), (name, colours)
+        assert colours["text"] >= 4.5 and colours["svgText"] >= 4.5, (name, colours)
+        widgets.nth(w).screenshot(path=str(screenshot_dir / f"widgets-{name}-{scheme}.png"))
+    assert not log.page_errors and not log.console_errors, log.page_errors + log.console_errors

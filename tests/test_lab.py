@@ -1,0 +1,307 @@
+"""The second way to read the book: ``make lab``, tested end to end in a real browser.
+
+The server is started with the very command of ``make lab`` (``make -o .venv/.installed
+lab``: the same target, minus a re-install), on 127.0.0.1 with a token, from the
+repository root. The tests check that
+
+* the overrides that make ``book/*.md`` open as notebooks are installed and served;
+* jupytext's contents manager is active: every chapter comes back from the contents API
+  as a notebook with the same cells jupytext reads from the file;
+* in Debian's chromium, a double-click on a chapter with a widget opens it as a notebook
+  (not in the text editor), Run All Cells runs every cell with no error, and moving a
+  widget slider with the keyboard redraws the widget's SVG drawing. A screenshot goes to
+  ``_build/screenshots/lab-<chapter>.png``.
+
+JupyterLab's user settings and workspaces go to a temporary folder, so a reader's own
+settings cannot change the outcome, and autosave is off there, so running the chapter never
+rewrites ``book/*.md`` (the test checks the file is unchanged).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import jupytext
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from conftest import ROOT, _open_page
+
+pytestmark = [pytest.mark.lab, pytest.mark.browser]
+
+BOOK = ROOT / "book"
+OVERRIDES_SOURCE = ROOT / "scripts" / "jupyterlab-overrides.json"
+START_TIMEOUT = 60  # seconds for `make lab` to print its URL
+# Test-only user settings: no autosave (the test must not rewrite the chapter), no news
+# pop-up, and every cell kept in the DOM so the test can read every prompt.
+TEST_USER_SETTINGS = {
+    "@jupyterlab/docmanager-extension/plugin.jupyterlab-settings": {"autosave": False},
+    "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {
+        "fetchNews": "false",
+        "checkForUpdates": False,
+    },
+    "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
+}
+WIDGET_IMPORT = re.compile(r"^\s*from rope_core(\.widgets)? import .*\b(widgets|[A-Z]\w+)\b|rope_core\.widgets", re.M)
+
+
+def notebook_chapters() -> list[Path]:
+    """The pages of ``book/`` that are jupytext notebooks (plain pages are left out)."""
+    return [
+        path
+        for path in sorted(BOOK.glob("*.md"))
+        if path.read_text(encoding="utf-8").startswith("---\njupytext:")
+    ]
+
+
+def widget_chapter() -> Path:
+    """The page to drive in the browser: the gallery if it has widgets, else a chapter."""
+    candidates = [BOOK / "gallery.md", BOOK / "02-rotations.md", *notebook_chapters()]
+    for path in candidates:
+        if path.exists() and path in notebook_chapters():
+            source = path.read_text(encoding="utf-8")
+            if "rope_core.widgets" in source or re.search(r"from rope_core import [^\n]*\bwidgets\b", source):
+                return path
+    pytest.fail("no chapter in book/ uses rope_core.widgets")
+
+
+class LabServer:
+    """A running ``make lab``: its base URL, token and collected output."""
+
+    def __init__(self, process: subprocess.Popen, base_url: str, token: str, output: list[str]):
+        self.process = process
+        self.base_url = base_url
+        self.token = token
+        self.output = output
+
+    def get_json(self, path: str):
+        request = urllib.request.Request(
+            self.base_url + path, headers={"Authorization": f"token {self.token}"}
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return json.load(response)
+        except urllib.error.HTTPError as error:
+            raise AssertionError(f"GET {path}: {error.code} {error.read().decode()[:2000]}") from None
+
+
+@pytest.fixture(scope="module")
+def lab_server(tmp_path_factory):
+    """Start the project's JupyterLab exactly as `make lab` does; stop it afterwards."""
+    home = tmp_path_factory.mktemp("lab-user")
+    settings_dir = home / "settings"
+    for name, values in TEST_USER_SETTINGS.items():
+        target = settings_dir / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(json.dumps(values))
+    # No JUPYTER_TOKEN: Jupyter generates a token and `make lab` must print it in the URL
+    # (a token given through the environment would be printed as "token=...").
+    env = {
+        **{key: value for key, value in os.environ.items() if key != "JUPYTER_TOKEN"},
+        "JUPYTERLAB_SETTINGS_DIR": str(settings_dir),
+        "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces"),
+        "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
+    }
+    # Port 0: the server picks a free port, and prints it in its URL.
+    process = subprocess.Popen(
+        ["make", "--no-print-directory", "-o", ".venv/.installed", "lab", "LAB_PORT=0"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,  # its own process group, so the finalizer stops make and Jupyter
+    )
+    output: list[str] = []
+    url_found = threading.Event()
+    url_holder: list[str] = []
+
+    def read_output():
+        for line in process.stdout:
+            output.append(line)
+            match = re.search(r"(http://127\.0\.0\.1:(\d+)/lab\?token=(\w+))", line)
+            if match and not url_found.is_set():
+                url_holder.append(match.group(1))
+                url_found.set()
+
+    reader = threading.Thread(target=read_output, daemon=True)
+    reader.start()
+    try:
+        if not url_found.wait(START_TIMEOUT):
+            pytest.fail("`make lab` printed no http://127.0.0.1:PORT/lab?token=... URL:\n" + "".join(output)[-4000:])
+        url = url_holder[0]
+        base_url, token = url.split("/lab?token=")
+        server = LabServer(process, base_url, token, output)
+        deadline = time.monotonic() + 30
+        while True:  # the URL is printed when the server listens; check it answers
+            try:
+                server.get_json("/api/status")
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.3)
+        yield server
+    finally:
+        try:
+            os.killpg(process.pid, signal.SIGTERM)
+            process.wait(timeout=15)
+        except ProcessLookupError:
+            pass
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=5)
+
+
+def test_make_lab_listens_on_localhost_with_a_token(lab_server):
+    assert lab_server.base_url.startswith("http://127.0.0.1:")
+    request = urllib.request.Request(lab_server.base_url + "/api/contents")
+    with pytest.raises(urllib.error.HTTPError) as refused:  # no token, no access
+        urllib.request.urlopen(request, timeout=10)
+    assert refused.value.code == 403
+    # JupyterLab serves from the repository root: the chapters are under book/.
+    listing = lab_server.get_json("/api/contents/book?content=1")
+    names = {item["name"] for item in listing["content"]}
+    assert {path.name for path in notebook_chapters()} <= names
+
+
+def test_overrides_make_markdown_open_as_a_jupytext_notebook(lab_server):
+    installed = ROOT / ".venv" / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
+    assert json.loads(installed.read_text()) == json.loads(OVERRIDES_SOURCE.read_text())
+    settings = lab_server.get_json("/lab/api/settings/@jupyterlab/docmanager-extension:plugin")
+    # Overrides replace the schema's defaults; the user's settings (here: autosave) do not.
+    viewers = settings["schema"]["properties"]["defaultViewers"]["default"]
+    assert viewers.get("markdown") == "Jupytext Notebook"
+    assert viewers.get("myst") == "Jupytext Notebook"
+    # A chapter opened from the file browser starts its python3 kernel without asking.
+    tracker = lab_server.get_json("/lab/api/settings/@jupyterlab/notebook-extension:tracker")
+    assert tracker["schema"]["properties"]["autoStartDefaultKernel"]["default"] is True
+
+
+def test_every_chapter_opens_as_a_notebook_through_the_contents_api(lab_server):
+    chapters = notebook_chapters()
+    assert len(chapters) >= 3
+    for path in chapters:
+        model = lab_server.get_json(
+            f"/api/contents/book/{path.name}?type=notebook&content=1"
+        )
+        assert model["type"] == "notebook", path.name
+        notebook = model["content"]
+        expected = jupytext.read(path)
+        assert notebook["nbformat"] == 4, path.name
+        assert len(notebook["cells"]) == len(expected.cells) > 0, path.name
+        code_cells = [cell for cell in notebook["cells"] if cell["cell_type"] == "code"]
+        assert code_cells, f"{path.name} has no code cell"
+        assert notebook["metadata"]["kernelspec"]["name"] == "python3", path.name
+
+
+def _open_in_file_browser(page, name: str):
+    item = page.locator(".jp-DirListing-item").filter(
+        has=page.locator(".jp-DirListing-itemText", has_text=re.compile(rf"^{re.escape(name)}$"))
+    )
+    item.first.wait_for(state="visible", timeout=20_000)
+    item.first.dblclick()
+
+
+def test_widget_chapter_runs_and_its_slider_redraws_in_jupyterlab(lab_server, chromium, screenshot_dir):
+    chapter = widget_chapter()
+    source_before = chapter.read_text(encoding="utf-8")
+    context, page, log = _open_page(chromium)
+    try:
+        page.set_default_timeout(30_000)
+        page.goto(f"{lab_server.base_url}/lab?token={lab_server.token}")
+        page.locator("#filebrowser").wait_for(state="visible")
+
+        # Double-click book/, then the chapter: it must open as a notebook.
+        _open_in_file_browser(page, "book")
+        page.locator(".jp-BreadCrumbs").get_by_text("book").wait_for()
+        _open_in_file_browser(page, chapter.name)
+        notebook = page.locator(".jp-NotebookPanel:visible")
+        notebook.wait_for(state="visible")
+        assert page.locator("#jp-main-dock-panel .jp-FileEditor:visible").count() == 0
+        tab = page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.jp-mod-current")
+        assert chapter.name in tab.inner_text()
+        # Wait until the kernel is connected and idle (status bar), then Run → Run All Cells.
+        page.locator(".jp-StatusBar-Widget", has_text=re.compile(r"Python 3.*\|\s*Idle")).first.wait_for(
+            timeout=30_000
+        )
+        first_prompt = notebook.locator(".jp-CodeCell .jp-InputArea-prompt").first
+        for attempt in range(3):
+            page.locator(".lm-MenuBar-item", has_text=re.compile(r"^Run$")).click()
+            page.locator(".lm-Menu-item", has_text="Run All Cells").first.click()
+            try:  # the first cell shows [*] or [1] once the kernel took the request
+                page.wait_for_function(
+                    "(p) => /\\[(\\*|\\d+)\\]/.test(p.textContent)",
+                    arg=first_prompt.element_handle(),
+                    timeout=10_000,
+                )
+                break
+            except PlaywrightTimeout:
+                if attempt == 2:
+                    raise
+
+        code_cells = notebook.locator(".jp-CodeCell")
+        n_code = code_cells.count()
+        assert n_code > 0
+        prompts = notebook.locator(".jp-CodeCell .jp-InputArea-prompt")
+        page.wait_for_function(
+            """(n) => {
+                const prompts = [...document.querySelectorAll(
+                    '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell .jp-InputArea-prompt')];
+                return prompts.length === n && prompts.every(p => /^\\[\\d+\\]:$/.test(p.textContent.trim()));
+            }""",
+            arg=n_code,
+            timeout=60_000,
+        )
+        assert prompts.count() == n_code
+        page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for()
+        _assert_no_error_output(notebook)
+
+        # Move the first slider of the first widget with the keyboard.
+        widget = notebook.locator(".jp-OutputArea-output .rope-w").first
+        widget.wait_for(state="visible")
+        widget.scroll_into_view_if_needed()
+        drawing = widget.locator("svg.rope-w-svg").first
+        slider = widget.locator("input[type=range]").first
+        before_svg = drawing.inner_html()
+        before_value = slider.input_value()
+        slider.focus()
+        for _ in range(3):
+            page.keyboard.press("ArrowRight")
+        page.wait_for_function(
+            "([svg, old]) => svg.innerHTML !== old",
+            arg=[drawing.element_handle(), before_svg],
+            timeout=10_000,
+        )
+        assert int(slider.input_value()) == int(before_value) + 3
+        # The key presses went to the slider, not to the notebook (no cell moved/added).
+        assert notebook.locator(".jp-CodeCell").count() == n_code
+        page.wait_for_timeout(500)  # let the kernel receive the new slider value
+        page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for()
+        _assert_no_error_output(notebook)
+        page.screenshot(path=str(screenshot_dir / f"lab-{chapter.stem}.png"))
+        assert log.page_errors == [], log.page_errors
+    except Exception:
+        page.screenshot(path=str(screenshot_dir / f"lab-{chapter.stem}-failure.png"))
+        raise
+    finally:
+        context.close()
+    assert chapter.read_text(encoding="utf-8") == source_before, "running the chapter rewrote it"
+
+
+def _assert_no_error_output(notebook):
+    errors = notebook.locator(
+        ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr'],"
+        " .jp-OutputArea-output[data-mime-type='application/vnd.jupyter.error']"
+    )
+    texts = errors.all_inner_texts()
+    assert texts == [], "the kernel reported:\n" + "\n---\n".join(texts)[:4000]

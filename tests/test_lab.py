@@ -106,7 +106,12 @@ def lab_server(tmp_path_factory):
     # No JUPYTER_TOKEN: Jupyter generates a token and `make lab` must print it in the URL
     # (a token given through the environment would be printed as "token=...").
     env = {
-        **{key: value for key, value in os.environ.items() if key != "JUPYTER_TOKEN"},
+        **{
+            key: value
+            for key, value in os.environ.items()
+            # Not the outer `make test`'s job-server flags either: this is a fresh `make lab`.
+            if key not in {"JUPYTER_TOKEN", "MAKEFLAGS", "MFLAGS", "MAKELEVEL"}
+        },
         "JUPYTERLAB_SETTINGS_DIR": str(settings_dir),
         "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces"),
         "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
@@ -201,6 +206,9 @@ def test_every_chapter_opens_as_a_notebook_through_the_contents_api(lab_server):
         assert len(notebook["cells"]) == len(expected.cells) > 0, path.name
         code_cells = [cell for cell in notebook["cells"] if cell["cell_type"] == "code"]
         assert code_cells, f"{path.name} has no code cell"
+        # rope_core comes from the environment (pip install -e .), never from path tricks.
+        for cell in code_cells:
+            assert "sys.path" not in cell["source"] and "PYTHONPATH" not in cell["source"], path.name
         assert notebook["metadata"]["kernelspec"]["name"] == "python3", path.name
 
 

@@ -274,6 +274,17 @@ def test_widget_chapter_runs_and_its_slider_redraws_in_jupyterlab(lab_server, ch
         page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for()
         _assert_no_error_output(notebook)
 
+        # A probe cell at the end prints the first widget's integer traits as the kernel sees them.
+        notebook.locator(".jp-Cell .jp-InputPrompt").last.click()
+        page.keyboard.press("Escape")
+        page.keyboard.press("b")  # insert a cell below, in command mode
+        page.keyboard.press("Enter")  # edit it
+        page.keyboard.type(PROBE_CODE)
+        page.keyboard.press("Escape")
+        probe = notebook.locator(".jp-CodeCell").nth(n_code)
+        kernel_before = _run_probe(page, probe)
+        assert kernel_before, "the probe cell printed no widget trait"
+
         # Move the first slider of the first widget with the keyboard.
         widget = notebook.locator(".jp-OutputArea-output .rope-w").first
         widget.wait_for(state="visible")
@@ -292,10 +303,17 @@ def test_widget_chapter_runs_and_its_slider_redraws_in_jupyterlab(lab_server, ch
         )
         assert int(slider.input_value()) == int(before_value) + 3
         # The key presses went to the slider, not to the notebook (no cell moved/added).
-        assert notebook.locator(".jp-CodeCell").count() == n_code
-        page.wait_for_timeout(500)  # let the kernel receive the new slider value
-        page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for()
+        assert notebook.locator(".jp-CodeCell").count() == n_code + 1
+        # The kernel received the move: exactly one integer trait went up by 3.
+        page.wait_for_timeout(300)
+        kernel_after = _run_probe(page, probe)
+        changed = {name: (kernel_before[name], value) for name, value in kernel_after.items()
+                   if kernel_before.get(name) != value}
+        assert len(changed) == 1 and [new - old for old, new in changed.values()] == [3], (
+            kernel_before, kernel_after)
+        probe.scroll_into_view_if_needed()
         _assert_no_error_output(notebook)
+        widget.scroll_into_view_if_needed()
         page.screenshot(path=str(screenshot_dir / f"lab-{chapter.stem}.png"))
         assert log.page_errors == [], log.page_errors
     except Exception:
@@ -304,6 +322,28 @@ def test_widget_chapter_runs_and_its_slider_redraws_in_jupyterlab(lab_server, ch
     finally:
         context.close()
     assert chapter.read_text(encoding="utf-8") == source_before, "running the chapter rewrote it"
+
+
+PROBE_CODE = (
+    "import anywidget; _w = next(v for _, v in sorted(Out.items()) if isinstance(v, anywidget.AnyWidget)); "
+    "print(sorted((k, v) for k, v in _w.get_state().items() if type(v) is int))"
+)
+
+
+def _run_probe(page, probe) -> dict[str, int]:
+    """Run the probe cell (Ctrl+Enter in command mode) and parse the traits it printed."""
+    prompt = probe.locator(".jp-InputArea-prompt")
+    old_prompt = prompt.inner_text()
+    probe.locator(".jp-InputPrompt").click()
+    page.keyboard.press("Escape")
+    page.keyboard.press("Control+Enter")
+    page.wait_for_function(
+        "([p, old]) => /^\\[\\d+\\]:$/.test(p.textContent.trim()) && p.textContent.trim() !== old",
+        arg=[prompt.element_handle(), old_prompt.strip()],
+        timeout=20_000,
+    )
+    text = probe.locator(".jp-OutputArea-output").first.inner_text()
+    return {name: int(value) for name, value in re.findall(r"\('(\w+)', (-?\d+)\)", text)}
 
 
 def _assert_no_error_output(notebook):

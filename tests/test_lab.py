@@ -51,7 +51,6 @@ TEST_USER_SETTINGS = {
     },
     "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
 }
-WIDGET_IMPORT = re.compile(r"^\s*from rope_core(\.widgets)? import .*\b(widgets|[A-Z]\w+)\b|rope_core\.widgets", re.M)
 
 
 def notebook_chapters() -> list[Path]:

@@ -38,7 +38,9 @@ function slider(parent, { label, name, values, index, format = String, onInput }
   // Notebook front ends use the arrow keys themselves; keep them for the slider.
   input.addEventListener("keydown", (event) => event.stopPropagation());
   input.setAttribute("aria-valuetext", format(values[index]));
-  return { input, set: (i) => { input.value = i; update(); } };
+  const control = { input, set: (i) => { input.value = i; update(); } };
+  if (onInput.follow) onInput.follow(control);
+  return control;
 }
 
 // A read-out line: <span data-readout=name>.
@@ -77,11 +79,19 @@ function arrow(parent, x0, y0, x1, y1, cls) {
 
 // Slider callback factory: remember the index, tell the kernel (if any), redraw.
 // Without a kernel save_changes() does nothing, so one module serves both settings.
+// With a kernel, a change of the trait made in Python moves the slider and redraws too.
 function syncer(model, state, draw) {
-  return (key, trait) => (index) => {
-    state[key] = index;
-    model.set(trait, index);
-    model.save_changes();
-    draw();
+  return (key, trait) => {
+    const onInput = (index) => {
+      state[key] = index;
+      model.set(trait, index);
+      model.save_changes();
+      draw();
+    };
+    onInput.follow = (control) => model.on(`change:${trait}`, () => {
+      const index = model.get(trait);
+      if (Number(control.input.value) !== index) control.set(index);
+    });
+    return onInput;
   };
 }

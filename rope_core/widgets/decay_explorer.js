@@ -15,8 +15,8 @@ function render({ model, el }) {
       svgEl("line", { x1: left, x2: width - right, y1: py(y), y2: py(y), class: "rope-w-axis" }, svg);
       svgEl("text", { x: 4, y: py(y) + 4, class: "rope-w-muted-text" }, svg).textContent = y.toFixed(1);
     }
-    for (const x of [0, xmax / 2, xmax]) {
-      svgEl("text", { x: px(x) - 10, y: height - 16, class: "rope-w-muted-text" }, svg).textContent = String(x);
+    for (const [x, anchor] of [[0, "start"], [xmax / 2, "middle"], [xmax, "end"]]) {
+      svgEl("text", { x: px(x), y: height - 16, class: "rope-w-muted-text", "text-anchor": anchor }, svg).textContent = String(x);
     }
     svgEl("text", { x: width / 2 - 60, y: height - 2 }, svg).textContent = "relative distance n − m";
     names.forEach(([key, colourVar, label], j) => {

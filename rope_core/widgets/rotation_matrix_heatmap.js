@@ -16,7 +16,8 @@ function render({ model, el }) {
     const cell = (size - 20) / dim, values = tab.blocks[state.m];
     state.p = Math.min(state.p, dim / 2 - 1);
     svg.replaceChildren();
-    svgEl("rect", { x: 10, y: 10, width: cell * dim, height: cell * dim, fill: "#ffffff", class: "rope-w-axis" }, svg);
+    // The zeros outside the blocks get the colour of 0 (white), like zeros inside them.
+    svgEl("rect", { x: 10, y: 10, width: cell * dim, height: cell * dim, style: `fill: ${colour(0)}; stroke: var(--rope-w-grid)` }, svg);
     for (let e = 0; e < values.length; e++) {
       const r = tab.rows[e], c = tab.cols[e];
       const rect = svgEl("rect", { x: 10 + c * cell, y: 10 + r * cell, width: cell, height: cell, fill: colour(values[e]),

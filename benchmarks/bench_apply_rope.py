@@ -21,24 +21,13 @@ This is a script, not a test: its numbers depend on the machine.
 from __future__ import annotations
 
 import argparse
-import time
 import tracemalloc
 
 import numpy as np
 
 import rope_core
 from rope_core import apply_rope, cos_sin_tables, rotate_half
-from rope_core.timing import compare_dense_and_elementwise
-
-
-def best_time(function, repeats):
-    function()  # warm up: caches, page mapping
-    best = np.inf
-    for _ in range(repeats):
-        start = time.perf_counter()
-        function()
-        best = min(best, time.perf_counter() - start)
-    return best
+from rope_core.timing import best_time, compare_dense_and_elementwise
 
 
 def peak_extra_bytes(function):

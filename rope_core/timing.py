@@ -21,7 +21,12 @@ from .apply import _block_diagonal, rope_angles, rotate_every_two
 _DENSE_BUDGET = 2**22
 
 
-def _best_time(function, repeats):
+def best_time(function, repeats):
+    """Shortest wall time of ``repeats`` calls of ``function`` (after one warm-up call), in s.
+
+    The minimum is the run least disturbed by other work on the machine.
+    """
+    function()  # warm up: caches, page mapping
     best = np.inf
     for _ in range(repeats):
         start = time.perf_counter()
@@ -75,13 +80,13 @@ def compare_dense_and_elementwise(dims=(8, 16, 32, 64, 128, 256, 512), *, n_vect
         x = rng.standard_normal((n_vectors, dim))
         angles = rope_angles(np.arange(n_vectors), int(dim), base)
         cos, sin = np.repeat(np.cos(angles), 2, -1), np.repeat(np.sin(angles), 2, -1)
-        elementwise = _best_time(lambda: x * cos + rotate_every_two(x) * sin, repeats)
+        elementwise = best_time(lambda: x * cos + rotate_every_two(x) * sin, repeats)
         elementwise_seconds.append(elementwise / n_vectors)
 
         n_dense = int(max(1, min(n_vectors, _DENSE_BUDGET // (dim * dim))))
         matrices = _block_diagonal(angles[:n_dense])           # (n_dense, d, d)
         columns = x[:n_dense, :, None]                          # (n_dense, d, 1)
-        dense = _best_time(lambda: np.matmul(matrices, columns), repeats)
+        dense = best_time(lambda: np.matmul(matrices, columns), repeats)
         dense_seconds.append(dense / n_dense)
     dense_seconds, elementwise_seconds = np.array(dense_seconds), np.array(elementwise_seconds)
     return {

@@ -50,8 +50,13 @@ $(BUILD)/.rope_core.hash: FORCE | $(VENV)/.installed
 	fi
 FORCE:
 
-book: $(VENV)/.installed vendor $(BUILD)/.rope_core.hash  ## build the HTML book into _build/html
+# Pages are executed on every core into Jupyter Book's cache first (it runs them one by one);
+# skipped when no page and no part of rope_core changed since the last run.
+$(BUILD)/.executed: $(wildcard book/*.md) _toc.yml $(BUILD)/.rope_core.hash | $(VENV)/.installed
 	$(BIN)/python scripts/execute_chapters.py
+	touch $@
+
+book: $(VENV)/.installed vendor $(BUILD)/.rope_core.hash $(BUILD)/.executed  ## build the HTML book into _build/html
 	$(BIN)/jupyter-book build . -W -n --keep-going
 	@echo "The book: $(abspath $(HTML))/index.html"
 

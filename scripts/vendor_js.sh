@@ -8,18 +8,21 @@ rm -rf "$out"
 mkdir -p "$out/html-manager" "$out/anywidget" "$out/mathjax"
 cp node_modules/requirejs/require.js "$out/require.js"
 cp scripts/require-config.js "$out/require-config.js"
-cp node_modules/@jupyter-widgets/html-manager/dist/*.js "$out/html-manager/"
-# The html-manager's icon fonts and their hashed names live next to its bundle.
-find node_modules/@jupyter-widgets/html-manager/dist -maxdepth 1 -type f \
-  \( -name '*.woff*' -o -name '*.ttf' -o -name '*.eot' -o -name '*.svg' \) \
-  -exec cp {} "$out/html-manager/" \;
-# The html-manager's bundle asks for those fonts at <page dir>/@jupyter-widgets/html-manager/dist/
+# embed-amd.js is self-contained; the other bundles of the package are not used by the page.
+cp node_modules/@jupyter-widgets/html-manager/dist/embed-amd.js "$out/html-manager/"
+# The html-manager's bundle asks for its icon fonts at <page dir>/@jupyter-widgets/html-manager/dist/
 # (its webpack public path); every page of the book lives in book/, so serve them there too.
 fonts=book/_vendor/extra/book/@jupyter-widgets/html-manager/dist
 rm -rf book/_vendor/extra && mkdir -p "$fonts"
-cp "$out"/html-manager/*.woff* "$out"/html-manager/*.ttf "$out"/html-manager/*.eot "$out"/html-manager/*.svg "$fonts/"
+find node_modules/@jupyter-widgets/html-manager/dist -maxdepth 1 -type f \
+  \( -name '*.woff*' -o -name '*.ttf' -o -name '*.eot' -o -name '*.svg' \) -exec cp {} "$fonts/" \;
 cp node_modules/anywidget/dist/index.js "$out/anywidget/index.js"
-cp -r node_modules/mathjax/es5/. "$out/mathjax/"
+# MathJax: the TeX+MathML-to-HTML bundle and what it loads on demand (fonts, extensions,
+# accessibility); the other bundles and the SVG output are not used.
+cp node_modules/mathjax/es5/tex-mml-chtml.js "$out/mathjax/"
+mkdir -p "$out/mathjax/output"
+cp -r node_modules/mathjax/es5/output/chtml node_modules/mathjax/es5/output/chtml.js "$out/mathjax/output/"
+for part in input a11y sre ui adaptors; do cp -r "node_modules/mathjax/es5/$part" "$out/mathjax/"; done
 # The two copies of anywidget (Python kernel side and browser side) must agree.
 py_version=$(.venv/bin/python -c "import anywidget; print(anywidget.__version__)")
 js_version=$(node -p "require('./node_modules/anywidget/package.json').version")

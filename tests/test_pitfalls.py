@@ -1,4 +1,4 @@
-"""Tests that catch the implementation bugs of chapter 10 (each would fail on the buggy code)."""
+"""Tests that catch the implementation bugs of chapter 13 (each would fail on the buggy code)."""
 
 from __future__ import annotations
 

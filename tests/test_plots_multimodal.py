@@ -1,4 +1,4 @@
-"""The chapter-11 figures draw on the axes they are given and reject malformed input."""
+"""The chapter-14 figures draw on the axes they are given and reject malformed input."""
 
 import matplotlib
 

@@ -1,4 +1,4 @@
-"""The low-precision emulation behind chapter 10: bfloat16 rounding and angle errors."""
+"""The low-precision emulation behind chapter 13: bfloat16 rounding and angle errors."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Figures for RoPE on image grids and video (chapter 11)."""
+"""Figures for RoPE on image grids and video (chapter 14)."""
 
 from __future__ import annotations
 

@@ -195,9 +195,12 @@ def test_yarn_attention_factor_literals_and_overrides():
     # DeepSeek-style mscale terms: (0.1*0.707 ln 40 + 1) / (0.1*0.707 ln 40 + 1) = 1.
     deepseek = {**yarn, "factor": 40.0, "mscale": 0.707, "mscale_all_dim": 0.707}
     assert attention_factor(128, rope_scaling=deepseek) == pytest.approx(1.0)
-    # The ratio of the lengths wins over "factor" when both lengths are given, as in transformers.
+    # An explicit factor wins over the ratio of the lengths, as in transformers 5
+    # (_compute_yarn_parameters; 4.52.3 let the ratio win, transformers#38224): 0.1 ln 2 + 1.
     ratio = {**yarn, "factor": 2.0, "max_position_embeddings": 4 * 4096}
-    assert attention_factor(128, rope_scaling=ratio) == pytest.approx(0.1 * math.log(4.0) + 1)
+    assert attention_factor(128, rope_scaling=ratio) == pytest.approx(1.0693147181, rel=1e-10)
+    np.testing.assert_array_equal(inverse_frequencies(128, rope_scaling=ratio),
+                                  inverse_frequencies(128, rope_scaling={**yarn, "factor": 2.0}))
 
 
 # --- Llama 3.1 ----------------------------------------------------------------------------
@@ -246,10 +249,13 @@ def test_longrope_attention_factor():
     # Phi-3 style: the ratio max/original gives the factor (131072 / 4096 = 32).
     phi3 = _longrope(max_position_embeddings=131072)
     assert attention_factor(16, rope_scaling=phi3) == pytest.approx(math.sqrt(17 / 12), rel=1e-14)
-    assert attention_factor(16, rope_scaling=_longrope()) == 1.0  # no factor at all
+    # No factor and no length to take a ratio from: transformers reads max_position_embeddings
+    # from the model config; a block alone cannot, so rope_core says so.
+    with pytest.raises(ValueError, match="factor"):
+        attention_factor(16, rope_scaling=_longrope())
     assert attention_factor(16, rope_scaling=_longrope(factor=32.0, attention_factor=1.5)) == 1.5
-    # Other types ignore an "attention_factor" key, as transformers does.
-    assert attention_factor(16, rope_scaling={"rope_type": "linear", "factor": 2.0, "attention_factor": 3.0}) == 1.0
+    # factor <= 1: no correction.
+    assert attention_factor(16, rope_scaling=_longrope(factor=1.0)) == 1.0
 
 
 def test_longrope_accepts_numpy_factor_arrays_in_apply():
@@ -321,3 +327,144 @@ def test_wavelengths_follow_scaling():
     np.testing.assert_allclose(wavelengths(64, rope_scaling={"rope_type": "linear", "factor": 2.0}),
                                2 * wavelengths(64), rtol=1e-14)
     assert wavelengths(64).dtype == np.float64 and wavelengths(64).shape == (32,)
+
+
+# --- what a rope_scaling block may hold (issue 13) ------------------------------------------
+
+LLAMA31_CONFIG_JSON = {  # the rope-relevant part of Llama 3.1 8B's config.json
+    "model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "rope_theta": 500000.0,
+    "max_position_embeddings": 131072, "rope_scaling": LLAMA31}
+
+
+@pytest.mark.parametrize("call", [
+    lambda s: inverse_frequencies(128, 500000.0, rope_scaling=s),
+    lambda s: attention_factor(128, 500000.0, rope_scaling=s),
+    lambda s: rope_core.apply_rope(np.ones((2, 128)), [0, 1], base=500000.0, rope_scaling=s),
+])
+def test_a_whole_config_is_refused_with_a_pointer_to_from_config(call):
+    with pytest.raises(ValueError, match="from_config"):
+        call(LLAMA31_CONFIG_JSON)
+    with pytest.raises(ValueError, match="from_config"):  # per-layer-type blocks (v5, Gemma 3)
+        call({"full_attention": {"rope_type": "linear", "factor": 8.0}, "sliding_attention": {"rope_type": "default"}})
+
+
+@pytest.mark.parametrize("block", [{"factor": 8.0}, {"factor": 8.0, "original_max_position_embeddings": 8192},
+                                   {"low_freq_factor": 1.0}, {}])
+def test_a_block_without_rope_type_is_an_error_not_default(block):
+    with pytest.raises(ValueError, match="rope_type"):
+        inverse_frequencies(64, rope_scaling=block)
+    with pytest.raises(ValueError, match="rope_type"):
+        attention_factor(64, rope_scaling=block)
+
+
+@pytest.mark.parametrize("block, key", [
+    ({"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 4096, "beta_fst": 16}, "beta_fst"),
+    ({"rope_type": "linear", "factor": 2.0, "attention_factor": 3.0}, "attention_factor"),  # yarn/longrope only
+    ({"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+      "original_max_position_embeddings": 8192, "truncate": False}, "truncate"),
+    ({"rope_type": "default", "factor": 2.0}, "factor"),
+    ({"rope_type": "linear", "factor": 2.0, "partial_rotary_factor": 0.5}, "partial_rotary_factor"),
+])
+def test_a_key_the_type_does_not_read_is_named(block, key):
+    with pytest.raises(ValueError, match=key):
+        inverse_frequencies(64, rope_scaling=block)
+
+
+def test_keys_transformers_models_carry_are_accepted():
+    # Qwen2.5-VL-style M-RoPE sections and a v5 block that repeats the base.
+    block = {"rope_type": "default", "mrope_section": [16, 24, 24], "rope_theta": 1e6}
+    np.testing.assert_array_equal(inverse_frequencies(128, 1e6, rope_scaling=block), inverse_frequencies(128, 1e6))
+    with pytest.raises(ValueError, match="rope_theta"):  # but a base that disagrees is refused
+        inverse_frequencies(128, 1e4, rope_scaling=block)
+    with pytest.raises(TypeError, match="truncate"):
+        inverse_frequencies(64, rope_scaling={"rope_type": "yarn", "factor": 4.0,
+                                              "original_max_position_embeddings": 64, "truncate": "no"})
+
+
+# --- Llama 3 with high_freq_factor == low_freq_factor (Llama 4 Scout) ------------------------
+
+def test_llama3_with_equal_band_edges_divides_exactly_the_long_waves():
+    scout = {"rope_type": "llama3", "factor": 16.0, "low_freq_factor": 1.0, "high_freq_factor": 1.0,
+             "original_max_position_embeddings": 8192}
+    theta = inverse_frequencies(128, 500000.0)
+    scaled = inverse_frequencies(128, 500000.0, rope_scaling=scout)
+    assert np.all(np.isfinite(scaled))
+    long_wave = 2 * np.pi / theta > 8192
+    # lambda_i = 2 pi 500000^(i/64) > 8192 iff i > 64 ln(8192/2pi)/ln(500000) = 34.98: pairs 35..63.
+    assert long_wave.sum() == 29 and not long_wave[34] and long_wave[35]
+    np.testing.assert_array_equal(scaled[~long_wave], theta[~long_wave])
+    np.testing.assert_allclose(scaled[long_wave], theta[long_wave] / 16, rtol=1e-15)
+    # Meta's apply_scaling with low == high: same numbers (its medium branch is never taken).
+    np.testing.assert_allclose(scaled, ref_llama3(128, 500000.0, 16.0, 1.0, 1.0 + 1e-12, 8192), rtol=1e-12)
+
+
+# --- proportional (p-RoPE, Gemma 4's global layers) ---------------------------------------
+
+def ref_proportional(head_dim, base, proportion, factor=1.0):
+    """transformers' _compute_proportional_rope_parameters, one pair at a time."""
+    rope_angles = int(proportion * head_dim // 2)
+    rotated = [1.0 / base ** (i / head_dim) for i in range(0, 2 * rope_angles, 2)]
+    return [f / factor for f in rotated + [0.0] * (head_dim // 2 - rope_angles)]
+
+
+@pytest.mark.parametrize("head_dim, proportion, factor", [(512, 0.25, 1.0), (256, 0.5, 1.0), (64, 1.0, 1.0),
+                                                          (128, 0.3, 2.0), (96, 0.75, 1.0)])
+def test_proportional_matches_reference(head_dim, proportion, factor):
+    block = {"rope_type": "proportional", "partial_rotary_factor": proportion, "factor": factor}
+    got = inverse_frequencies(head_dim, 1e6, rope_scaling=block)
+    assert got.shape == (head_dim // 2,)
+    np.testing.assert_allclose(got, ref_proportional(head_dim, 1e6, proportion, factor), rtol=1e-14, atol=0)
+
+
+def test_proportional_keeps_the_highest_frequencies_of_the_whole_head():
+    # Gemma 4 global layers: 64 of 256 pairs turn, with theta_i = 1e6^(-2i/512); the slowest
+    # rotated pair has lambda = 2 pi 1e6^(126/512) = 188.25 tokens.
+    block = {"rope_type": "proportional", "partial_rotary_factor": 0.25}
+    theta = inverse_frequencies(512, 1e6, rope_scaling=block)
+    assert np.count_nonzero(theta) == 64 and np.all(theta[64:] == 0)
+    assert 2 * np.pi / theta[63] == pytest.approx(188.253, abs=1e-3)
+    np.testing.assert_array_equal(theta[:64], inverse_frequencies(512, 1e6)[:64])
+    # The other convention (frequencies over the rotated 128 features) is not this one.
+    assert not np.allclose(theta[:64], inverse_frequencies(128, 1e6))
+    # Applied over the whole head: unrotated pairs come out unchanged.
+    x = RNG.standard_normal((3, 512))
+    out = rope_core.apply_rope(x, [0, 7, 5000], base=1e6, layout="half", rope_scaling=block)
+    np.testing.assert_array_equal(out[:, 64:256], x[:, 64:256])
+    np.testing.assert_array_equal(out[:, 320:], x[:, 320:])
+
+
+# --- YaRN edges the mutation run found untested (code review 2.2, 2.5) --------------------
+
+def test_yarn_correction_range_is_clipped_at_dim_minus_one():
+    # dim 64, base 1e4, L = 131072: high = ceil(64 ln(131072 / 2 pi) / (2 ln 1e4)) = ceil(34.6) = 35,
+    # beyond the last pair (31) but below dim - 1 = 63, so it stays 35 (transformers clips at dim - 1).
+    low, high = yarn_correction_range(64, 10000.0, 131072)
+    assert high == 35 and low == math.floor(64 * math.log(131072 / (2 * math.pi * 32)) / (2 * math.log(1e4)))
+    # Far beyond: clipped at dim - 1 = 63, not at dim // 2 - 1.
+    # (transformers clips only high from above; low = floor(64 ln(1e40 / 64 pi) / (2 ln 1e4)) = 301.)
+    assert yarn_correction_range(64, 10000.0, 10.0 ** 40) == (301, 63)
+    scaling = {"rope_type": "yarn", "factor": 32.0, "original_max_position_embeddings": 131072}
+    np.testing.assert_allclose(inverse_frequencies(64, rope_scaling=scaling),
+                               ref_yarn(64, 10000.0, 32.0, 131072), rtol=1e-13)
+
+
+def test_yarn_ramp_with_equal_edges_is_a_step():
+    # high == low: transformers adds 0.001 to high, so the ramp jumps from 0 to 1 at that pair.
+    np.testing.assert_array_equal(rope_core.yarn_ramp(12, 3, 3), [0, 0, 0, 0, 1, 1])
+    # Kimi-K2-like beta_fast == beta_slow gives equal edges once truncated on a whole pair.
+    low, high = yarn_correction_range(64, 10000.0, 4096, beta_fast=1.0, beta_slow=1.0, truncate=False)
+    assert low == high
+
+
+def test_longrope_switches_strictly_above_the_training_length():
+    # seq_len == L uses the short factors, L + 1 the long ones (transformers: seq_len > original).
+    scaling = _longrope(factor=32.0)
+    short = inverse_frequencies(16, rope_scaling=scaling, seq_len=4096)
+    long = inverse_frequencies(16, rope_scaling=scaling, seq_len=4097)
+    np.testing.assert_allclose(short, np.array(ref_default(16, 1e4)) / scaling["short_factor"], rtol=1e-14)
+    np.testing.assert_allclose(long, np.array(ref_default(16, 1e4)) / scaling["long_factor"], rtol=1e-14)
+    # apply_rope with positions 0..4095 (seq_len 4096) stays short; one more position switches.
+    x = np.ones((1, 16))
+    at_edge = rope_core.apply_rope(np.ones((4096, 16)), rope_scaling=scaling, layout="half")[-1:]
+    expected = ref_apply_half(x, [4095], short, attention_factor(16, rope_scaling=scaling))
+    np.testing.assert_allclose(at_edge, expected, atol=1e-12)

@@ -23,6 +23,8 @@ from .apply import (
     rotate_every_two,
     rotate_half,
 )
+from . import atlas  # rope_core.atlas.names(), .entry(name), .specs(name)
+from .config import RopeSpec, from_config, layer_plan
 from .frequencies import (
     EXTENSION_METHODS,
     ROPE_TYPES,
@@ -47,6 +49,7 @@ __version__ = "0.1.0"
 __all__ = [
     "EXTENSION_METHODS",
     "ROPE_TYPES",
+    "RopeSpec",
     "apply_rope",
     "apply_rope_complex",
     "apply_rope_elementwise",
@@ -55,10 +58,12 @@ __all__ = [
     "cos_sin_tables",
     "default_inverse_frequencies",
     "example_rope_scaling",
+    "from_config",
     "half_to_interleaved",
     "interleaved_to_half",
     "interleaved_to_half_permutation",
     "inverse_frequencies",
+    "layer_plan",
     "linear_attention_with_rope",
     "long_term_decay_bound",
     "min_base_for_context",

@@ -1,0 +1,450 @@
+r"""The RoPE of real models, as data: a model atlas.
+
+Each entry holds the rope-relevant keys of a model's published ``config.json`` (written out by
+hand, with where they came from), what the model is, and notes on what its RoPE does. Read it
+with :func:`names`, :func:`entry` and :func:`specs`; the book's model tables are generated from
+it, and ``scripts/golden_rope.py`` feeds the same configs to transformers to check
+:func:`rope_core.from_config` against it (``tests/fixtures/rope_golden.json``).
+
+Sources: the Hugging Face Hub's ``config.json`` files could not be read from where this atlas
+was written. Each entry says what its values rest on: ``"class defaults"`` (transformers'
+configuration class defaults are that checkpoint's values, stated in the class docstring),
+``"mirror"`` (a copy of the Hub file in a public repository, named), ``"docs"`` (the model's
+own documentation), or ``"review"`` (the project's model survey, itself from mirrors).
+``status`` is ``"verified"`` when two independent sources agree on every rope value.
+
+>>> names()[:3]
+('gpt-j-6b', 'gpt-neox-20b', 'llama-2-7b')
+>>> entry("llama-3.1-8b").config["rope_scaling"]["factor"]
+8.0
+>>> spec = specs("gemma-3-4b")["full_attention"]
+>>> spec.rope_type, spec.base
+('linear', 1000000.0)
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from .config import RopeSpec, from_config, layer_plan
+
+__all__ = ["ModelEntry", "entries", "entry", "names", "specs"]
+
+
+@dataclass(frozen=True)
+class ModelEntry:
+    """One model of the atlas.
+
+    Attributes
+    ----------
+    name : str
+        Short identifier, e.g. ``"llama-3.1-8b"``.
+    title : str
+        Display name, e.g. ``"Llama 3.1 8B"``.
+    hub_id : str
+        The checkpoint whose ``config.json`` the entry copies.
+    year : int
+        Release year.
+    config : mapping
+        The rope-relevant keys of that ``config.json`` (read-only; :meth:`config_dict` gives a
+        fresh, writable copy).
+    source : str
+        Where the values come from (see the module docstring).
+    status : str
+        ``"verified"`` or ``"mirror"`` (one copy of the Hub file) or ``"class defaults"``.
+    notes : str
+        What the model's RoPE does that a reader should know.
+    """
+
+    name: str
+    title: str
+    hub_id: str
+    year: int
+    config: MappingProxyType
+    source: str
+    status: str
+    notes: str
+
+    def config_dict(self):
+        """A deep, writable copy of :attr:`config`, ready for :func:`rope_core.from_config`."""
+        return _thaw(self.config)
+
+
+def _freeze(value):
+    if isinstance(value, dict):
+        return MappingProxyType({key: _freeze(item) for key, item in value.items()})
+    if isinstance(value, list):
+        return tuple(_freeze(item) for item in value)
+    return value
+
+
+def _thaw(value):
+    if isinstance(value, MappingProxyType):
+        return {key: _thaw(item) for key, item in value.items()}
+    if isinstance(value, tuple):
+        return [_thaw(item) for item in value]
+    return copy.copy(value)
+
+
+_PHI35_LONG = [
+    1.0800000429153442, 1.1100000143051147, 1.1399999856948853, 1.340000033378601,
+    1.5899999141693115, 1.600000023841858, 1.6200000047683716, 2.620000123977661,
+    3.2300000190734863, 3.2300000190734863, 4.789999961853027, 7.400000095367432,
+    7.700000286102295, 9.09000015258789, 12.199999809265137, 17.670000076293945, 24.46000099182129,
+    28.57000160217285, 30.420001983642578, 30.840002059936523, 32.590003967285156,
+    32.93000411987305, 42.320003509521484, 44.96000289916992, 50.340003967285156,
+    50.45000457763672, 57.55000305175781, 57.93000411987305, 58.21000289916992, 60.1400032043457,
+    62.61000442504883, 62.62000274658203, 62.71000289916992, 63.1400032043457, 63.1400032043457,
+    63.77000427246094, 63.93000411987305, 63.96000289916992, 63.970001220703125, 64.02999877929688,
+    64.06999969482422, 64.08000183105469, 64.12000274658203, 64.41000366210938, 64.4800033569336,
+    64.51000213623047, 64.52999877929688, 64.83999633789062
+]
+_PHI35_SHORT = [
+    1.0, 1.0199999809265137, 1.0299999713897705, 1.0299999713897705, 1.0499999523162842,
+    1.0499999523162842, 1.0499999523162842, 1.0499999523162842, 1.0499999523162842,
+    1.0699999332427979, 1.0999999046325684, 1.1099998950958252, 1.1599998474121094,
+    1.1599998474121094, 1.1699998378753662, 1.2899998426437378, 1.339999794960022,
+    1.679999828338623, 1.7899998426437378, 1.8199998140335083, 1.8499997854232788,
+    1.8799997568130493, 1.9099997282028198, 1.9399996995925903, 1.9899996519088745,
+    2.0199997425079346, 2.0199997425079346, 2.0199997425079346, 2.0199997425079346,
+    2.0199997425079346, 2.0199997425079346, 2.0299997329711914, 2.0299997329711914,
+    2.0299997329711914, 2.0299997329711914, 2.0299997329711914, 2.0299997329711914,
+    2.0299997329711914, 2.0299997329711914, 2.0299997329711914, 2.0799996852874756,
+    2.0899996757507324, 2.189999580383301, 2.2199995517730713, 2.5899994373321533,
+    2.729999542236328, 2.749999523162842, 2.8399994373321533
+]
+
+_LLAMA31_SCALING = {"factor": 8.0, "high_freq_factor": 4.0, "low_freq_factor": 1.0,
+                    "original_max_position_embeddings": 8192, "rope_type": "llama3"}
+
+_DATA = [
+    dict(name="gpt-j-6b", title="GPT-J 6B", hub_id="EleutherAI/gpt-j-6b", year=2021,
+         config={"model_type": "gptj", "n_embd": 4096, "n_head": 16, "n_layer": 28,
+                 "n_positions": 2048, "rotary_dim": 64},
+         source="transformers GPTJConfig defaults (its docstring: 'similar to EleutherAI/gpt-j-6B'); "
+                "base 10000 hard-coded in modeling_gptj.create_sinusoidal_positions",
+         status="class defaults",
+         notes="Rotates only the first 64 of each head's 256 features, in interleaved pairs "
+               "(rotate_every_two), with frequencies spread over those 64."),
+    dict(name="gpt-neox-20b", title="GPT-NeoX 20B", hub_id="EleutherAI/gpt-neox-20b", year=2022,
+         config={"model_type": "gpt_neox", "hidden_size": 6144, "num_attention_heads": 64,
+                 "num_hidden_layers": 44, "max_position_embeddings": 2048, "rotary_pct": 0.25,
+                 "rotary_emb_base": 10000},
+         source="transformers GPTNeoXConfig defaults (its docstring: EleutherAI/gpt-neox-20b)",
+         status="class defaults",
+         notes="rotary_pct 0.25: 24 of 96 features rotate (the 'half' layout is named after this "
+               "model), frequencies computed over the 24 rotated features."),
+    dict(name="llama-2-7b", title="Llama 2 7B", hub_id="meta-llama/Llama-2-7b-hf", year=2023,
+         config={"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32,
+                 "num_key_value_heads": 32, "num_hidden_layers": 32, "max_position_embeddings": 4096,
+                 "rope_theta": 10000.0, "rope_scaling": None},
+         source="Meta's llama/model.py precompute_freqs_cis(theta=10000.0); transformers LlamaConfig "
+                "defaults (its docstring: Llama-2-7b)",
+         status="verified",
+         notes="Meta's code rotates interleaved pairs (view_as_complex); the Hugging Face "
+               "checkpoints permute the q/k rows so that transformers' half layout gives the same "
+               "scores (convert_llama_weights_to_hf.py permute)."),
+    dict(name="mistral-7b-v0.1", title="Mistral 7B v0.1", hub_id="mistralai/Mistral-7B-v0.1", year=2023,
+         config={"model_type": "mistral", "hidden_size": 4096, "num_attention_heads": 32,
+                 "num_key_value_heads": 8, "num_hidden_layers": 32, "max_position_embeddings": 32768,
+                 "rope_theta": 10000.0, "sliding_window": 4096},
+         source="transformers MistralConfig defaults (its docstring: Mistral-7B-v0.1)",
+         status="class defaults",
+         notes="Every layer attends within a 4096-token sliding window, so no query ever sees a "
+               "key more than 4096 positions back through one layer."),
+    dict(name="llama-3-8b", title="Llama 3 8B", hub_id="meta-llama/Meta-Llama-3-8B", year=2024,
+         config={"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32,
+                 "num_key_value_heads": 8, "num_hidden_layers": 32, "max_position_embeddings": 8192,
+                 "rope_theta": 500000.0, "rope_scaling": None},
+         source="meta-llama/llama-models models/llama3/args.py (rope_theta=500000), sku_list "
+                "use_scaled_rope False; the 8192 context from its apply_scaling comment",
+         status="verified",
+         notes="The base raised from 10 000 to 500 000 before training: the slowest pair's "
+               "wavelength grows from 54 000 to 2.6 million tokens."),
+    dict(name="llama-3.1-8b", title="Llama 3.1 8B", hub_id="meta-llama/Llama-3.1-8B", year=2024,
+         config={"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32,
+                 "num_key_value_heads": 8, "num_hidden_layers": 32, "max_position_embeddings": 131072,
+                 "rope_theta": 500000.0, "rope_scaling": dict(_LLAMA31_SCALING)},
+         source="llama-models models/llama3/reference_impl/model.py apply_scaling (8, 1, 4, 8192 "
+                "hard-coded); several copies of the Hub config.json",
+         status="verified",
+         notes="llama3 scaling: wavelengths under 8192/4 = 2048 tokens kept, over 8192 divided by "
+               "8, a ramp linear in turns between; no attention factor."),
+    dict(name="llama-3.2-1b", title="Llama 3.2 1B", hub_id="meta-llama/Llama-3.2-1B", year=2024,
+         config={"model_type": "llama", "hidden_size": 2048, "num_attention_heads": 32,
+                 "num_key_value_heads": 8, "head_dim": 64, "num_hidden_layers": 16,
+                 "max_position_embeddings": 131072, "rope_theta": 500000.0,
+                 "rope_scaling": {**_LLAMA31_SCALING, "factor": 32.0}},
+         source="copies of the Hub config.json (mirror); factor 32 confirmed by a Meta maintainer "
+                "in meta-llama/llama-models#166 and #241",
+         status="verified",
+         notes="Factor 32, not 3.1's 8: Meta's reference code hard-coded 8, which degrades output "
+               "around 80K tokens (llama-models#166); the Hub config was the fix."),
+    dict(name="phi-3.5-mini", title="Phi-3.5-mini-instruct", hub_id="microsoft/Phi-3.5-mini-instruct",
+         year=2024,
+         config={"model_type": "phi3", "hidden_size": 3072, "num_attention_heads": 32,
+                 "num_key_value_heads": 32, "num_hidden_layers": 32, "max_position_embeddings": 131072,
+                 "original_max_position_embeddings": 4096, "rope_theta": 10000.0,
+                 "sliding_window": 262144,
+                 "rope_scaling": {"long_factor": _PHI35_LONG, "short_factor": _PHI35_SHORT,
+                                  "type": "longrope"}},
+         source="a copy of the Hub config.json in an ONNX export example (mirror); the list "
+                "lengths (48 = 96 / 2) checked by transformers' Phi3Config validation",
+         status="mirror",
+         notes="LongRoPE: one searched factor per pair, short_factor up to 4096 tokens and "
+               "long_factor (up to 64.8 on the slowest pairs) beyond; attention factor "
+               "sqrt(1 + ln 32 / ln 4096) = 1.19. transformers throws the KV cache away when a "
+               "sequence crosses 4096 (PR #33129)."),
+    dict(name="gemma-2-9b", title="Gemma 2 9B", hub_id="google/gemma-2-9b", year=2024,
+         config={"model_type": "gemma2", "hidden_size": 3584, "num_attention_heads": 16,
+                 "num_key_value_heads": 8, "head_dim": 256, "num_hidden_layers": 42,
+                 "max_position_embeddings": 8192, "rope_theta": 10000.0, "sliding_window": 4096},
+         source="google-deepmind/gemma _gemma.py (no base override: 10 000); the 9B shape from "
+                "maxtext's hf_model_configs.py gemma2_9b_config (mirror)",
+         status="verified",
+         notes="Local (4096-token window) and global layers alternate 1:1 and share one base."),
+    dict(name="qwen2-vl-7b", title="Qwen2-VL 7B", hub_id="Qwen/Qwen2-VL-7B-Instruct", year=2024,
+         config={"model_type": "qwen2_vl", "hidden_size": 3584, "num_attention_heads": 28,
+                 "num_key_value_heads": 4, "num_hidden_layers": 28, "max_position_embeddings": 32768,
+                 "rope_theta": 1000000.0,
+                 "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]}},
+         source="several copies of the Hub config.json (mirror); transformers Qwen2VLConfig "
+                "default_theta 1e6 and its 'mrope' -> 'default' conversion",
+         status="mirror",
+         notes="M-RoPE: pairs 0-15 read the temporal position, 16-39 the height, 40-63 the width "
+               "(contiguous bands); for text tokens all three are the same position."),
+    dict(name="qwen2.5-7b", title="Qwen2.5 7B Instruct", hub_id="Qwen/Qwen2.5-7B-Instruct", year=2024,
+         config={"model_type": "qwen2", "hidden_size": 3584, "num_attention_heads": 28,
+                 "num_key_value_heads": 4, "num_hidden_layers": 28, "max_position_embeddings": 32768,
+                 "rope_theta": 1000000.0, "rope_scaling": None, "sliding_window": 131072,
+                 "use_sliding_window": False},
+         source="review (mirror-level); Qwen's docs add YaRN x4 from 32768 for 128K inputs",
+         status="mirror",
+         notes="Base 1e6 with long-context training to 32K; YaRN only when a deployment adds it."),
+    dict(name="modernbert-base", title="ModernBERT base", hub_id="answerdotai/ModernBERT-base", year=2024,
+         config={"model_type": "modernbert", "hidden_size": 768, "num_attention_heads": 12,
+                 "num_hidden_layers": 22, "max_position_embeddings": 8192,
+                 "global_rope_theta": 160000.0, "local_rope_theta": 10000.0,
+                 "global_attn_every_n_layers": 3, "local_attention": 128},
+         source="transformers ModernBertConfig defaults (its docstring: ModernBERT-base; "
+                "default_theta global 160 000, local 10 000)",
+         status="class defaults",
+         notes="An encoder: every third layer (from layer 0) attends globally with base 160 000, "
+               "the others within 128 tokens with base 10 000."),
+    dict(name="command-r7b", title="Command R7B", hub_id="CohereLabs/c4ai-command-r7b-12-2024", year=2024,
+         config={"model_type": "cohere2", "hidden_size": 4096, "num_attention_heads": 32,
+                 "num_key_value_heads": 8, "num_hidden_layers": 32, "max_position_embeddings": 8192,
+                 "rope_theta": 50000.0, "sliding_window": 4096, "sliding_window_pattern": 4},
+         source="review (ports of the Hub config); the NoPE rule from transformers "
+                "modeling_cohere2.py (RoPE only where sliding_window is set)",
+         status="mirror",
+         notes="Three sliding-window layers with interleaved RoPE, then one global layer with no "
+               "positional encoding at all (NoPE)."),
+    dict(name="deepseek-v2-lite", title="DeepSeek-V2-Lite", hub_id="deepseek-ai/DeepSeek-V2-Lite", year=2024,
+         config={"model_type": "deepseek_v2", "hidden_size": 2048, "num_attention_heads": 16,
+                 "num_hidden_layers": 27, "qk_nope_head_dim": 128, "qk_rope_head_dim": 64,
+                 "v_head_dim": 128, "kv_lora_rank": 512, "q_lora_rank": None,
+                 "max_position_embeddings": 163840, "rope_theta": 10000,
+                 "rope_scaling": {"beta_fast": 32, "beta_slow": 1, "factor": 40, "mscale": 0.707,
+                                  "mscale_all_dim": 0.707, "original_max_position_embeddings": 4096,
+                                  "type": "yarn"}},
+         source="review: deepseek-ai/DeepSeek-V3 repository config_16B.json (mscale 0.707) and "
+                "copies of the Hub rope_scaling (mirror)",
+         status="mirror",
+         notes="MLA with a separate 64-feature RoPE head; equal mscale and mscale_all_dim make "
+               "the cos/sin factor 1, and the whole YaRN temperature goes into the softmax scale "
+               "(x1.590)."),
+    dict(name="deepseek-v3", title="DeepSeek-V3", hub_id="deepseek-ai/DeepSeek-V3", year=2024,
+         config={"model_type": "deepseek_v3", "hidden_size": 7168, "num_attention_heads": 128,
+                 "num_hidden_layers": 61, "qk_nope_head_dim": 128, "qk_rope_head_dim": 64,
+                 "v_head_dim": 128, "kv_lora_rank": 512, "q_lora_rank": 1536,
+                 "max_position_embeddings": 163840, "rope_theta": 10000,
+                 "rope_scaling": {"beta_fast": 32, "beta_slow": 1, "factor": 40, "mscale": 1.0,
+                                  "mscale_all_dim": 1.0, "original_max_position_embeddings": 4096,
+                                  "type": "yarn"}},
+         source="DeepSeek-V3 inference/model.py (ModelArgs, softmax_scale *= mscale**2); several "
+                "copies of the Hub config.json",
+         status="verified",
+         notes="YaRN x40 on the 64 RoPE features of each MLA head (interleaved); mscale = "
+               "mscale_all_dim = 1 gives a cos/sin factor of 1 and a softmax scale x1.874 = "
+               "(0.1 ln 40 + 1)^2."),
+    dict(name="gemma-3-4b", title="Gemma 3 4B", hub_id="google/gemma-3-4b-it", year=2025,
+         config={"model_type": "gemma3",
+                 "text_config": {"model_type": "gemma3_text", "hidden_size": 2560,
+                                 "num_attention_heads": 8, "num_key_value_heads": 4, "head_dim": 256,
+                                 "num_hidden_layers": 34, "max_position_embeddings": 131072,
+                                 "rope_theta": 1000000.0, "rope_local_base_freq": 10000.0,
+                                 "rope_scaling": {"factor": 8.0, "rope_type": "linear"},
+                                 "sliding_window": 1024, "sliding_window_pattern": 6}},
+         source="google-deepmind/gemma _gemma.py (global_scale_factor 8, local/global base "
+                "frequencies); transformers Gemma3TextConfig (rope_local_base_freq, pattern 6)",
+         status="verified",
+         notes="Five local layers (1024-token window, base 10 000, unscaled) to one global layer "
+               "(base 1e6, linear x8). Scaling only the global layers is right: a local layer "
+               "never sees a distance beyond its window."),
+    dict(name="llama-4-scout", title="Llama 4 Scout", hub_id="meta-llama/Llama-4-Scout-17B-16E-Instruct",
+         year=2025,
+         config={"model_type": "llama4",
+                 "text_config": {"model_type": "llama4_text", "hidden_size": 5120,
+                                 "num_attention_heads": 40, "num_key_value_heads": 8, "head_dim": 128,
+                                 "num_hidden_layers": 48, "max_position_embeddings": 10485760,
+                                 "rope_theta": 500000.0,
+                                 "rope_scaling": {"factor": 16.0, "high_freq_factor": 1.0,
+                                                  "low_freq_factor": 1.0,
+                                                  "original_max_position_embeddings": 8192,
+                                                  "rope_type": "llama3"},
+                                 "no_rope_layers": [1, 1, 1, 0] * 12, "attention_chunk_size": 8192,
+                                 "attn_temperature_tuning": True, "floor_scale": 8192,
+                                 "attn_scale": 0.1}},
+         source="copies of the Hub config.json in vLLM/TPU ports citing it (mirror); the "
+                "post-release fix in llama-models commit 408c577 (PR #322)",
+         status="verified",
+         notes="iRoPE: three chunked-attention layers with RoPE (interleaved), then one global "
+               "NoPE layer whose queries are scaled by 1 + 0.1 ln(floor((m + 1)/8192) + 1). "
+               "Shipped with factor 8 / high 4, fixed to 16 / high = low = 1: every wavelength "
+               "over 8192 is divided by 16, the others kept."),
+    dict(name="llama-4-maverick", title="Llama 4 Maverick",
+         hub_id="meta-llama/Llama-4-Maverick-17B-128E-Instruct", year=2025,
+         config={"model_type": "llama4",
+                 "text_config": {"model_type": "llama4_text", "hidden_size": 5120,
+                                 "num_attention_heads": 40, "num_key_value_heads": 8, "head_dim": 128,
+                                 "num_hidden_layers": 48, "max_position_embeddings": 1048576,
+                                 "rope_theta": 500000.0, "rope_scaling": None,
+                                 "no_rope_layers": [1, 1, 1, 0] * 12, "attention_chunk_size": 8192,
+                                 "attn_temperature_tuning": True, "floor_scale": 8192,
+                                 "attn_scale": 0.1}},
+         source="review: llama-models models/llama4/args.py ('only Llama-4-Scout uses scaled "
+                "rope'); the 1M context of the Hub config is not verified here",
+         status="mirror",
+         notes="The same iRoPE layer plan as Scout, without frequency scaling."),
+    dict(name="qwen3-8b", title="Qwen3 8B", hub_id="Qwen/Qwen3-8B", year=2025,
+         config={"model_type": "qwen3", "hidden_size": 4096, "num_attention_heads": 32,
+                 "num_key_value_heads": 8, "head_dim": 128, "num_hidden_layers": 36,
+                 "max_position_embeddings": 40960, "rope_theta": 1000000, "rope_scaling": None},
+         source="review: QwenLM/Qwen3 docs and a copy of Qwen3-1.7B's config (theta 1e6, 40 960)",
+         status="mirror",
+         notes="Trained to 32 768 tokens; max_position_embeddings 40 960 = 32K output + 8K prompt."),
+    dict(name="qwen3-8b-yarn", title="Qwen3 8B + YaRN x4", hub_id="Qwen/Qwen3-8B", year=2025,
+         config={"model_type": "qwen3", "hidden_size": 4096, "num_attention_heads": 32,
+                 "num_key_value_heads": 8, "head_dim": 128, "num_hidden_layers": 36,
+                 "max_position_embeddings": 40960, "rope_theta": 1000000,
+                 "rope_scaling": {"rope_type": "yarn", "factor": 4.0,
+                                  "original_max_position_embeddings": 32768}},
+         source="the rope_scaling block QwenLM/Qwen3's docs tell users to add for 131 072 tokens",
+         status="docs",
+         notes="Static YaRN: the same frequencies whatever the input length, so the Qwen docs warn "
+               "it 'may impact performance on shorter texts' and advise factor 2 for 65 536."),
+    dict(name="qwen3-vl-8b", title="Qwen3-VL 8B", hub_id="Qwen/Qwen3-VL-8B-Instruct", year=2025,
+         config={"model_type": "qwen3_vl",
+                 "text_config": {"model_type": "qwen3_vl_text", "hidden_size": 4096,
+                                 "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 128,
+                                 "num_hidden_layers": 36, "max_position_embeddings": 262144,
+                                 "rope_theta": 5000000,
+                                 "rope_scaling": {"mrope_interleaved": True,
+                                                  "mrope_section": [24, 20, 20],
+                                                  "rope_type": "default"}}},
+         source="review: QwenLM/Qwen3-VL README and a copy of the Hub config (theta 5e6, mirror); "
+                "transformers' Qwen3VLTextConfig default_theta is 5e5 and differs",
+         status="mirror",
+         notes="Interleaved M-RoPE: pairs go round-robin t, h, w over the first 60 and the last 4 "
+               "are t, so each axis gets high and low frequencies."),
+    dict(name="smollm3-3b", title="SmolLM3 3B", hub_id="HuggingFaceTB/SmolLM3-3B", year=2025,
+         config={"model_type": "smollm3", "hidden_size": 2048, "num_attention_heads": 16,
+                 "num_key_value_heads": 4, "num_hidden_layers": 36, "max_position_embeddings": 65536,
+                 "rope_theta": 5000000.0, "no_rope_layers": [1, 1, 1, 0] * 9,
+                 "no_rope_layer_interval": 4, "use_sliding_window": False, "sliding_window": None},
+         source="copies of the Hub config.json in two ports (mirror; rope_theta 5e6, no_rope_layers)",
+         status="mirror",
+         notes="Every fourth layer applies no RoPE (no_rope_layers[i] == 0; 1 means the layer "
+               "uses RoPE, despite the name)."),
+    dict(name="gpt-oss-20b", title="gpt-oss-20b", hub_id="openai/gpt-oss-20b", year=2025,
+         config={"model_type": "gpt_oss", "hidden_size": 2880, "num_attention_heads": 64,
+                 "num_key_value_heads": 8, "head_dim": 64, "num_hidden_layers": 24,
+                 "max_position_embeddings": 131072, "rope_theta": 150000,
+                 "rope_scaling": {"beta_fast": 32.0, "beta_slow": 1.0, "factor": 32.0,
+                                  "original_max_position_embeddings": 4096, "rope_type": "yarn",
+                                  "truncate": False},
+                 "sliding_window": 128,
+                 "layer_types": ["sliding_attention", "full_attention"] * 12},
+         source="transformers GptOssConfig defaults (default_theta 150 000; its rope_parameters "
+                "default is this block)",
+         status="class defaults",
+         notes="YaRN x32 with truncate: false, so the ramp runs between the unrounded pair "
+               "indices 8.09 and 17.40; cos/sin factor 0.1 ln 32 + 1 = 1.347."),
+    dict(name="gemma-4", title="Gemma 4 (class defaults)", hub_id="google/gemma-4-e2b-it", year=2026,
+         config={"model_type": "gemma4_text", "hidden_size": 2304, "num_attention_heads": 8,
+                 "num_key_value_heads": 4, "head_dim": 256, "global_head_dim": 512,
+                 "num_hidden_layers": 30, "max_position_embeddings": 131072, "sliding_window": 512,
+                 "rope_parameters": {
+                     "sliding_attention": {"rope_type": "default", "rope_theta": 10000.0},
+                     "full_attention": {"rope_type": "proportional", "partial_rotary_factor": 0.25,
+                                        "rope_theta": 1000000.0}}},
+         source="transformers Gemma4TextConfig defaults (rope_parameters, global_head_dim 512); "
+                "google-deepmind/gemma gemma4 _gemma4.py (global_rope_proportion 0.25)",
+         status="class defaults",
+         notes="Global layers use p-RoPE (transformers' 'proportional'): with a 512-wide head, "
+               "only the 64 fastest of 256 pairs turn, the slowest of them every 188 tokens; the "
+               "other 192 pairs carry no position at all."),
+]
+
+_ENTRIES = tuple(ModelEntry(**{**item, "config": _freeze(item["config"])}) for item in _DATA)
+_BY_NAME = {item.name: item for item in _ENTRIES}
+
+
+def names():
+    """The atlas's model names, oldest first (the order of the book's tables and menus).
+
+    Returns
+    -------
+    tuple of str
+    """
+    return tuple(item.name for item in _ENTRIES)
+
+
+def entries():
+    """Every :class:`ModelEntry`, in :func:`names` order."""
+    return _ENTRIES
+
+
+def entry(name):
+    """The :class:`ModelEntry` called ``name``.
+
+    Raises
+    ------
+    KeyError
+        For a name not in the atlas; the message lists the names.
+    """
+    if not isinstance(name, str) or name not in _BY_NAME:
+        raise KeyError(f"no model {name!r} in the atlas; it has {names()}")
+    return _BY_NAME[name]
+
+
+def specs(name, *, seq_len=None):
+    """The model's RoPE per layer type, as :class:`rope_core.RopeSpec` objects.
+
+    Parameters
+    ----------
+    name : str
+        An atlas name (see :func:`names`).
+    seq_len : float, optional
+        Passed to :func:`rope_core.from_config` (dynamic NTK, LongRoPE).
+
+    Returns
+    -------
+    dict
+        ``{layer_type: RopeSpec}`` for each layer type that applies RoPE, in the order the types
+        first appear among the layers; ``{None: RopeSpec}`` for a model without layer types.
+        Layer types whose layers apply no RoPE (Llama 4's global layers, Command R7B's) are left
+        out; every spec's ``nope_layers`` lists them.
+    """
+    config = entry(name).config_dict()
+    plan = layer_plan(config)
+    order = []
+    for layer_type, uses_rope in plan:
+        if uses_rope and layer_type not in order:
+            order.append(layer_type)
+    if not order:
+        order = [None]
+    return {layer_type: from_config(config, layer_type=layer_type, seq_len=seq_len) for layer_type in order}

@@ -1,0 +1,690 @@
+r"""Read a model's ``config.json`` and get its RoPE: :func:`from_config` and :class:`RopeSpec`.
+
+A real configuration says where RoPE goes in a few dozen ways: transformers 4 wrote
+``rope_theta`` and ``rope_scaling`` at the top level, transformers 5 writes one
+``rope_parameters`` block (or one per layer type), and model families add their own keys
+(GPT-NeoX's ``rotary_pct``, Gemma 3's ``rope_local_base_freq``, DeepSeek's
+``qk_rope_head_dim``, Llama 4's ``no_rope_layers``, ...). :func:`from_config` reads all of
+them the way transformers 5 does and returns the numbers transformers computes:
+
+>>> spec = from_config({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32,
+...                     "rope_theta": 500000.0, "max_position_embeddings": 131072,
+...                     "rope_scaling": {"rope_type": "llama3", "factor": 8.0,
+...                                      "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+...                                      "original_max_position_embeddings": 8192}})
+>>> spec.rope_type, spec.head_dim, spec.rotary_dim, spec.layout
+('llama3', 128, 128, 'half')
+>>> float(spec.inverse_frequencies[-1] * 8 / spec.base ** (-126 / 128))
+1.0
+
+Each rule below cites the transformers 5 code it follows (``transformers/modeling_rope_utils.py``
+and ``transformers/models/<model>/{configuration,modeling}_<model>.py``; checked against
+transformers 5.23.0, and against its outputs by ``tests/test_config_golden.py``).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+import numpy as np
+
+from .frequencies import (
+    ROPE_TYPES,
+    _attention_factor,
+    _check_seq_len,
+    _mscale,
+    _scaled_frequencies,
+    _scaling_config,
+)
+
+__all__ = ["RopeSpec", "from_config", "layer_plan"]
+
+# --- what each model family does differently ----------------------------------------------
+#
+# layout: how the model's transformers code pairs features ("half": rotate_half over
+#   (x_i, x_{i+r/2}); "interleaved": (x_{2i}, x_{2i+1}), by view_as_complex, rotate_every_two or
+#   repeat_interleave'd cos/sin).
+# default_theta: ``default_theta`` of the configuration class (10 000 unless set).
+# The other keys are explained where they are read.
+_FAMILIES = {
+    # modeling_llama.py: rotate_half; LlamaRotaryEmbedding.compute_default_rope_parameters.
+    "llama": {},
+    "mistral": {},
+    "mixtral": {"default_theta": 1e6},            # configuration_mixtral.py default_theta
+    "qwen2": {},
+    "qwen3": {},
+    "qwen3_moe": {},
+    "olmo2": {},
+    "olmo3": {},
+    "gemma": {},
+    "gemma2": {},
+    "falcon": {},
+    # configuration_phi3.py: "su" and "yarn" are renamed "longrope" (convert_rope_params_to_dict).
+    "phi3": {"type_aliases": {"su": "longrope", "yarn": "longrope"}},
+    # configuration_gpt_neox.py: rotary_emb_base -> rope_theta, rotary_pct -> partial factor
+    # (default 0.25); modeling_gpt_neox.py: rotate_half over the first rotary_ndims features.
+    "gpt_neox": {"theta_key": "rotary_emb_base", "partial_key": "rotary_pct", "default_partial": 0.25},
+    # configuration_glm.py sets partial_rotary_factor 0.5 by default; modeling_glm.py rotates
+    # pairs (x[..., 0::2], x[..., 1::2]) with repeat_interleave'd cos/sin.
+    "glm": {"layout": "interleaved", "default_partial": 0.5},
+    "glm4": {"layout": "interleaved", "default_partial": 0.5},
+    # modeling_gptj.py: create_sinusoidal_positions with a hard-coded base 10000, rotate_every_two
+    # on the first rotary_dim features of each head.
+    "gptj": {"layout": "interleaved", "fixed_theta": 10000.0},
+    # modeling_cohere2.py: repeat_interleave'd frequencies, rotate_half over (::2, 1::2) pairs;
+    # RoPE only where layer_types[i] == "sliding_attention" (Cohere2Attention.forward).
+    "cohere": {"layout": "interleaved"},
+    "cohere2": {"layout": "interleaved", "rope_only_on": "sliding_attention",
+                "layer_pattern": ("sliding_window_pattern", 4)},
+    # configuration_llama4.py: default_theta 5e5, no_rope_layers (1 = uses RoPE) or one NoPE
+    # layer every no_rope_layer_interval; layer_types chunked_attention (RoPE) / full_attention
+    # (NoPE); modeling_llama4.py: view_as_complex (interleaved).
+    "llama4_text": {"layout": "interleaved", "default_theta": 5e5, "no_rope_layers": True},
+    # configuration_smollm3.py: default_theta 2e6, no_rope_layers as Llama 4 (layer_types stay
+    # full_attention); modeling_smollm3.py: rotate_half where use_rope.
+    "smollm3": {"default_theta": 2e6, "no_rope_layers": True},
+    # configuration_gpt_oss.py: default_theta 1.5e5, YaRN x32 by default; modeling_gpt_oss.py:
+    # _apply_rotary_emb chunks x into halves.
+    "gpt_oss": {"default_theta": 1.5e5, "default_rope": {"rope_type": "yarn", "factor": 32.0,
+                                                          "beta_fast": 32.0, "beta_slow": 1.0,
+                                                          "truncate": False,
+                                                          "original_max_position_embeddings": 4096}},
+    # configuration_deepseek_v3.py: head_dim = qk_rope_head_dim, rope_interleave (default True);
+    # modeling_deepseek_v3.py: q = cat(q_nope, q_rope), so the rotated features come last, and
+    # yarn_apply_mscale multiplies the softmax scale by mscale(factor, mscale_all_dim)^2.
+    # apply_rotary_pos_emb_interleave reads pairs (0::2, 1::2) and writes cat(first, second).
+    "deepseek_v3": {"mla": True, "layout_key": ("rope_interleave", True), "half_order_out": True},
+    "kimi_k2": {"mla": True, "layout_key": ("rope_interleave", True), "half_order_out": True},
+    # modeling_deepseek_v2.py: apply_rotary_emb through view_as_complex (interleaved).
+    "deepseek_v2": {"mla": True, "layout": "interleaved"},
+    # configuration_qwen2_vl.py: default_theta 1e6 and rope_type "mrope" read as "default";
+    # the M-RoPE sections only choose which position (t, h, w) each pair reads.
+    "qwen2_vl": {"default_theta": 1e6, "type_aliases": {"mrope": "default"}},
+    "qwen2_5_vl": {"default_theta": 1e6, "type_aliases": {"mrope": "default"}},
+    "qwen3_vl_text": {"default_theta": 5e5},
+    "qwen3_vl": {"default_theta": 5e5},
+    "qwen3_next": {},
+    # configuration_gemma3.py: rope_theta (global, default 1e6) on full_attention layers with
+    # rope_scaling, rope_local_base_freq (default 1e4) unscaled on sliding_attention layers;
+    # one full layer in sliding_window_pattern (6).
+    "gemma3_text": {"per_layer": {"full_attention": ("rope_theta", 1e6, True),
+                                  "sliding_attention": ("rope_local_base_freq", 1e4, False)},
+                    "layer_pattern": ("sliding_window_pattern", 6)},
+    # configuration_modernbert.py: global_rope_theta (1.6e5) on full_attention layers,
+    # local_rope_theta (1e4) on sliding ones, rope_scaling on both; layer i is global when
+    # i % global_attn_every_n_layers == 0.
+    "modernbert": {"per_layer": {"full_attention": ("global_rope_theta", 1.6e5, True),
+                                 "sliding_attention": ("local_rope_theta", 1e4, True)},
+                   "layer_pattern": ("global_attn_every_n_layers", 3, "from_zero")},
+    # configuration_gemma4.py: v5 only; default rope_parameters below, full_attention layers use
+    # global_head_dim (512) (per_layer_config), the last layer is always full_attention.
+    "gemma4_text": {"default_rope": {"sliding_attention": {"rope_type": "default", "rope_theta": 1e4},
+                                     "full_attention": {"rope_type": "proportional",
+                                                        "partial_rotary_factor": 0.25,
+                                                        "rope_theta": 1e6}},
+                    "layer_pattern": ("sliding_window_pattern", 6), "last_layer_full": True,
+                    "head_dim_of": {"full_attention": ("global_head_dim", 512)}},
+}
+# Multimodal wrappers keep the language model's keys under text_config.
+_TEXT_MODEL_TYPES = {"llama4": "llama4_text", "gemma3": "gemma3_text", "gemma4": "gemma4_text",
+                     "qwen3_vl": "qwen3_vl_text", "qwen3_vl_moe": "qwen3_vl_moe_text"}
+_SCALED_TYPES_WITH_TRAINING_LENGTH = ("llama3", "yarn", "longrope")
+
+
+@dataclass(frozen=True, eq=False)
+class RopeSpec:
+    r"""The RoPE of one model (and one layer type), as its transformers code computes it.
+
+    Attributes
+    ----------
+    model_type : str or None
+        ``config["model_type"]`` (of the text model for multimodal configs).
+    layer_type : str or None
+        The layer type this spec describes (``"full_attention"``, ``"sliding_attention"``, ...),
+        or None when every RoPE layer of the model shares it.
+    rope_type : str
+        One of :data:`rope_core.ROPE_TYPES` (legacy names such as Phi-3's ``"su"`` resolved).
+    base : float
+        :math:`\theta` base (``rope_theta``).
+    head_dim : int
+        Width of the query/key head that :meth:`apply` takes (DeepSeek MLA: ``qk_nope_head_dim
+        + qk_rope_head_dim``).
+    rotary_dim : int
+        How many features rotate: ``2 * len(inverse_frequencies)``. For ``"proportional"`` the
+        whole head, with zero frequencies on the pairs that never turn.
+    rotary_offset : int
+        Index of the first rotated feature (0, except DeepSeek MLA, whose rotated 64 features
+        follow the ``qk_nope_head_dim`` unrotated ones).
+    layout : {"half", "interleaved"}
+        How the model's code pairs the rotated features.
+    inverse_frequencies : ndarray, shape (rotary_dim // 2,)
+        float64 :math:`\theta'_i`, the values of transformers' ``inv_freq`` buffer.
+    attention_factor : float
+        transformers' ``attention_scaling``: multiplies cos and sin (YaRN, LongRoPE), so logits
+        scale by its square.
+    softmax_scale_factor : float
+        Extra factor on the softmax scale :math:`1/\sqrt{d}` (DeepSeek's
+        :math:`\text{mscale}(s, \text{mscale\_all\_dim})^2`); 1 for other models.
+    partial_rotary_factor : float
+        The fraction of the head the config asks to rotate (1.0 when it says nothing).
+    original_max_position_embeddings : int or None
+        Training length the scaling starts from, when the config gives one.
+    max_position_embeddings : int or None
+        The config's ``max_position_embeddings`` (``n_positions`` for GPT-J).
+    rope_parameters : mapping
+        The standardised transformers 5 block (``rope_type``, ``rope_theta`` and the scaling keys).
+    layers : tuple of int
+        Indices of the layers this spec applies to (layers with no RoPE excluded).
+    nope_layers : tuple of int
+        Indices of the model's layers that apply no RoPE at all.
+    output_in_half_order : bool
+        True when the model's code reads interleaved pairs but writes the rotated features in
+        the half order (``[x_0', x_2', ..., x_1', x_3', ...]``): transformers' DeepSeek-V3
+        ``apply_rotary_pos_emb_interleave``. Queries and keys are permuted alike, so scores
+        equal those of interleaved RoPE; :meth:`apply` follows the model.
+    seq_len : float or None
+        The sequence length the frequencies were computed for (dynamic NTK and LongRoPE).
+    """
+
+    model_type: str | None
+    layer_type: str | None
+    rope_type: str
+    base: float
+    head_dim: int
+    rotary_dim: int
+    rotary_offset: int
+    layout: str
+    inverse_frequencies: np.ndarray = field(repr=False)
+    attention_factor: float
+    softmax_scale_factor: float
+    partial_rotary_factor: float
+    original_max_position_embeddings: int | None
+    max_position_embeddings: int | None
+    rope_parameters: MappingProxyType = field(repr=False)
+    layers: tuple = field(repr=False)
+    nope_layers: tuple = field(repr=False)
+    output_in_half_order: bool = False
+    seq_len: float | None = None
+
+    @property
+    def rotated_pairs(self):
+        """Number of pairs that turn (fewer than ``rotary_dim // 2`` only for p-RoPE)."""
+        return int(np.count_nonzero(self.inverse_frequencies))
+
+    @property
+    def wavelengths(self):
+        r"""Wavelengths :math:`2\pi/\theta'_i` in tokens (``inf`` for pairs that never turn)."""
+        with np.errstate(divide="ignore"):
+            return 2 * np.pi / self.inverse_frequencies
+
+    def frequencies_at(self, seq_len):
+        """The frequencies transformers uses for a sequence of ``seq_len`` tokens.
+
+        Only dynamic NTK and LongRoPE depend on it (transformers' ``dynamic_rope_update``
+        recomputes them from ``max(position_ids) + 1``); other types return
+        :attr:`inverse_frequencies`.
+        """
+        seq_len = _check_seq_len(seq_len)
+        if self.rope_type not in ("dynamic", "longrope") or seq_len is None:
+            return self.inverse_frequencies
+        rope_type, block = _scaling_config(self._block(), self.base)
+        return _scaled_frequencies(self.rotary_dim, self.base, rope_type, block, seq_len)
+
+    def _block(self):
+        """The block in :func:`rope_core.inverse_frequencies`' form (rope_core-only keys added)."""
+        block = {key: value for key, value in self.rope_parameters.items()
+                 if key not in ("partial_rotary_factor", "rope_theta", "mrope_section",
+                                "mrope_interleaved")}
+        if self.rope_type == "dynamic":  # transformers 5 reads the config's max_position_embeddings
+            block = {"rope_type": "dynamic", "factor": block["factor"],
+                     "max_position_embeddings": self.max_position_embeddings}
+        return block
+
+    def apply(self, x, positions=None):
+        r"""Rotate queries or keys ``x`` at ``positions`` as the model's transformers code does.
+
+        Parameters
+        ----------
+        x : array_like, shape (..., seq, head_dim)
+            Query or key vectors of one or more heads.
+        positions : array_like of int, optional
+            Shape ``(seq,)``, or one position per row with ``x.ndim - 1`` axes that broadcast
+            against ``x.shape[:-1]`` (for ``(batch, heads, seq, head_dim)`` pass ``(batch, 1,
+            seq)``). Default ``arange(seq)``.
+
+        Returns
+        -------
+        ndarray, same shape as ``x``
+            Features ``rotary_offset : rotary_offset + rotary_dim`` rotated by
+            :math:`m\theta'_i` in the spec's layout and multiplied by ``attention_factor``;
+            the others unchanged (DeepSeek-V3: written in the half order, see
+            :attr:`output_in_half_order`). Dynamic NTK and LongRoPE use the frequencies for
+            ``max(positions) + 1`` tokens unless the spec was made for a given ``seq_len``.
+        """
+        x = np.asarray(x)
+        if x.dtype.kind in "iub":
+            x = x.astype(np.float64)
+        if x.dtype.kind != "f" or x.ndim < 2:
+            raise ValueError(f"x must be a real array of shape (..., seq, {self.head_dim}), got "
+                             f"dtype {x.dtype} and shape {x.shape}")
+        if x.shape[-1] != self.head_dim:
+            raise ValueError(f"x must have head_dim = {self.head_dim} features on its last axis, "
+                             f"got shape {x.shape}")
+        seq = x.shape[-2]
+        positions = np.arange(seq) if positions is None else np.asarray(positions)
+        if positions.dtype.kind not in "iu" and not (
+                positions.dtype.kind == "f" and np.all(np.isfinite(positions))
+                and np.all(positions == np.round(positions))):
+            raise ValueError(f"positions must be integers, got {positions!r}")
+        if positions.ndim == 1:
+            if positions.shape[0] != seq:
+                raise ValueError(f"positions of shape ({positions.shape[0]},) do not match the {seq} "
+                                 f"rows of x (shape {x.shape})")
+        elif positions.ndim != x.ndim - 1 or np.broadcast_shapes(positions.shape, x.shape[:-1]) != x.shape[:-1]:
+            raise ValueError(f"positions of shape {positions.shape} do not broadcast against x of shape "
+                             f"{x.shape} row by row; give (seq,) or {x.ndim - 1} axes, e.g. "
+                             "(batch, 1, seq) for (batch, heads, seq, head_dim)")
+        theta = self.inverse_frequencies
+        if self.seq_len is None and self.rope_type in ("dynamic", "longrope") and positions.size:
+            theta = self.frequencies_at(float(positions.max()) + 1)
+        angles = positions.astype(np.float64)[..., None] * theta
+        cos, sin = np.cos(angles) * self.attention_factor, np.sin(angles) * self.attention_factor
+        out = x.astype(np.float64, copy=True)
+        start, stop = self.rotary_offset, self.rotary_offset + self.rotary_dim
+        part = out[..., start:stop]
+        if self.layout == "half":
+            a, b = part[..., : self.rotary_dim // 2].copy(), part[..., self.rotary_dim // 2:].copy()
+            part[..., : self.rotary_dim // 2] = a * cos - b * sin
+            part[..., self.rotary_dim // 2:] = b * cos + a * sin
+        elif self.output_in_half_order:
+            a, b = part[..., 0::2].copy(), part[..., 1::2].copy()
+            part[..., : self.rotary_dim // 2] = a * cos - b * sin
+            part[..., self.rotary_dim // 2:] = b * cos + a * sin
+        else:
+            a, b = part[..., 0::2].copy(), part[..., 1::2].copy()
+            part[..., 0::2] = a * cos - b * sin
+            part[..., 1::2] = b * cos + a * sin
+        return out.astype(x.dtype, copy=False)
+
+
+# --- reading keys -----------------------------------------------------------------------------
+
+def _int(config, key, where="config"):
+    value = config[key]
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value <= 0:
+        raise TypeError(f"{where}['{key}'] must be a positive integer, got {value!r}")
+    return int(value)
+
+
+def _number(value, name):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value) or value <= 0:
+        raise TypeError(f"{name} must be a finite number > 0, got {value!r}")
+    return float(value)
+
+
+def _text_config(config):
+    """The language model's keys: ``text_config`` for multimodal wrappers, else the config."""
+    if not isinstance(config, dict):
+        raise TypeError(f"config must be a dict (a parsed config.json), got {type(config).__name__}")
+    inner = config.get("text_config")
+    if inner is None:
+        return config, config.get("model_type")
+    if not isinstance(inner, dict):
+        raise TypeError(f"config['text_config'] must be a dict, got {type(inner).__name__}")
+    outer_type = config.get("model_type")
+    model_type = inner.get("model_type") or _TEXT_MODEL_TYPES.get(outer_type, outer_type)
+    return inner, model_type
+
+
+def _head_dim(config, family, model_type):
+    """Head width as the model's code computes it (``head_dim`` or hidden // heads)."""
+    if family.get("mla"):
+        for key in ("qk_rope_head_dim", "qk_nope_head_dim"):
+            if key not in config:
+                raise ValueError(f"config of model_type {model_type!r} (MLA) must give {key!r}")
+        return _int(config, "qk_rope_head_dim"), _int(config, "qk_nope_head_dim")
+    if config.get("head_dim") is not None:
+        return _int(config, "head_dim"), 0
+    hidden_key = "n_embd" if "n_embd" in config and "hidden_size" not in config else "hidden_size"
+    heads_key = "n_head" if "n_head" in config and "num_attention_heads" not in config else "num_attention_heads"
+    if hidden_key not in config or heads_key not in config:
+        raise ValueError(
+            "config gives no head size: it needs 'head_dim', or 'hidden_size' and "
+            "'num_attention_heads' (head_dim = hidden_size // num_attention_heads)"
+        )
+    hidden, heads = _int(config, hidden_key), _int(config, heads_key)
+    return hidden // heads, 0
+
+
+def _block_from(value, where):
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise TypeError(f"{where} must be a dict or null, got {type(value).__name__}")
+    return dict(value)
+
+
+def _rope_blocks(config, family, layer_types):
+    """One standardised rope_parameters block per layer type, or ``{None: block}``.
+
+    Mirrors ``RotaryEmbeddingConfigMixin.convert_rope_params_to_dict`` and
+    ``standardize_rope_params`` (modeling_rope_utils.py) with the model overrides named in
+    :data:`_FAMILIES`.
+    """
+    v5 = config.get("rope_parameters")
+    v4 = config.get("rope_scaling")
+    where = "config['rope_parameters']" if v5 is not None else "config['rope_scaling']"
+    # convert_rope_params_to_dict: rope_scaling (v4) takes precedence over rope_parameters.
+    raw = _block_from(v4, "config['rope_scaling']") or _block_from(v5, "config['rope_parameters']")
+    if v4 is not None:
+        where = "config['rope_scaling']"
+    if "fixed_theta" in family:  # GPT-J: no rope keys at all
+        return {None: {"rope_type": "default", "rope_theta": family["fixed_theta"]}}, where
+
+    per_layer = family.get("per_layer")
+    nested = raw is not None and any(key in set(layer_types or ()) for key in raw)
+    if raw is None and "default_rope" in family:
+        raw = {key: (dict(value) if isinstance(value, dict) else value)
+               for key, value in family["default_rope"].items()}
+        nested = all(isinstance(value, dict) for value in raw.values())
+    if per_layer and not nested:
+        # v4 Gemma 3 / ModernBERT: build the per-layer blocks from the model's own keys.
+        blocks = {}
+        for layer_type, (theta_key, default_theta, scaled) in per_layer.items():
+            block = {"rope_type": "default"}
+            if scaled and raw:
+                block.update(raw)
+            theta = config.get(theta_key, default_theta)
+            block["rope_theta"] = _number(theta, f"config['{theta_key}']")
+            blocks[layer_type] = block
+        return _standardise(blocks, config, family, where), where
+    if nested:
+        blocks = {}
+        for layer_type, block in raw.items():
+            if layer_type not in set(layer_types or ()):
+                continue
+            blocks[layer_type] = _block_from(block, f"{where}['{layer_type}']")
+        return _standardise(blocks, config, family, where), where
+    block = raw if raw is not None else {}
+    return _standardise({None: block}, config, family, where), where
+
+
+def _standardise(blocks, config, family, where):
+    """``standardize_rope_params``: fill rope_type, rope_theta, partial factor, training length."""
+    theta_key = family.get("theta_key", "rope_theta")
+    partial_key = family.get("partial_key", "partial_rotary_factor")
+    top_theta = config.get(theta_key, config.get("rope_theta"))
+    top_partial = config.get(partial_key, config.get("partial_rotary_factor", family.get("default_partial")))
+    out = {}
+    for layer_type, block in blocks.items():
+        name = where if layer_type is None else f"{where}['{layer_type}']"
+        if block is None:  # a layer type saved with no RoPE
+            out[layer_type] = None
+            continue
+        block = dict(block)
+        rope_type = block.pop("type", None)
+        rope_type = block.get("rope_type", rope_type) or "default"
+        rope_type = family.get("type_aliases", {}).get(rope_type, rope_type)
+        if not isinstance(rope_type, str) or rope_type not in ROPE_TYPES or rope_type == "ntk":
+            known = tuple(t for t in ROPE_TYPES if t != "ntk")
+            raise ValueError(f"{name}['rope_type'] must be one of {known}, got {rope_type!r}")
+        block["rope_type"] = rope_type
+        if block.get("rope_theta") is None:
+            block["rope_theta"] = top_theta if top_theta is not None else family.get("default_theta", 1e4)
+        block["rope_theta"] = _number(block["rope_theta"], f"{name}['rope_theta']")
+        if top_partial is not None:
+            block.setdefault("partial_rotary_factor", top_partial)
+        if block.get("partial_rotary_factor") is not None:
+            prf = block["partial_rotary_factor"]
+            if isinstance(prf, bool) or not isinstance(prf, numbers.Real) or not 0 < prf <= 1:
+                raise TypeError(f"{name}['partial_rotary_factor'] must be a number in (0, 1], got {prf!r}")
+        if rope_type in _SCALED_TYPES_WITH_TRAINING_LENGTH:
+            # The top-level key wins (Phi-3 keeps it there), else the block's, else the context.
+            if layer_type is None and config.get("original_max_position_embeddings") is not None:
+                block["original_max_position_embeddings"] = config["original_max_position_embeddings"]
+            elif block.get("original_max_position_embeddings") is None and config.get("max_position_embeddings"):
+                block["original_max_position_embeddings"] = config["max_position_embeddings"]
+        out[layer_type] = block
+    return out
+
+
+def layer_plan(config):
+    """Every layer's type and whether it applies RoPE, as the model's transformers code decides.
+
+    Parameters
+    ----------
+    config : dict
+        A model's ``config.json``.
+
+    Returns
+    -------
+    tuple of (str or None, bool)
+        One ``(layer_type, uses_rope)`` per layer (``layer_type`` None when the config has no
+        layer types), or an empty tuple when the config gives no layer count.
+
+    Examples
+    --------
+    >>> [uses for _, uses in layer_plan({"model_type": "llama4_text", "num_hidden_layers": 8,
+    ...                                   "hidden_size": 5120, "num_attention_heads": 40})]
+    [True, True, True, False, True, True, True, False]
+    """
+    config, model_type = _text_config(config)
+    family = _FAMILIES.get(model_type, {})
+    return _layer_plan(config, family)
+
+
+def _layer_plan(config, family):
+    n_layers = config.get("num_hidden_layers", config.get("n_layer"))
+    if n_layers is None:
+        return ()
+    n_layers = _int({"num_hidden_layers": n_layers}, "num_hidden_layers")
+    uses_rope = [True] * n_layers
+    if family.get("no_rope_layers"):
+        flags = config.get("no_rope_layers")
+        if flags:  # Llama 4 / SmolLM3: 1 means the layer USES RoPE (despite the name)
+            if not isinstance(flags, list) or len(flags) != n_layers or any(f not in (0, 1) for f in flags):
+                raise ValueError(f"config['no_rope_layers'] must be a list of {n_layers} zeros and ones "
+                                 f"(1 = the layer uses RoPE), got {flags!r}")
+            uses_rope = [bool(flag) for flag in flags]
+        else:
+            interval = config.get("no_rope_layer_interval", 4)
+            interval = _int({"no_rope_layer_interval": interval}, "no_rope_layer_interval")
+            uses_rope = [(i + 1) % interval != 0 for i in range(n_layers)]
+    layer_types = config.get("layer_types")
+    if layer_types is not None:
+        if not isinstance(layer_types, list) or len(layer_types) != n_layers or not all(
+                isinstance(t, str) for t in layer_types):
+            raise ValueError(f"config['layer_types'] must be a list of {n_layers} strings, got {layer_types!r}")
+        layer_types = list(layer_types)
+    elif "layer_pattern" in family:
+        key, default, *mode = family["layer_pattern"]
+        period = _int({key: config.get(key, default)}, key)
+        if mode == ["from_zero"]:  # ModernBERT: layer 0 is global
+            layer_types = ["sliding_attention" if i % period else "full_attention" for i in range(n_layers)]
+        else:
+            layer_types = ["sliding_attention" if (i + 1) % period else "full_attention" for i in range(n_layers)]
+    elif family.get("no_rope_layers") and "layer_types" not in config and family.get("layout") == "interleaved":
+        # Llama 4: chunked attention on RoPE layers, full (global) attention on NoPE layers.
+        layer_types = ["chunked_attention" if rope else "full_attention" for rope in uses_rope]
+    if layer_types is not None and family.get("last_layer_full"):
+        layer_types[-1] = "full_attention"
+    if family.get("rope_only_on") and layer_types is not None:
+        uses_rope = [rope and t == family["rope_only_on"] for rope, t in zip(uses_rope, layer_types)]
+    types = layer_types if layer_types is not None else [None] * n_layers
+    return tuple(zip(types, uses_rope))
+
+
+# --- from_config --------------------------------------------------------------------------------
+
+def from_config(config, *, layer_type=None, seq_len=None):
+    r"""The RoPE of a model, read from its ``config.json`` as transformers 5 reads it.
+
+    Parameters
+    ----------
+    config : dict
+        The model's ``config.json`` (parsed), in the transformers 4 form (top-level
+        ``rope_theta``, ``rope_scaling`` with ``rope_type`` or legacy ``type``,
+        ``partial_rotary_factor``, ``rotary_pct``, ``rotary_emb_base``, ...) or the
+        transformers 5 form (``rope_parameters``, one block per layer type allowed). Multimodal
+        configs are read from their ``text_config``. Keys that do not concern RoPE are ignored.
+    layer_type : str, optional
+        Which layer type to describe (``"full_attention"``, ``"sliding_attention"``,
+        ``"chunked_attention"``, ...). Required when the layer types have different RoPE.
+    seq_len : float, optional
+        Sequence length for dynamic NTK and LongRoPE (default: their length-independent start,
+        i.e. no dynamic growth and LongRoPE's short factors).
+
+    Returns
+    -------
+    RopeSpec
+        ``inverse_frequencies`` equal to transformers' ``inv_freq`` (float64, so within float32
+        round-off of it), its ``attention_scaling``, the layout the model's code applies, and
+        which layers use this RoPE and which use none.
+
+    Raises
+    ------
+    TypeError, ValueError
+        Naming the key: a config with no head size; a ``rope_type`` transformers does not know;
+        a key of the wrong type; per-layer-type RoPE without ``layer_type``; a ``layer_type``
+        the model does not have, or whose layers apply no RoPE; a scaling block missing a key
+        its type requires or holding one its type does not read (see
+        :func:`rope_core.inverse_frequencies`).
+
+    Notes
+    -----
+    What transformers does and this function follows (transformers 5.23.0):
+
+    * ``rope_scaling`` wins over ``rope_parameters``; missing ``rope_type`` is ``"default"``,
+      missing ``rope_theta`` the class's ``default_theta``
+      (``RotaryEmbeddingConfigMixin.convert_rope_params_to_dict``, ``standardize_rope_params``);
+    * llama3, yarn and longrope take the training length from a top-level
+      ``original_max_position_embeddings`` first, then the block's, then
+      ``max_position_embeddings``; dynamic NTK always uses ``max_position_embeddings``;
+    * the rotary dimension is ``int(head_dim * partial_rotary_factor)`` (``proportional``:
+      ``head_dim``, with ``int(p * head_dim // 2)`` pairs turning);
+    * an explicit YaRN ``factor`` wins over ``max_position_embeddings /
+      original_max_position_embeddings``; LongRoPE without ``factor`` uses that ratio;
+    * YaRN reads ``truncate`` from the top level of ``rope_parameters`` only
+      (``config.rope_parameters.get("truncate", True)`` in ``_compute_yarn_parameters``), so a
+      per-layer-type block's ``truncate`` has no effect there, nor here.
+
+    Examples
+    --------
+    >>> gemma3 = {"model_type": "gemma3_text", "head_dim": 256, "num_hidden_layers": 12,
+    ...           "rope_theta": 1e6, "rope_local_base_freq": 1e4,
+    ...           "rope_scaling": {"rope_type": "linear", "factor": 8.0}}
+    >>> spec = from_config(gemma3, layer_type="full_attention")
+    >>> spec.rope_type, spec.base, spec.layers
+    ('linear', 1000000.0, (5, 11))
+    >>> from_config(gemma3, layer_type="sliding_attention").rope_type
+    'default'
+    """
+    seq_len = _check_seq_len(seq_len)
+    text, model_type = _text_config(config)
+    if model_type is not None and not isinstance(model_type, str):
+        raise TypeError(f"config['model_type'] must be a string, got {model_type!r}")
+    family = _FAMILIES.get(model_type, {})
+    plan = _layer_plan(text, family)
+    layer_types = sorted({t for t, _ in plan if t is not None})
+    blocks, where = _rope_blocks(text, family, layer_types)
+    nope_layers = tuple(i for i, (_, rope) in enumerate(plan) if not rope)
+
+    if layer_type is not None and not isinstance(layer_type, str):
+        raise TypeError(f"layer_type must be a string or None, got {layer_type!r}")
+    if None in blocks:  # one block for every RoPE layer
+        if layer_type is not None and layer_type not in layer_types:
+            raise ValueError(f"layer_type {layer_type!r} is not a layer type of this config "
+                             f"(it has {layer_types or 'no layer_types'})")
+        block = blocks[None]
+    else:
+        rope_types = [t for t in blocks if blocks[t] is not None]
+        if layer_type is None:
+            raise ValueError(f"this config has one RoPE per layer type ({sorted(blocks)}); "
+                             "pass layer_type= one of them")
+        if layer_type not in blocks:
+            raise ValueError(f"layer_type {layer_type!r} is not in {where} (it has {sorted(blocks)})")
+        block = blocks[layer_type]
+        if block is None:
+            raise ValueError(f"layers of type {layer_type!r} use no RoPE ({where}['{layer_type}'] is "
+                             f"null); the types with RoPE are {rope_types}")
+    layers = tuple(i for i, (t, rope) in enumerate(plan) if rope and (layer_type is None or t == layer_type))
+    if plan and not layers:
+        raise ValueError(f"layers of type {layer_type!r} use no RoPE in this {model_type} config "
+                         f"(layers {[i for i, (t, _) in enumerate(plan) if t == layer_type]} are NoPE)")
+
+    rope_head_dim, nope_head_dim = _head_dim(text, family, model_type)
+    override = family.get("head_dim_of", {}).get(layer_type)
+    if override:  # Gemma 4: full_attention layers use global_head_dim
+        key, default = override
+        rope_head_dim = _int({key: text.get(key, default)}, key)
+    rope_type = block["rope_type"]
+    partial = float(block.get("partial_rotary_factor") or 1.0)
+    if model_type == "gptj":
+        rotary = text.get("rotary_dim", 64)  # GPTJConfig default; null rotates the whole head
+        rotary_dim = rope_head_dim if rotary is None else _int({"rotary_dim": rotary}, "rotary_dim")
+        partial = rotary_dim / rope_head_dim
+    elif rope_type == "proportional":
+        rotary_dim = rope_head_dim
+    else:
+        rotary_dim = int(rope_head_dim * partial)
+    if rotary_dim < 2 or rotary_dim % 2:
+        raise ValueError(f"the rotary dimension int(head_dim * partial_rotary_factor) = {rotary_dim} "
+                         f"(head_dim {rope_head_dim}, partial_rotary_factor {partial}) must be even and >= 2")
+
+    max_positions = text.get("max_position_embeddings", text.get("n_positions"))
+    if max_positions is not None:
+        max_positions = _int({"max_position_embeddings": max_positions}, "max_position_embeddings")
+    scaling = {key: value for key, value in block.items()
+               if key not in ("rope_theta", "partial_rotary_factor")}
+    if rope_type == "proportional":
+        scaling["partial_rotary_factor"] = partial
+    if rope_type == "dynamic":
+        if max_positions is None:
+            raise ValueError("a dynamic RoPE config needs 'max_position_embeddings' (its training length)")
+        scaling = {"rope_type": "dynamic", "factor": scaling.get("factor"), "max_position_embeddings": max_positions}
+    if rope_type == "longrope" and scaling.get("factor") is None and max_positions is not None:
+        scaling["max_position_embeddings"] = max_positions
+    if layer_type is not None and None not in blocks:
+        scaling.pop("truncate", None)  # read from the top level only (see Notes)
+    try:
+        checked_type, checked = _scaling_config(scaling)
+    except (TypeError, ValueError) as error:  # say which part of the config is wrong
+        name = where if layer_type is None or None in blocks else f"{where}['{layer_type}']"
+        raise type(error)(f"{name}: {error}") from None
+    base = block["rope_theta"]
+    theta = _scaled_frequencies(rotary_dim, base, checked_type, checked, seq_len)
+    theta.setflags(write=False)
+    attention = _attention_factor(checked_type, checked)
+    softmax = 1.0
+    if family.get("mla") and rope_type != "default" and block.get("mscale_all_dim"):
+        # modeling_deepseek_v3.py yarn_apply_mscale: scaling *= mscale(factor, mscale_all_dim) ** 2
+        softmax = _mscale(block["factor"], block["mscale_all_dim"]) ** 2
+    layout = family.get("layout", "half")
+    if "layout_key" in family:
+        key, default = family["layout_key"]
+        layout = "interleaved" if text.get(key, default) else "half"
+    training = block.get("original_max_position_embeddings")
+    return RopeSpec(
+        model_type=model_type,
+        layer_type=layer_type,
+        rope_type=rope_type,
+        base=base,
+        head_dim=rope_head_dim + nope_head_dim,
+        rotary_dim=rotary_dim,
+        rotary_offset=nope_head_dim,
+        layout=layout,
+        inverse_frequencies=theta,
+        attention_factor=attention,
+        softmax_scale_factor=float(softmax),
+        partial_rotary_factor=partial,
+        original_max_position_embeddings=int(training) if training is not None else None,
+        max_position_embeddings=max_positions,
+        rope_parameters=MappingProxyType(dict(block)),
+        layers=layers,
+        nope_layers=nope_layers,
+        output_in_half_order=bool(family.get("half_order_out")) and layout == "interleaved",
+        seq_len=seq_len,
+    )

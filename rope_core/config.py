@@ -146,7 +146,7 @@ class RopeSpec:
         The layer type this spec describes (``"full_attention"``, ``"sliding_attention"``, ...),
         or None when every RoPE layer of the model shares it.
     rope_type : str
-        One of :data:`rope_core.ROPE_TYPES` (legacy names such as Phi-3's ``"su"`` resolved).
+        One of ``rope_core.ROPE_TYPES`` (legacy names such as Phi-3's ``"su"`` resolved).
     base : float
         :math:`\theta` base (``rope_theta``).
     head_dim : int

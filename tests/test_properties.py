@@ -146,8 +146,11 @@ def test_float32_matches_float64_at_any_position(dim, seed, layout, start):
        seed=seeds, layout=layouts, start=st.integers(0, 10**5))
 def test_scaled_rope_still_relative(rope_type, factor, seed, layout, start):
     """Every scaling changes theta (and a constant factor), never the relative property."""
-    scaling = {"rope_type": rope_type, "factor": factor, "original_max_position_embeddings": 512,
-               "low_freq_factor": 1.0, "high_freq_factor": 4.0}
+    # Each type gets only the keys it reads (rope_scaling refuses the others since issue 13).
+    extra = {"linear": {}, "dynamic": {"original_max_position_embeddings": 512},
+             "yarn": {"original_max_position_embeddings": 512},
+             "llama3": {"original_max_position_embeddings": 512, "low_freq_factor": 1.0, "high_freq_factor": 4.0}}
+    scaling = {"rope_type": rope_type, "factor": factor, **extra[rope_type]}
     q, k = vectors(seed, (2, 1, 32))
     a = (apply_rope(q, [start], layout=layout, rope_scaling=scaling)
          @ apply_rope(k, [start + 9], layout=layout, rope_scaling=scaling).T)

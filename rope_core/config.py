@@ -40,7 +40,7 @@ from .frequencies import (
     _scaling_config,
 )
 
-__all__ = ["RopeSpec", "from_config", "layer_plan"]
+__all__ = ["RopeSpec", "from_config", "layer_plan", "rope_parameters"]
 
 # --- what each model family does differently ----------------------------------------------
 #
@@ -515,6 +515,47 @@ def _layer_plan(config, family):
         uses_rope = [rope and t == family["rope_only_on"] for rope, t in zip(uses_rope, layer_types)]
     types = layer_types if layer_types is not None else [None] * n_layers
     return tuple(zip(types, uses_rope))
+
+
+def rope_parameters(config):
+    """The transformers 5 ``rope_parameters`` a config amounts to, whatever form it is in.
+
+    transformers 4 configs spread RoPE over top-level keys (``rope_theta``, ``rope_scaling``,
+    ``partial_rotary_factor`` and model keys such as GPT-NeoX's ``rotary_pct`` or Gemma 3's
+    ``rope_local_base_freq``); transformers 5 gathers them into one ``rope_parameters`` block,
+    or one block per layer type. This returns that block as transformers 5's
+    ``standardize_rope_params`` leaves it, with every default filled in.
+
+    Parameters
+    ----------
+    config : dict
+        A model's ``config.json``.
+
+    Returns
+    -------
+    dict
+        One block (``rope_type``, ``rope_theta``, the scaling keys, ``partial_rotary_factor``
+        when the model has one), or ``{layer_type: block}`` for per-layer-type models (a
+        ``None`` block for a layer type saved without RoPE).
+
+    Examples
+    --------
+    >>> rope_parameters({"model_type": "gpt_neox", "hidden_size": 6144, "num_attention_heads": 64,
+    ...                  "rotary_pct": 0.25, "rotary_emb_base": 10000})
+    {'rope_type': 'default', 'rope_theta': 10000.0, 'partial_rotary_factor': 0.25}
+    >>> sorted(rope_parameters({"model_type": "gemma3_text", "head_dim": 256, "num_hidden_layers": 6,
+    ...                         "rope_theta": 1e6, "rope_local_base_freq": 1e4,
+    ...                         "rope_scaling": {"rope_type": "linear", "factor": 8.0}}).items())
+    [('full_attention', {'rope_type': 'linear', 'factor': 8.0, 'rope_theta': 1000000.0}), \
+('sliding_attention', {'rope_type': 'default', 'rope_theta': 10000.0})]
+    """
+    text, model_type = _text_config(config)
+    family = _FAMILIES.get(model_type, {})
+    plan = _layer_plan(text, family)
+    blocks, _ = _rope_blocks(text, family, sorted({t for t, _ in plan if t is not None}))
+    if None in blocks:
+        return dict(blocks[None])
+    return {layer_type: (dict(block) if block is not None else None) for layer_type, block in blocks.items()}
 
 
 # --- from_config --------------------------------------------------------------------------------

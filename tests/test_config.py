@@ -16,6 +16,7 @@ import pytest
 import rope_core
 import rope_core.config
 from rope_core import RopeSpec, from_config, inverse_frequencies, layer_plan
+import rope_core.atlas
 
 LLAMA31 = {"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "num_hidden_layers": 4,
            "max_position_embeddings": 131072, "rope_theta": 500000.0,
@@ -244,3 +245,26 @@ def test_bad_arguments():
 def test_unknown_top_level_keys_are_ignored():
     noisy = {**LLAMA31, **{f"unrelated_key_{i}": i for i in range(200)}, "quantization_config": {"bits": 4}}
     np.testing.assert_array_equal(from_config(noisy).inverse_frequencies, from_config(LLAMA31).inverse_frequencies)
+
+
+V4_ROPE_KEYS = ("rope_theta", "rope_scaling", "partial_rotary_factor", "rotary_pct", "rotary_emb_base",
+                "rope_local_base_freq", "global_rope_theta", "local_rope_theta")
+
+
+@pytest.mark.parametrize("name", rope_core.atlas.names())
+def test_rope_parameters_is_the_v5_form_of_every_atlas_config(name):
+    from rope_core.config import rope_parameters
+    config = rope_core.atlas.entry(name).config_dict()
+    text = config.get("text_config", config)
+    block = rope_parameters(config)
+    if "rope_parameters" in text:                      # already v5: unchanged apart from defaults
+        assert block.keys() == text["rope_parameters"].keys()
+    for key in V4_ROPE_KEYS:                           # the v5 config keeps none of the v4 keys
+        text.pop(key, None)
+    text["rope_parameters"] = block
+    for layer_type, spec in rope_core.atlas.specs(name).items():
+        again = from_config(config, layer_type=layer_type)
+        assert (again.rope_type, again.base, again.rotary_dim, again.layout, again.attention_factor,
+                again.softmax_scale_factor) == (spec.rope_type, spec.base, spec.rotary_dim, spec.layout,
+                                                spec.attention_factor, spec.softmax_scale_factor)
+        np.testing.assert_array_equal(again.inverse_frequencies, spec.inverse_frequencies)

@@ -25,12 +25,13 @@ own documentation), or ``"review"`` (the project's model survey, itself from mir
 from __future__ import annotations
 
 import copy
+import html
 from dataclasses import dataclass
 from types import MappingProxyType
 
 from .config import RopeSpec, from_config, layer_plan
 
-__all__ = ["ModelEntry", "entries", "entry", "names", "specs"]
+__all__ = ["ModelEntry", "entries", "entry", "html_table", "names", "specs", "table_rows"]
 
 
 @dataclass(frozen=True)
@@ -448,3 +449,97 @@ def specs(name, *, seq_len=None):
     if not order:
         order = [None]
     return {layer_type: from_config(config, layer_type=layer_type, seq_len=seq_len) for layer_type in order}
+
+
+#: Columns of :func:`table_rows`, with their headings.
+TABLE_COLUMNS = {
+    "model": "model", "layers": "layers", "rope_type": "rope_type", "base": "base",
+    "rotary": "rotated / head dim", "layout": "layout", "factor": "factor",
+    "training": "trained to", "context": "max positions", "attention_factor": "cos/sin factor",
+    "softmax_scale_factor": "softmax factor",
+}
+
+
+def _count(value):
+    return "—" if value is None else f"{value:,}".replace(",", " ")
+
+
+def table_rows(model_names=None, *, seq_len=None):
+    """One row per model and layer type with RoPE: the columns of the book's model tables.
+
+    Parameters
+    ----------
+    model_names : sequence of str, optional
+        Atlas names (default: all, oldest first).
+    seq_len : float, optional
+        Passed to :func:`specs`.
+
+    Returns
+    -------
+    list of dict
+        Keys of :data:`TABLE_COLUMNS`, as display strings computed from the entries' configs
+        by :func:`rope_core.from_config` ("—" where the config has no such value).
+
+    Examples
+    --------
+    >>> row = table_rows(["llama-3.1-8b"])[0]
+    >>> row["rope_type"], row["factor"], row["training"], row["layout"]
+    ('llama3', '8', '8 192', 'half')
+    """
+    rows = []
+    for name in (names() if model_names is None else model_names):
+        item = entry(name)
+        for layer_type, spec in specs(name, seq_len=seq_len).items():
+            factor = spec.rope_parameters.get("factor")
+            layers = f"{len(spec.layers)}" if layer_type is None else f"{len(spec.layers)} {layer_type}"
+            if spec.nope_layers:
+                layers += f" (+{len(spec.nope_layers)} NoPE)"
+            rows.append({
+                "model": item.title,
+                "layers": layers,
+                "rope_type": spec.rope_type,
+                "base": _count(int(spec.base)) if spec.base == int(spec.base) else f"{spec.base:g}",
+                "rotary": f"{spec.rotated_pairs * 2} / {spec.head_dim}",
+                "layout": spec.layout,
+                "factor": "—" if factor is None else f"{factor:g}",
+                "training": _count(spec.original_max_position_embeddings),
+                "context": _count(spec.max_position_embeddings),
+                "attention_factor": f"{spec.attention_factor:.4g}",
+                "softmax_scale_factor": f"{spec.softmax_scale_factor:.4g}",
+            })
+    return rows
+
+
+def html_table(rows, columns=None, *, caption=None):
+    """An HTML table of ``rows`` (dicts), in a box that scrolls sideways on narrow screens.
+
+    Parameters
+    ----------
+    rows : list of dict
+        Rows, e.g. from :func:`table_rows`; values are shown as text (HTML-escaped).
+    columns : dict, optional
+        ``{key: heading}`` in display order (default: :data:`TABLE_COLUMNS` when the rows have
+        those keys, else the first row's keys).
+    caption : str, optional
+        Table caption (escaped).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> html_table([{"a": 1, "b": "<x>"}], caption="demo")[:60]
+    '<div class="rope-table" style="overflow-x:auto"><table class'
+    """
+    if not rows:
+        raise ValueError("rows must hold at least one row")
+    if columns is None:
+        columns = TABLE_COLUMNS if set(TABLE_COLUMNS) <= set(rows[0]) else {key: key for key in rows[0]}
+    head = "".join(f"<th>{html.escape(str(title))}</th>" for title in columns.values())
+    body = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(str(row.get(key, '')))}</td>" for key in columns) + "</tr>"
+        for row in rows)
+    cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
+    return (f'<div class="rope-table" style="overflow-x:auto"><table class="table">{cap}'
+            f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>")

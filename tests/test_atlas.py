@@ -121,3 +121,24 @@ def test_specs_pass_seq_len_through():
     long = atlas.specs("phi-3.5-mini", seq_len=8192)[None]
     np.testing.assert_array_equal(long.inverse_frequencies, from_config(phi, seq_len=8192).inverse_frequencies)
     assert not np.allclose(long.inverse_frequencies, atlas.specs("phi-3.5-mini")[None].inverse_frequencies)
+
+
+def test_table_rows_come_from_the_specs():
+    rows = atlas.table_rows()
+    assert len(rows) == sum(len(atlas.specs(n)) for n in atlas.names())
+    assert set(rows[0]) == set(atlas.TABLE_COLUMNS)
+    by_model = {(r["model"], r["layers"]): r for r in rows}
+    scout = by_model[("Llama 4 Scout", "36 chunked_attention (+12 NoPE)")]
+    assert (scout["factor"], scout["training"], scout["layout"], scout["base"]) == ("16", "8 192", "interleaved",
+                                                                                    "500 000")
+    gemma4 = by_model[("Gemma 4 (class defaults)", "5 full_attention")]
+    assert gemma4["rotary"] == "128 / 512" and gemma4["rope_type"] == "proportional"
+    assert by_model[("DeepSeek-V3", "61")]["softmax_scale_factor"] == "1.874"
+
+
+def test_html_table_escapes_and_refuses_empty():
+    html = atlas.html_table([{"a": "<b>", "b": 2}], {"a": "A & B", "b": "two"}, caption="x<y")
+    assert "&lt;b&gt;" in html and "A &amp; B" in html and "<caption>x&lt;y</caption>" in html
+    assert html.count("<tr>") == 2 and "overflow-x:auto" in html
+    with pytest.raises(ValueError, match="rows"):
+        atlas.html_table([])

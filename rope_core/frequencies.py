@@ -425,24 +425,28 @@ def attention_factor(dim, base=10000.0, *, rope_scaling=None, seq_len=None):
 def _attention_factor(rope_type, config):
     """The formulas of :func:`attention_factor`, on a validated block."""
     # Like transformers, only YaRN and LongRoPE read an explicit "attention_factor".
-    if rope_type in ("yarn", "longrope") and config.get("attention_factor") is not None:
-        return float(config["attention_factor"])
+    explicit = config.get("attention_factor")
+    if rope_type in ("yarn", "longrope") and explicit is not None:
+        return float(explicit)
     if rope_type == "yarn":
         factor = _effective_factor(config)
-        if config.get("mscale") and config.get("mscale_all_dim"):
-            return float(_mscale(factor, config["mscale"]) / _mscale(factor, config["mscale_all_dim"]))
+        mscale, mscale_all_dim = config.get("mscale"), config.get("mscale_all_dim")
+        if mscale and mscale_all_dim:  # DeepSeek: the rest goes into the softmax scale
+            return float(_mscale(factor, mscale) / _mscale(factor, mscale_all_dim))
         return float(_mscale(factor))
     if rope_type == "longrope":
         factor = _effective_factor(config)
         if factor is None:
             raise ValueError(
-                "rope_scaling of rope_type 'longrope' needs 'factor' (or 'max_position_embeddings') "
-                "for its attention factor; transformers takes the ratio max_position_embeddings / "
-                "original_max_position_embeddings from the model config (rope_core.from_config does too)"
+                "rope_scaling of rope_type 'longrope' needs 'factor' (or "
+                "'max_position_embeddings') for its attention factor; transformers "
+                "takes the ratio max_position_embeddings / original_max_position_embeddings "
+                "from the model config (rope_core.from_config does too)"
             )
         if factor <= 1.0:
             return 1.0
-        return float(math.sqrt(1 + math.log(factor) / math.log(config["original_max_position_embeddings"])))
+        length = config["original_max_position_embeddings"]
+        return float(math.sqrt(1 + math.log(factor) / math.log(length)))
     return 1.0
 
 

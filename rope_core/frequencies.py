@@ -439,9 +439,10 @@ def _attention_factor(rope_type, config):
         if factor is None:
             raise ValueError(
                 "rope_scaling of rope_type 'longrope' needs 'factor' (or "
-                "'max_position_embeddings') for its attention factor; transformers takes "
-                "the ratio max_position_embeddings / original_max_position_embeddings from "
-                "the model config (rope_core.from_config does too)"
+                "'max_position_embeddings') for its attention factor; transformers "
+                "takes the ratio max_position_embeddings / "
+                "original_max_position_embeddings from the model config "
+                "(rope_core.from_config does too)"
             )
         if factor <= 1.0:
             return 1.0

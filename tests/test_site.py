@@ -122,3 +122,65 @@ def test_every_widget_view_renders(name, built_book, book_server, browser_page):
     assert log.problems() == []
 
 
+
+
+# ---- phones and tablets ---------------------------------------------------------------
+
+@pytest.mark.book
+@pytest.mark.parametrize("width", [390, 900])
+def test_chapter_list_and_outline_open_with_a_tap(width, built_book, book_server, chromium, screenshot_dir):
+    """The theme's hamburger opens the chapter list, and the outline button the page outline.
+
+    With sphinx-book-theme 1.3.0 over pydata-sphinx-theme 0.17 the visible button had no
+    handler (pydata-sphinx-theme#2451); requirements pin the last working pair.
+    """
+    context, page, log = open_page(chromium, viewport={"width": width, "height": 844}, touch=True)
+    page.goto(f"{book_server}/book/02-rotations.html", wait_until="networkidle")
+    chapter_link = page.locator('#pst-primary-sidebar-modal a[href$="01-why-positions.html"]')
+    assert not chapter_link.is_visible()
+    page.locator(".primary-toggle:visible").first.tap()
+    chapter_link.wait_for(state="visible", timeout=3000)
+    page.screenshot(path=str(screenshot_dir / f"phone-{width}-chapters.png"))
+    chapter_link.tap()
+    page.wait_for_url("**/01-why-positions.html")
+    page.goto(f"{book_server}/book/02-rotations.html", wait_until="networkidle")
+    outline_link = page.locator('#pst-secondary-sidebar-modal a[href="#the-rotation-matrix"]')
+    page.locator(".secondary-toggle:visible").first.tap()
+    outline_link.wait_for(state="visible", timeout=3000)
+    page.screenshot(path=str(screenshot_dir / f"phone-{width}-outline.png"))
+    assert log.problems() == []
+    context.close()
+
+
+@pytest.mark.book
+def test_no_page_scrolls_sideways_on_a_phone(built_book, book_server, chromium):
+    from test_book import book_pages
+
+    context, page, log = open_page(chromium, viewport={"width": 390, "height": 844}, touch=True)
+    wide = []
+    for name in book_pages(built_book):
+        page.goto(f"{book_server}/{name}", wait_until="networkidle")
+        page.wait_for_load_state("networkidle")
+        widths = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        if widths[0] > widths[1]:
+            wide.append(f"{name}: {widths[0] - widths[1]} px too wide")
+    assert not wide, wide
+    assert log.problems() == []
+    context.close()
+
+
+@pytest.mark.book
+@pytest.mark.parametrize("width", [1280, 1024])
+def test_code_cells_show_88_columns(width, built_book, book_server, chromium):
+    """Chapters keep code within 88 columns; the article must show them without scrolling."""
+    context, page, _ = open_page(chromium, viewport={"width": width, "height": 900})
+    page.goto(f"{book_server}/book/06-computing-fast.html", wait_until="networkidle")
+    columns = page.evaluate(
+        """() => { const pre = document.querySelector('div.cell_input pre');
+                   const probe = document.createElement('span'); probe.textContent = 'x'.repeat(100);
+                   pre.appendChild(probe); const char = probe.getBoundingClientRect().width / 100; probe.remove();
+                   const s = getComputedStyle(pre);
+                   return (pre.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight)) / char; }"""
+    )
+    assert columns >= 88, f"{columns:.1f} columns at {width} px"
+    context.close()

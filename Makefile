@@ -34,7 +34,7 @@ venv: $(VENV)/.installed  ## create .venv with everything the book, notebooks an
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 
-book/_vendor/static/rope-vendor/.stamp: node_modules/.package-lock.json scripts/vendor_js.sh scripts/require-config.js $(VENV)/.installed
+book/_vendor/static/rope-vendor/.stamp: node_modules/.package-lock.json scripts/vendor_js.sh $(VENV)/.installed
 	bash scripts/vendor_js.sh
 	touch $@
 

@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+from _browser import open_page
 
 pytestmark = pytest.mark.book
 
@@ -42,13 +43,11 @@ def test_built_book_has_no_third_party_urls_in_scripts(built_book):
 
 @pytest.mark.browser
 def test_every_page_works_offline(built_book, book_server, chromium, screenshot_dir):
-    from conftest import _open_page
-
     pages = book_pages(built_book)
     assert len(pages) >= 2
     problems = []
     for name in pages:
-        context, page, log = _open_page(chromium)
+        context, page, log = open_page(chromium)
         response = page.goto(f"{book_server}/{name}", wait_until="networkidle")
         if response is None or response.status != 200:
             problems.append(f"{name}: HTTP {response and response.status}")

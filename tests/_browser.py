@@ -1,0 +1,154 @@
+"""Browser helpers shared by the tests and the page benchmark.
+
+Debian's ``chromium`` driven by Playwright (never a downloaded browser). Every request to
+a host other than 127.0.0.1 is aborted and recorded, so a caller can assert that the
+published book needs nothing from outside. ``open_page`` sets the reader's device: window
+size, touch, colour scheme and, through the DevTools protocol, a slow network link.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import shutil
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+from urllib.parse import urlparse
+
+ROOT = Path(__file__).resolve().parents[1]
+AXE_JS = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+# The slow link of issue 11: 1.6 Mbit/s down, 750 kbit/s up, 150 ms round trip.
+SLOW_4G = {"download_mbps": 1.6, "upload_mbps": 0.75, "latency_ms": 150}
+
+
+class PageLog:
+    """What a page did that a test may want to assert on."""
+
+    def __init__(self):
+        self.external_requests: list[str] = []
+        self.failed_requests: list[str] = []
+        self.page_errors: list[str] = []
+        self.console_errors: list[str] = []
+        self.bytes_received = 0  # encoded bytes of every response (needs a CDP session)
+
+    def problems(self) -> list[str]:
+        """Each outside request, page error, console error and failed request, as text."""
+        return (
+            [f"request to another host: {u}" for u in self.external_requests]
+            + [f"page error: {e}" for e in self.page_errors]
+            + [f"console error: {e}" for e in self.console_errors]
+            + [f"failed request: {r}" for r in self.failed_requests]
+        )
+
+
+def launch(playwright):
+    """Launch Debian's chromium (fails with a clear message when it is not installed)."""
+    executable = shutil.which("chromium")
+    if executable is None:
+        raise RuntimeError("Debian's chromium is not installed: run the tests through `make test`")
+    return playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+
+
+def open_page(chromium, color_scheme="light", *, viewport=DESKTOP, touch=False, network=None,
+              count_bytes=False):
+    """A new context and page; returns ``(context, page, log)``; close the context after.
+
+    ``viewport`` is a ``{"width", "height"}`` dict (``DESKTOP``, ``PHONE``); ``touch`` makes
+    a phone (touch events, mobile viewport); ``network`` is a dict like ``SLOW_4G`` applied
+    with ``Network.emulateNetworkConditions``; ``count_bytes`` sums every response's
+    encoded size into ``log.bytes_received``.
+    """
+    context = chromium.new_context(
+        viewport=viewport, color_scheme=color_scheme, has_touch=touch, is_mobile=touch,
+        device_scale_factor=1,
+    )
+    log = PageLog()
+
+    def route(route_):
+        host = urlparse(route_.request.url).hostname
+        if route_.request.url.startswith(("data:", "blob:")) or host == "127.0.0.1":
+            route_.continue_()
+        else:
+            log.external_requests.append(route_.request.url)
+            route_.abort()
+
+    context.route("**/*", route)
+    page = context.new_page()
+    page.on("pageerror", lambda error: log.page_errors.append(str(error)))
+    page.on(
+        "console",
+        lambda message: log.console_errors.append(message.text) if message.type == "error" else None,
+    )
+    page.on(
+        "response",
+        lambda response: log.failed_requests.append(f"{response.status} {response.url}")
+        if response.status >= 400
+        else None,
+    )
+    if network is not None or count_bytes:
+        cdp = context.new_cdp_session(page)
+        cdp.send("Network.enable")
+        if network is not None:
+            cdp.send("Network.emulateNetworkConditions", {
+                "offline": False,
+                "latency": network["latency_ms"],
+                "downloadThroughput": network["download_mbps"] * 1e6 / 8,
+                "uploadThroughput": network["upload_mbps"] * 1e6 / 8,
+            })
+            # Playwright's request interception can bypass the throttle: no route here;
+            # outside requests are still recorded (and fail: the tests run offline).
+            context.unroute("**/*")
+            page.on("request", lambda request: log.external_requests.append(request.url)
+                    if urlparse(request.url).hostname not in (None, "127.0.0.1")
+                    and not request.url.startswith(("data:", "blob:")) else None)
+        if count_bytes:
+            def finished(event):
+                log.bytes_received += int(event.get("encodedDataLength", 0))
+            cdp.on("Network.loadingFinished", finished)
+    return context, page, log
+
+
+def axe_serious(page) -> list[str]:
+    """Run axe-core (from node_modules) on the open page: serious and critical violations."""
+    page.add_script_tag(content=AXE_JS.read_text())
+    result = page.evaluate(
+        """async () => {
+             const r = await axe.run(document, {resultTypes: ['violations']});
+             return r.violations.filter(v => ['serious', 'critical'].includes(v.impact))
+               .map(v => `${v.impact} ${v.id} (${v.nodes.length}): ${v.help}; first: `
+                         + v.nodes[0].target.join(' '));
+           }"""
+    )
+    return result
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 - signature fixed by the base class
+        pass
+
+
+@contextmanager
+def serve(directory: Path):
+    """Serve ``directory`` on 127.0.0.1 (a free port, no compression); yield the base URL."""
+    handler = functools.partial(_QuietHandler, directory=str(directory))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -77,8 +77,9 @@ $(LAB_OVERRIDES): scripts/jupyterlab-overrides.json $(VENV)/.installed
 	mkdir -p $(@D)
 	cp scripts/jupyterlab-overrides.json $@
 
-lab: $(VENV)/.installed $(LAB_OVERRIDES)  ## JupyterLab on 127.0.0.1; chapters in book/ open as notebooks
+lab: $(VENV)/.installed $(LAB_OVERRIDES)  ## JupyterLab on 127.0.0.1; chapters in book/ open as notebooks, saving one unchanged leaves it byte-identical
 	$(BIN)/jupyter lab --ip=127.0.0.1 --port=$(LAB_PORT) --no-browser \
+	  --config=scripts/jupyter_lab_config.py \
 	  $(if $(filter 0,$(shell id -u)),--allow-root,) --ServerApp.root_dir=$(CURDIR)
 
 serve:  ## serve the built book on 127.0.0.1

@@ -7,6 +7,10 @@ repository root. The tests check that
 * the overrides that make ``book/*.md`` open as notebooks are installed and served;
 * jupytext's contents manager is active: every chapter comes back from the contents API
   as a notebook with the same cells jupytext reads from the file;
+* no churn: saving every chapter back through the contents API, as opened and as JupyterLab
+  sends it after a run (outputs, language_info, widget state, cell UI metadata), leaves every
+  file byte-identical (``jupytext.toml`` filters, the pre-save hook in
+  ``scripts/jupyter_lab_config.py``), while a real edit is still written;
 * in Debian's chromium, a double-click on a chapter with a widget opens it as a notebook
   (not in the text editor), Run All Cells runs every cell with no error, and moving a
   widget slider with the keyboard redraws the widget's SVG drawing. A screenshot goes to
@@ -91,6 +95,19 @@ class LabServer:
                 return json.load(response)
         except urllib.error.HTTPError as error:
             raise AssertionError(f"GET {path}: {error.code} {error.read().decode()[:2000]}") from None
+
+    def put_json(self, path: str, body: dict):
+        request = urllib.request.Request(
+            self.base_url + path,
+            method="PUT",
+            data=json.dumps(body).encode(),
+            headers={"Authorization": f"token {self.token}", "Content-Type": "application/json"},
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=60) as response:
+                return json.load(response)
+        except urllib.error.HTTPError as error:
+            raise AssertionError(f"PUT {path}: {error.code} {error.read().decode()[:2000]}") from None
 
 
 @pytest.fixture(scope="module")
@@ -209,6 +226,92 @@ def test_every_chapter_opens_as_a_notebook_through_the_contents_api(lab_server):
         for cell in code_cells:
             assert "sys.path" not in cell["source"] and "PYTHONPATH" not in cell["source"], path.name
         assert notebook["metadata"]["kernelspec"]["name"] == "python3", path.name
+
+
+# What JupyterLab adds to a notebook while a reader runs it; none of it may reach the file.
+LAB_NOTEBOOK_METADATA = {
+    "language_info": {
+        "name": "python",
+        "version": "3.11.2",
+        "mimetype": "text/x-python",
+        "codemirror_mode": {"name": "ipython", "version": 3},
+        "file_extension": ".py",
+        "nbconvert_exporter": "python",
+        "pygments_lexer": "ipython3",
+    },
+    "widgets": {
+        "application/vnd.jupyter.widget-state+json": {"state": {}, "version_major": 2, "version_minor": 0}
+    },
+}
+LAB_CELL_METADATA = {
+    "execution": {"iopub.execute_input": "2026-01-01T00:00:00Z", "shell.execute_reply": "2026-01-01T00:00:01Z"},
+    "scrolled": True,
+    "collapsed": False,
+    "trusted": True,
+    "editable": True,
+    "deletable": True,
+}
+
+
+def _as_lab_saves_it(notebook: dict) -> dict:
+    """The notebook as JupyterLab sends it back after a run: outputs, counts, UI metadata."""
+    notebook["metadata"].update(json.loads(json.dumps(LAB_NOTEBOOK_METADATA)))
+    for number, cell in enumerate(notebook["cells"]):
+        cell["metadata"].update(json.loads(json.dumps(LAB_CELL_METADATA)))
+        if cell["cell_type"] == "code":
+            cell["execution_count"] = number + 1
+            cell["outputs"] = [{"output_type": "stream", "name": "stdout", "text": "ran\n"}]
+        elif cell["source"].lstrip().startswith("#"):
+            cell["metadata"]["jp-MarkdownHeadingCollapsed"] = True
+    return notebook
+
+
+@pytest.fixture
+def chapters_restored():
+    """The bytes of every notebook page; whatever a test writes, the files are put back."""
+    before = {path: path.read_bytes() for path in notebook_chapters()}
+    yield before
+    for path, content in before.items():
+        if path.read_bytes() != content:
+            path.write_bytes(content)
+
+
+def _git_diff_lines(paths) -> int:
+    diff = subprocess.run(
+        ["git", "diff", "--numstat", "--", *[str(p.relative_to(ROOT)) for p in paths]],
+        cwd=ROOT, capture_output=True, text=True, check=True,
+    ).stdout
+    return sum(int(a) + int(b) for a, b, _ in (line.split("\t") for line in diff.splitlines()))
+
+
+def test_opening_and_saving_every_chapter_through_jupyter_leaves_it_byte_identical(
+    lab_server, chapters_restored
+):
+    """Open + save (with a run's outputs and JupyterLab's metadata) changes no byte of any page."""
+    diff_before = _git_diff_lines(chapters_restored)
+    for path in chapters_restored:
+        url = f"/api/contents/book/{path.name}"
+        model = lab_server.get_json(url + "?type=notebook&content=1")
+        lab_server.put_json(url, {"type": "notebook", "format": "json", "content": model["content"]})
+        assert path.read_bytes() == chapters_restored[path], f"a plain save rewrote {path.name}"
+        lab_server.put_json(
+            url, {"type": "notebook", "format": "json", "content": _as_lab_saves_it(model["content"])}
+        )
+        assert path.read_bytes() == chapters_restored[path], f"saving after a run rewrote {path.name}"
+    assert _git_diff_lines(chapters_restored) == diff_before
+
+
+def test_a_real_edit_is_still_saved(lab_server, chapters_restored):
+    """The byte-identical save above must not come from saves being dropped."""
+    path = next(p for p in chapters_restored if p.name.startswith("02-")) if any(
+        p.name.startswith("02-") for p in chapters_restored) else next(iter(chapters_restored))
+    url = f"/api/contents/book/{path.name}"
+    notebook = lab_server.get_json(url + "?type=notebook&content=1")["content"]
+    notebook["cells"][-1]["source"] += "\nA line a reader added."
+    lab_server.put_json(url, {"type": "notebook", "format": "json", "content": notebook})
+    text = path.read_text(encoding="utf-8")
+    assert "A line a reader added." in text
+    assert jupytext.reads(text, fmt="md:myst").cells[-1].source.endswith("A line a reader added.")
 
 
 def _open_in_file_browser(page, name: str):

@@ -318,7 +318,7 @@ def monte_carlo_logits(distances, dim, *, base=10000.0, correlation=0.0, n_sampl
     -------
     ndarray, shape (n_samples, n)
         One row of logits per sampled pair. Its mean over axis 0 estimates
-        :func:`expected_logit`, with standard error ``std / sqrt(n_samples)``.
+        :func:`rope_core.bounds.expected_logit`, with standard error ``std / sqrt(n_samples)``.
 
     Notes
     -----

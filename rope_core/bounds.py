@@ -144,9 +144,9 @@ def min_cosine_sum(bases, context_len, dim):
 
     Notes
     -----
-    By :func:`expected_logit`, :math:`B(m)` is proportional to the mean logit between a query
-    and a key correlated with it at distance :math:`m`; a negative value means a similar
-    token scores below an unrelated one on average.
+    By :func:`rope_core.bounds.expected_logit`, :math:`B(m)` is proportional to the mean
+    logit between a query and a key correlated with it at distance :math:`m`; a negative
+    value means a similar token scores below an unrelated one on average.
 
     Examples
     --------

@@ -25,6 +25,58 @@ def check_dim(value, name="dim"):
     return value
 
 
+def check_int(value, name, *, min=None, max=None):
+    """Return ``value`` as an int if it is an integer within ``[min, max]``, else raise.
+
+    ``TypeError`` for anything but an integer (``bool`` and integral floats included),
+    ``ValueError`` for an integer out of range; either way the message names ``name``.
+    """
+    if min is not None and max is not None:
+        expected = f"an integer in [{min}, {max}]"
+    elif min is not None:
+        expected = "a positive integer" if min == 1 else f"an integer >= {min}"
+    elif max is not None:
+        expected = f"an integer <= {max}"
+    else:
+        expected = "an integer"
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be {expected}, got {value!r}")
+    value = int(value)
+    if (min is not None and value < min) or (max is not None and value > max):
+        raise ValueError(f"{name} must be {expected}, got {value}")
+    return value
+
+
+def check_finite_numeric(values, name):
+    """Return ``values`` as a float64 array if they are finite integers or floats, else raise.
+
+    Shared by every argument that holds positions or distances: strings, booleans, objects
+    and complex numbers are ``TypeError``; NaN or inf is ``ValueError``.
+    """
+    if isinstance(values, (str, bytes)):
+        raise TypeError(f"{name} must be a numeric array, got a string")
+    try:
+        array = np.asarray(values)
+    except ValueError as error:  # ragged nested lists
+        raise ValueError(f"{name} must be a numeric array, got {error}") from None
+    if array.dtype.kind not in "iuf":
+        raise TypeError(f"{name} must be an integer or float array, got dtype {array.dtype}")
+    array = array.astype(np.float64)
+    if not np.all(np.isfinite(array)):
+        raise ValueError(f"{name} must be finite, got NaN or inf")
+    return array
+
+
+def check_correlation(correlation):
+    """Return ``correlation`` as a float in [-1, 1], else raise."""
+    if isinstance(correlation, bool) or not isinstance(correlation, numbers.Real):
+        raise TypeError(f"correlation must be a real number in [-1, 1], got {correlation!r}")
+    correlation = float(correlation)
+    if not -1.0 <= correlation <= 1.0:
+        raise ValueError(f"correlation must be in [-1, 1], got {correlation!r}")
+    return correlation
+
+
 def check_base(base):
     """Return ``base`` as a float if it is finite, > 0 and != 1, else raise."""
     if isinstance(base, bool) or not isinstance(base, numbers.Real):
@@ -103,20 +155,13 @@ def check_positions(positions, seq_len, name="positions"):
     """
     if positions is None:
         return np.arange(seq_len, dtype=np.float64)
-    if isinstance(positions, (str, bytes)):
-        raise TypeError(f"{name} must be a numeric array, got a string")
-    array = np.asarray(positions)
-    if array.dtype.kind not in "iuf":
-        raise TypeError(f"{name} must be an integer or float array, got dtype {array.dtype}")
-    array = array.astype(np.float64)
+    array = check_finite_numeric(positions, name)
     if array.ndim == 0:
         array = array.reshape(1)
     if array.shape[-1] not in (1, seq_len):
         raise ValueError(
             f"{name} must broadcast to (..., seq_len={seq_len}), got shape {array.shape}"
         )
-    if not np.all(np.isfinite(array)):
-        raise ValueError(f"{name} must be finite, got NaN or inf")
     return array
 
 

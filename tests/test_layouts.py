@@ -83,7 +83,7 @@ def test_permute_for_half_layout_literal_and_heads():
 @pytest.mark.parametrize("w, n_heads, error, match", [
     (np.zeros((8, 3)), 3, ValueError, "n_heads"),
     (np.zeros((8, 3)), 0, ValueError, "n_heads"),
-    (np.zeros((8, 3)), 2.0, ValueError, "n_heads"),
+    (np.zeros((8, 3)), 2.0, TypeError, "n_heads"),
     (np.zeros((6, 3)), 2, ValueError, "head_dim"),
     (np.zeros(8), 2, ValueError, "w"),
     (np.zeros((2, 4, 3)), 1, ValueError, "w"),

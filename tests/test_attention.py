@@ -102,9 +102,9 @@ def similarity_holds(base, context_len, dim):
 
 
 @pytest.mark.parametrize("context_len, low, high", [
-    (1024, 4.2e3, 4.4e3),        # rope-math.md quotes 5.6e3: also admissible, but not the smallest
+    (1024, 4.2e3, 4.4e3),        # 5.6e3 (sometimes quoted) is admissible too, not the smallest
     (4096, 2.8e4, 2.95e4),
-    (8192, 8.3e4, 8.5e4),        # rope-math.md quotes 9.1e4: an admissible island further up
+    (8192, 8.3e4, 8.5e4),        # 9.1e4 (sometimes quoted) is an admissible island further up
     (32768, 6.2e5, 6.4e5),
 ])
 def test_min_base_known_values_and_grid_neighbour(context_len, low, high):
@@ -137,16 +137,16 @@ def test_min_base_grows_with_context():
     assert bases[0] < bases[1] < bases[2]
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    ({"context_len": 0, "dim": 128}, "context_len"),
-    ({"context_len": 10.5, "dim": 128}, "context_len"),
-    ({"context_len": 100, "dim": 7}, "dim"),
-    ({"context_len": 100, "dim": 128, "rtol": 0}, "rtol"),
-    ({"context_len": 100, "dim": 128, "low": 10.0, "high": 5.0}, "low"),
-    ({"context_len": 10**6, "dim": 8, "high": 10.0}, "high"),
+@pytest.mark.parametrize("kwargs, error, match", [
+    ({"context_len": 0, "dim": 128}, ValueError, "context_len"),
+    ({"context_len": 10.5, "dim": 128}, TypeError, "context_len"),
+    ({"context_len": 100, "dim": 7}, ValueError, "dim"),
+    ({"context_len": 100, "dim": 128, "rtol": 0}, ValueError, "rtol"),
+    ({"context_len": 100, "dim": 128, "low": 10.0, "high": 5.0}, ValueError, "low"),
+    ({"context_len": 10**6, "dim": 8, "high": 10.0}, ValueError, "high"),
 ])
-def test_min_base_rejects_bad_input(kwargs, match):
-    with pytest.raises(ValueError, match=match):
+def test_min_base_rejects_bad_input(kwargs, error, match):
+    with pytest.raises(error, match=match):
         min_base_for_context(**kwargs)
 
 

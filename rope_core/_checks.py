@@ -99,7 +99,11 @@ def check_positive(value, name):
 
 def check_layout(layout):
     if layout not in LAYOUTS:
-        raise ValueError(f"layout must be one of {LAYOUTS}, got {layout!r}")
+        raise ValueError(
+            f"layout must be one of {LAYOUTS}, got {layout!r}: 'interleaved' pairs features "
+            f"(2i, 2i+1) (RoFormer, Meta's Llama code), 'half' pairs (i, i + d/2) "
+            f"(Hugging Face transformers' rotate_half)"
+        )
     return layout
 
 
@@ -136,14 +140,33 @@ def check_features(x, name="x", *, min_ndim=1):
 
 
 def check_positions_fit(positions, batch_shape, name="positions"):
-    """Raise unless ``positions`` broadcasts to ``batch_shape`` (x's shape without d) as it is."""
+    """Return ``positions`` shaped to broadcast to ``batch_shape`` (x's shape without d), else raise.
+
+    2-D positions for an x with two or more leading axes, e.g. ``(batch, seq)`` for
+    ``(batch, heads, seq, d)``, are read as transformers reads ``position_ids``: one row per
+    batch entry, shared by every head, so they become ``(batch, 1, ..., 1, seq)``. NumPy's
+    broadcasting would pair the rows with the heads instead, silently whenever batch == heads.
+    """
+    batch_shape = tuple(batch_shape)
+    if positions.ndim == 2 and len(batch_shape) >= 3 and positions.shape[0] != 1:
+        if positions.shape[0] != batch_shape[0]:
+            raise ValueError(
+                f"{name} of shape {positions.shape} are read as transformers' position_ids "
+                f"(batch, seq), but x has batch {batch_shape[0]} (x.shape[:-1] = {batch_shape}). "
+                f"Pass one row per batch entry, or positions with one axis per leading axis of "
+                f"x, e.g. (batch, 1, seq) or (1, heads, seq)"
+            )
+        positions = positions.reshape(
+            (positions.shape[0],) + (1,) * (len(batch_shape) - 2) + (positions.shape[1],)
+        )
     try:
         fits = np.broadcast_shapes(positions.shape, batch_shape) == tuple(batch_shape)
     except ValueError:
         fits = False
     if not fits:
         raise ValueError(
-            f"{name} must broadcast to x.shape[:-1] = {tuple(batch_shape)}, got shape {positions.shape}"
+            f"{name} must broadcast to x.shape[:-1] = {batch_shape}, got shape {positions.shape}; "
+            f"for x of shape (batch, heads, seq, d) pass (seq,), (batch, seq) or (batch, 1, seq)"
         )
     return positions
 

@@ -204,9 +204,11 @@ def rotate_every_two(x):
 def apply_rope_elementwise(x, positions=None, *, base=10000.0, layout="interleaved"):
     r"""Teaching form: the sparse element-wise product, :math:`x \odot \cos + \operatorname{rot}(x) \odot \sin`.
 
-    Each pair's cos and sin are repeated to match its two features: ``repeat`` (every
-    value twice in a row) for interleaved pairs, ``tile`` (the table twice, end to end) for
-    the half layout. Mixing the two up is a classic bug.
+    Default ``layout="interleaved"``: pairs :math:`(2i, 2i+1)`; transformers' models use
+    ``layout="half"``, pairs :math:`(i, i + d/2)`. Each pair's cos and sin are repeated to
+    match its two features: ``repeat`` (every value twice in a row) for interleaved pairs,
+    ``tile`` (the table twice, end to end) for the half layout. Mixing the two up is a
+    classic bug.
 
     Parameters
     ----------
@@ -282,6 +284,11 @@ def apply_rope(x, positions=None, *, base=10000.0, layout="interleaved", rope_sc
                out=None):
     r"""Rotate queries or keys by their positions: :math:`x_m \mapsto R^d_{\Theta,m}\,x_m`.
 
+    The default ``layout="interleaved"`` pairs features :math:`(2i, 2i+1)` (RoFormer, Meta's
+    Llama code). Hugging Face transformers pairs :math:`(i, i + d/2)` (``rotate_half``): pass
+    ``layout="half"`` to match a transformers model, or read its config with
+    :func:`rope_core.from_config`, whose spec knows the layout.
+
     Parameters
     ----------
     x : array_like, shape (..., seq_len, d)
@@ -289,12 +296,16 @@ def apply_rope(x, positions=None, *, base=10000.0, layout="interleaved", rope_sc
         promoted to float64; float16/32/64 keep their dtype. NaN or inf inside ``x`` is data
         and propagates. ``x`` is never modified.
     positions : array_like, shape broadcastable to (..., seq_len), optional
-        Positions :math:`m` (integer or float, finite); default ``0 .. seq_len - 1``. Use
-        e.g. ``1000 + np.arange(seq_len)`` for new tokens after a KV cache of 1000.
+        Positions :math:`m` (integer or float, finite, array or list); default
+        ``0 .. seq_len - 1``. Use e.g. ``1000 + np.arange(seq_len)`` for new tokens after a KV
+        cache of 1000. transformers' ``position_ids`` of shape ``(batch, seq_len)`` with ``x``
+        of shape ``(batch, heads, seq_len, d)`` are read as transformers reads them, one row
+        per batch entry shared by all heads (as ``(batch, 1, seq_len)``).
     base : float
         Frequency base (``rope_theta``).
     layout : {"interleaved", "half"}
-        Which features form a pair: ``(2i, 2i+1)`` or ``(i, i + d/2)``.
+        Which features form a pair: ``(2i, 2i+1)`` (default) or ``(i, i + d/2)``
+        (transformers).
     rope_scaling : dict, optional
         Context-extension scheme, as in :func:`rope_core.inverse_frequencies`. When its
         :func:`rope_core.attention_factor` is not 1, cos and sin are multiplied by it (as

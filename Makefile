@@ -87,7 +87,7 @@ serve:  ## serve the built book on 127.0.0.1
 	@echo "Serving the book at http://127.0.0.1:$(PORT)/index.html (Ctrl-C to stop)"
 	$(BIN)/python -m http.server --bind 127.0.0.1 --directory $(HTML) $(PORT)
 
-notebooks: $(VENV)/.installed  ## write .ipynb copies of the chapters into _build/notebooks/
+notebooks: $(VENV)/.installed  ## plain-Jupyter .ipynb of every chapter (code inlined, install cell first; for Colab) into _build/notebooks/
 	@mkdir -p $(BUILD)/notebooks
 	$(BIN)/python scripts/export_notebooks.py book $(BUILD)/notebooks
 

@@ -389,3 +389,16 @@ def test_partly_overlapping_out_is_refused_and_x_kept(rng):
     with pytest.raises(ValueError, match="overlap"):
         apply_rope(x, out=out, layout="half")
     np.testing.assert_array_equal(x, before)
+
+
+def test_cache_drops_the_least_recently_used_table_not_the_oldest():
+    """A model reuses one table on every layer: using it must keep it cached (LRU, not FIFO)."""
+    from rope_core import _fast
+    rope_core.clear_table_cache()
+    first, _ = cos_sin_tables(np.arange(5), 8)
+    filled = [cos_sin_tables(start + np.arange(5), 8)[0]          # fill the cache
+              for start in range(1, _fast._TABLE_CACHE_SIZE)]
+    assert cos_sin_tables(np.arange(5), 8)[0] is first            # used again: now the newest
+    cos_sin_tables(100 + np.arange(5), 8)                         # one more: evicts one entry
+    assert cos_sin_tables(np.arange(5), 8)[0] is first            # not the one just used ...
+    assert cos_sin_tables(1 + np.arange(5), 8)[0] is not filled[0]  # ... the least recent

@@ -256,6 +256,9 @@ LAB_CELL_METADATA = {
 def _as_lab_saves_it(notebook: dict) -> dict:
     """The notebook as JupyterLab sends it back after a run: outputs, counts, UI metadata."""
     notebook["metadata"].update(json.loads(json.dumps(LAB_NOTEBOOK_METADATA)))
+    # The kernel it started names itself differently, in a different key order.
+    notebook["metadata"]["kernelspec"] = {
+        "name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
     for number, cell in enumerate(notebook["cells"]):
         cell["metadata"].update(json.loads(json.dumps(LAB_CELL_METADATA)))
         if cell["cell_type"] == "code":
@@ -301,6 +304,26 @@ def test_opening_and_saving_every_chapter_through_jupyter_leaves_it_byte_identic
     assert _git_diff_lines(chapters_restored) == diff_before
 
 
+def test_included_code_is_shown_as_code_when_a_chapter_opens(lab_server):
+    """jupyterlab-myst cannot read files: the server puts each include's code in the cell."""
+    import ast
+
+    shown = 0
+    for path in notebook_chapters():
+        text = path.read_text(encoding="utf-8")
+        includes = re.findall(r"\{literalinclude\}\s*(\S+)\n:pyobject:\s*(\S+)", text)
+        if not includes:
+            continue
+        model = lab_server.get_json(f"/api/contents/book/{path.name}?type=notebook&content=1")
+        markdown = "\n".join(c["source"] for c in model["content"]["cells"] if c["cell_type"] == "markdown")
+        for module, name in includes:
+            source = (path.parent / module).resolve().read_text()
+            node = next(n for n in ast.walk(ast.parse(source)) if getattr(n, "name", None) == name)
+            assert f"```python\n{ast.get_source_segment(source, node)}" in markdown, (path.name, name)
+            shown += 1
+    assert shown >= 10, shown
+
+
 def test_a_real_edit_is_still_saved(lab_server, chapters_restored):
     """The byte-identical save above must not come from saves being dropped."""
     path = next(p for p in chapters_restored if p.name.startswith("02-")) if any(
@@ -311,6 +334,7 @@ def test_a_real_edit_is_still_saved(lab_server, chapters_restored):
     lab_server.put_json(url, {"type": "notebook", "format": "json", "content": notebook})
     text = path.read_text(encoding="utf-8")
     assert "A line a reader added." in text
+    assert "% rope-include" not in text, "the shown copy of included code reached the file"
     assert jupytext.reads(text, fmt="md:myst").cells[-1].source.endswith("A line a reader added.")
 
 

@@ -19,6 +19,7 @@ from .apply import (
     rotate_half,
 )
 from . import atlas  # rope_core.atlas.names(), .entry(name), .specs(name)
+from . import testing  # rope_core.testing.check_rope(fn, head_dim=...)
 from .attention import (
     linear_attention_with_rope,
     relative_scores,

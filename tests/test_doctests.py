@@ -12,7 +12,7 @@ import pytest
 
 import rope_core
 
-MODULES = ["rotation", "frequencies", "apply", "_fast", "layouts", "attention", "bounds", "demos.timing"]
+MODULES = ["rotation", "frequencies", "apply", "_fast", "layouts", "attention", "bounds", "demos.timing", "testing"]
 
 
 @pytest.mark.parametrize("name", MODULES)

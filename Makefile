@@ -9,6 +9,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 LAB_PORT ?= 8888
+# Extra JupyterLab options, e.g. LAB_ARGS=--LabApp.expose_app_in_browser=True (the lab test).
+LAB_ARGS ?=
 BUILD := _build
 HTML := $(BUILD)/html
 # pip on some machines prints a warning per package about unused local indexes; hide that noise only.
@@ -80,7 +82,7 @@ $(LAB_OVERRIDES): scripts/jupyterlab-overrides.json $(VENV)/.installed
 lab: $(VENV)/.installed $(LAB_OVERRIDES)  ## JupyterLab on 127.0.0.1; chapters in book/ open as notebooks, saving one unchanged leaves it byte-identical
 	$(BIN)/jupyter lab --ip=127.0.0.1 --port=$(LAB_PORT) --no-browser \
 	  --config=scripts/jupyter_lab_config.py \
-	  $(if $(filter 0,$(shell id -u)),--allow-root,) --ServerApp.root_dir=$(CURDIR)
+	  $(if $(filter 0,$(shell id -u)),--allow-root,) --ServerApp.root_dir=$(CURDIR) $(LAB_ARGS)
 
 serve:  ## serve the built book on 127.0.0.1
 	@test -f $(HTML)/index.html || { echo "No book yet: run 'make book' first" >&2; exit 1; }

@@ -17,8 +17,15 @@ repository root. The tests check that
   ``_build/screenshots/lab-<chapter>.png``.
 
 JupyterLab's user settings and workspaces go to a temporary folder, so a reader's own
-settings cannot change the outcome, and autosave is off there, so running the chapter never
-rewrites ``book/*.md`` (the test checks the file is unchanged).
+settings cannot change the outcome; autosave is ON there (every 10 s), and the tests check
+that no chapter changes on disk.
+
+The chapter tests drive JupyterLab through its public hooks (``make lab`` with
+``LAB_ARGS=--LabApp.expose_app_in_browser=True`` exposes ``window.jupyterapp``): the
+``docmanager:open`` and ``notebook:run-all-cells`` commands, whose promises resolve when the
+work is done, and the notebook model's JSON for outputs. They wait on those promises and on
+the kernel status, not on fixed delays; the one fixed wait is the two minutes of autosave the
+issue asks the chapters to survive.
 """
 
 from __future__ import annotations
@@ -45,10 +52,16 @@ pytestmark = [pytest.mark.lab, pytest.mark.browser]
 BOOK = ROOT / "book"
 OVERRIDES_SOURCE = ROOT / "scripts" / "jupyterlab-overrides.json"
 START_TIMEOUT = 60  # seconds for `make lab` to print its URL
-# Test-only user settings: no autosave (the test must not rewrite the chapter), no news
-# pop-up, and every cell kept in the DOM so the test can read every prompt.
+# Test-only user settings: autosave ON and frequent (a reader's lab saves every 120 s; the
+# chapters must survive it), no news pop-up, and every cell kept in the DOM so that the test
+# can read every rendered cell.
+AUTOSAVE_SECONDS = 10
+OBSERVE_AUTOSAVE_SECONDS = 120
 TEST_USER_SETTINGS = {
-    "@jupyterlab/docmanager-extension/plugin.jupyterlab-settings": {"autosave": False},
+    "@jupyterlab/docmanager-extension/plugin.jupyterlab-settings": {
+        "autosave": True,
+        "autosaveInterval": AUTOSAVE_SECONDS,
+    },
     "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {
         "fetchNews": "false",
         "checkForUpdates": False,
@@ -134,7 +147,11 @@ def lab_server(tmp_path_factory):
     }
     # Port 0: the server picks a free port, and prints it in its URL.
     process = subprocess.Popen(
-        ["make", "--no-print-directory", "-o", ".venv/.installed", "lab", "LAB_PORT=0"],
+        [
+            "make", "--no-print-directory", "-o", ".venv/.installed", "lab", "LAB_PORT=0",
+            # window.jupyterapp: the test drives JupyterLab through its public command registry.
+            "LAB_ARGS=--LabApp.expose_app_in_browser=True",
+        ],
         cwd=ROOT,
         env=env,
         stdout=subprocess.PIPE,
@@ -256,6 +273,9 @@ LAB_CELL_METADATA = {
 def _as_lab_saves_it(notebook: dict) -> dict:
     """The notebook as JupyterLab sends it back after a run: outputs, counts, UI metadata."""
     notebook["metadata"].update(json.loads(json.dumps(LAB_NOTEBOOK_METADATA)))
+    # The kernel it started names itself differently, in a different key order.
+    notebook["metadata"]["kernelspec"] = {
+        "name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
     for number, cell in enumerate(notebook["cells"]):
         cell["metadata"].update(json.loads(json.dumps(LAB_CELL_METADATA)))
         if cell["cell_type"] == "code":
@@ -301,6 +321,26 @@ def test_opening_and_saving_every_chapter_through_jupyter_leaves_it_byte_identic
     assert _git_diff_lines(chapters_restored) == diff_before
 
 
+def test_included_code_is_shown_as_code_when_a_chapter_opens(lab_server):
+    """jupyterlab-myst cannot read files: the server puts each include's code in the cell."""
+    import ast
+
+    shown = 0
+    for path in notebook_chapters():
+        text = path.read_text(encoding="utf-8")
+        includes = re.findall(r"\{literalinclude\}\s*(\S+)\n:pyobject:\s*(\S+)", text)
+        if not includes:
+            continue
+        model = lab_server.get_json(f"/api/contents/book/{path.name}?type=notebook&content=1")
+        markdown = "\n".join(c["source"] for c in model["content"]["cells"] if c["cell_type"] == "markdown")
+        for module, name in includes:
+            source = (path.parent / module).resolve().read_text()
+            node = next(n for n in ast.walk(ast.parse(source)) if getattr(n, "name", None) == name)
+            assert f"```python\n{ast.get_source_segment(source, node)}" in markdown, (path.name, name)
+            shown += 1
+    assert shown >= 10, shown
+
+
 def test_a_real_edit_is_still_saved(lab_server, chapters_restored):
     """The byte-identical save above must not come from saves being dropped."""
     path = next(p for p in chapters_restored if p.name.startswith("02-")) if any(
@@ -311,6 +351,7 @@ def test_a_real_edit_is_still_saved(lab_server, chapters_restored):
     lab_server.put_json(url, {"type": "notebook", "format": "json", "content": notebook})
     text = path.read_text(encoding="utf-8")
     assert "A line a reader added." in text
+    assert "% rope-include" not in text, "the shown copy of included code reached the file"
     assert jupytext.reads(text, fmt="md:myst").cells[-1].source.endswith("A line a reader added.")
 
 
@@ -455,3 +496,170 @@ def _assert_no_error_output(notebook):
     )
     texts = errors.all_inner_texts()
     assert texts == [], "the kernel reported:\n" + "\n---\n".join(texts)[:4000]
+
+
+# --- chapters in JupyterLab through public hooks, with autosave on ---------------------------
+
+LAB_CHAPTERS = ("02-rotations.md", "09-longer-contexts.md")
+
+OPEN_CHAPTER_JS = """
+async (path) => {
+    const app = window.jupyterapp;
+    await app.restored;
+    const panel = await app.commands.execute('docmanager:open', {path, factory: 'Jupytext Notebook'});
+    await panel.context.ready;
+    await panel.sessionContext.ready;
+    window.ropePanels = window.ropePanels || {};
+    window.ropePanels[path] = panel;
+    return {factory: panel.context.model.type || 'notebook', cells: panel.model.cells.length};
+}
+"""
+
+RUN_ALL_JS = """
+async (path) => {
+    const app = window.jupyterapp;
+    const panel = window.ropePanels[path];
+    app.shell.activateById(panel.id);
+    const ok = await app.commands.execute('notebook:run-all-cells');
+    const kernel = panel.sessionContext.session.kernel;
+    while (kernel.status !== 'idle') {
+        await new Promise((resolve) => kernel.statusChanged.connect(function done() {
+            kernel.statusChanged.disconnect(done); resolve();
+        }));
+    }
+    return ok;
+}
+"""
+
+NOTEBOOK_JSON_JS = "(path) => window.ropePanels[path].model.toJSON()"
+
+RENDERED_JS = """
+(path) => {
+    const node = window.ropePanels[path].content.node;
+    const markdown = [...node.querySelectorAll('.jp-MarkdownCell')];
+    const text = markdown.map((cell) => cell.innerText).join('\\n');
+    const details = markdown.flatMap((cell) => [...cell.querySelectorAll('details')]);
+    const codeBlocks = markdown.flatMap((cell) => [...cell.querySelectorAll('pre')])
+        .map((pre) => pre.innerText);
+    const asides = markdown.flatMap((cell) => [...cell.querySelectorAll('aside')]);
+    return {
+        details: details.length,
+        open: details.filter((d) => d.open).length,
+        summaries: details.map((d) => d.querySelector('summary')?.innerText || ''),
+        codeBlocks,
+        asides: asides.map((a) => a.innerText.slice(0, 80)),
+        rawMyst: (text.match(/\\{(literalinclude|admonition|solution|exercise)\\}|\\{(eq|doc|ref|numref)\\}`/g) || []),
+    };
+}
+"""
+
+
+def _errors_and_stderr(notebook_json: dict) -> tuple[list[str], list[str]]:
+    from rope_core.claims import MARKER
+
+    errors, stray = [], []
+    for number, cell in enumerate(notebook_json["cells"]):
+        for output in cell.get("outputs", []):
+            if output["output_type"] == "error":
+                errors.append(f"cell {number}: {output['ename']}: {output['evalue']}")
+            elif output["output_type"] == "stream" and output["name"] == "stderr":
+                text = "".join(output["text"]) if isinstance(output["text"], list) else output["text"]
+                left = [line for line in text.splitlines()
+                        if line.strip() and not line.startswith(MARKER) and not line.startswith(" ")]
+                if left:
+                    stray.append(f"cell {number}: {text[:500]}")
+    return errors, stray
+
+
+def _git_status(paths) -> str:
+    return subprocess.run(
+        ["git", "status", "--porcelain", "--", *[str(p.relative_to(ROOT)) for p in paths]],
+        cwd=ROOT, capture_output=True, text=True, check=True,
+    ).stdout
+
+
+def test_chapters_render_run_and_survive_autosave_in_jupyterlab(
+    lab_server, chromium, screenshot_dir, chapters_restored
+):
+    """Issue 13's acceptance: chapters 2 and 9 in JupyterLab in Chromium, autosave on."""
+    paths = [BOOK / name for name in LAB_CHAPTERS]
+    status_before = _git_status(paths)
+    modified_before = {
+        p.name: lab_server.get_json(f"/api/contents/book/{p.name}?content=0")["last_modified"] for p in paths
+    }
+    context, page, log = _open_page(chromium)
+    page.set_default_timeout(120_000)
+    try:
+        page.goto(f"{lab_server.base_url}/lab?token={lab_server.token}")
+        page.wait_for_function("() => window.jupyterapp !== undefined")
+        for path in paths:
+            opened = page.evaluate(OPEN_CHAPTER_JS, f"book/{path.name}")
+            assert opened["cells"] == len(jupytext.read(path).cells), path.name
+
+            # Rendered MyST: no directive or role left as text, admonitions as boxes, every
+            # solution in a closed <details>, the included teaching code shown as code.
+            rendered = page.evaluate(RENDERED_JS, f"book/{path.name}")
+            source = path.read_text(encoding="utf-8")
+            assert rendered["rawMyst"] == [], (path.name, rendered["rawMyst"][:5])
+            solutions = len(re.findall(r"^(`{3,}|:{3,})\{solution\}", source, re.M))
+            assert rendered["details"] >= solutions > 0 and rendered["open"] == 0, (path.name, rendered)
+            assert any("What you will learn" in aside for aside in rendered["asides"]), rendered["asides"]
+            for name in re.findall(r"\{literalinclude\}[^\n]*\n:pyobject:\s*(\w+)", source):
+                assert any(re.search(rf"\bdef {name}\(", block) for block in rendered["codeBlocks"]), (
+                    f"{path.name}: the included {name} is not shown as code")
+
+            assert page.evaluate(RUN_ALL_JS, f"book/{path.name}") is True, path.name
+            notebook_json = page.evaluate(NOTEBOOK_JSON_JS, f"book/{path.name}")
+            executed = [c for c in notebook_json["cells"] if c["cell_type"] == "code"]
+            assert executed and all(c["execution_count"] for c in executed), path.name
+            errors, stray = _errors_and_stderr(notebook_json)
+            assert errors == [] and stray == [], (path.name, errors, stray)
+
+            # Look at it: the first solution, opened by the reader.
+            page.evaluate(
+                """(path) => { const d = window.ropePanels[path].content.node.querySelector(
+                    '.jp-MarkdownCell details'); d.scrollIntoView({block: 'center'}); }""",
+                f"book/{path.name}",
+            )
+            page.screenshot(path=str(screenshot_dir / f"lab-myst-{path.stem}.png"))
+
+        # Both chapters stay open with autosave on for two minutes.
+        page.wait_for_timeout(OBSERVE_AUTOSAVE_SECONDS * 1000)
+        for path in paths:
+            model = lab_server.get_json(f"/api/contents/book/{path.name}?content=0")
+            assert model["last_modified"] != modified_before[path.name], (
+                f"{path.name} was never autosaved: the check below would prove nothing")
+            assert not page.evaluate("(p) => window.ropePanels[p].context.model.dirty", f"book/{path.name}")
+            assert path.read_bytes() == chapters_restored[path], f"autosave rewrote {path.name}"
+        assert _git_status(paths) == status_before
+
+        # Two parameters changed: every cell still runs, stderr holds only claim messages.
+        for path in paths:
+            notebook = jupytext.read(path)
+            tagged = [i for i, c in enumerate(notebook.cells)
+                      if c.cell_type == "code" and "parameters" in c.metadata.get("tags", [])]
+            if not tagged:
+                continue  # no parameters cell yet (tests/test_chapter_variants.py lists these)
+            variant = next(v for v in notebook.cells[tagged[0]].metadata["variants"] if len(v) >= 2)
+            code = "\n".join(f"{k} = {v!r}" for k, v in variant.items())
+            page.evaluate(
+                """([path, index, code]) => window.ropePanels[path].model.sharedModel.insertCell(
+                    index, {cell_type: 'code', source: code})""",
+                [f"book/{path.name}", tagged[0] + 1, code],
+            )
+            assert page.evaluate(RUN_ALL_JS, f"book/{path.name}") is True
+            errors, stray = _errors_and_stderr(page.evaluate(NOTEBOOK_JSON_JS, f"book/{path.name}"))
+            assert errors == [] and stray == [], (path.name, variant, errors, stray)
+            page.evaluate(
+                """async ([path, index]) => { const panel = window.ropePanels[path];
+                    panel.model.sharedModel.deleteCell(index); await panel.context.save(); }""",
+                [f"book/{path.name}", tagged[0] + 1],
+            )
+            assert path.read_bytes() == chapters_restored[path], f"{path.name} changed after the variant"
+        assert log.page_errors == [], log.page_errors
+    except Exception:
+        page.screenshot(path=str(screenshot_dir / "lab-myst-failure.png"))
+        raise
+    finally:
+        context.close()
+    assert _git_status(paths) == status_before

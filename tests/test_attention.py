@@ -15,7 +15,6 @@ from rope_core import (
     softmax_attention,
 )
 
-
 # --- relative scores ------------------------------------------------------------------------
 
 def test_relative_scores_depend_on_n_minus_m_only(rng):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import traitlets
 
 import rope_core as rc
 from rope_core import widgets as W
@@ -121,3 +122,62 @@ def test_layout_explorer_permutation():
 def test_bad_parameters_raise_naming_the_argument(build, match):
     with pytest.raises((ValueError, TypeError), match=match):
         build()
+
+
+def test_context_extension_warning_tests_every_slow_pair():
+    # Issue 9: at s = 8 and position 8 L, NTK-aware scaling brings the slowest pair back but
+    # leaves 17 of the 18 slow pairs beyond their trained angle (by up to 1.75x); PI, YaRN and
+    # Llama 3.1 leave none. Checked here with NTK's closed form base * s^(d / (d - 2)), not
+    # with the widget's own rope_core calls.
+    d, base, L, s = 128, 10000.0, 4096, 8
+    widget = W.ContextExtension(dim=d, base=base, training_length=L, factors=(1, s), positions=(L, s * L))
+    data = widget.data
+    i = np.arange(d // 2)
+    theta = base ** (-2 * i / d)
+    slow = L * theta < 2 * np.pi
+    assert data["slow_pairs"] == slow.sum() == 18
+    ntk_theta = (base * s ** (d / (d - 2))) ** (-2 * i / d)
+    ratio = s * L * ntk_theta[slow] / (L * theta[slow])
+    entry = data["per_factor"][1]["ntk"]
+    assert entry["pairs_beyond"] == [0, int((ratio > 1 + 1e-9).sum())] == [0, 17]
+    assert entry["worst_ratio"][1] == pytest.approx(ratio.max(), abs=1e-6) and 1.75 < ratio.max() < 1.76
+    assert entry["within_training"] == [True, False]
+    # The slowest pair alone would say NTK is fine: the old one-pair test.
+    assert ratio[-1] == pytest.approx(1.0, abs=1e-9)
+    for method in ("linear", "yarn", "llama3"):
+        assert data["per_factor"][1][method]["pairs_beyond"] == [0, 0], method
+    assert data["per_factor"][1]["default"]["pairs_beyond"] == [0, 18]
+    assert data["per_factor"][1]["default"]["worst_ratio"][1] == pytest.approx(s)
+
+
+@pytest.mark.parametrize("cls", [getattr(W, name) for name in W.__all__])
+def test_every_slider_trait_is_validated_on_every_change(cls):
+    # Issue 14: traits were checked only at construction. Each slider in the widget's one
+    # declarative spec refuses out-of-range values afterwards, with the trait's name, and the
+    # widget keeps its state.
+    widget = cls()
+    assert widget._sliders, cls.__name__
+    for name, stops in widget._sliders.items():
+        before, data = getattr(widget, name), widget.data
+        for bad in (10**6, stops(widget), -1, 1.5, True):
+            # TraitError for a wrong type (traitlets' own check), ValueError for a wrong range.
+            with pytest.raises((ValueError, traitlets.TraitError), match=name):
+                setattr(widget, name, bad)
+            assert getattr(widget, name) == before and widget.data is data
+        setattr(widget, name, stops(widget) - 1)  # the last stop is accepted
+        assert getattr(widget, name) == stops(widget) - 1
+    # Every int trait synced to the page is a slider of the spec (none forgotten).
+    synced = {n for n, t in widget.traits(sync=True).items() if isinstance(t, traitlets.Int) and not n.startswith("_")}
+    assert synced == set(widget._sliders), cls.__name__
+
+
+@pytest.mark.parametrize("name, bad", [("dims", [256]), ("dims", [7]), ("dims", []), ("bases", []),
+                                       ("bases", [0.0]), ("bases", [-1.0, 100.0])])
+def test_frequency_clocks_choices_validated_after_construction(name, bad):
+    widget = W.FrequencyClocks()
+    before, data = list(getattr(widget, name)), widget.data
+    with pytest.raises((ValueError, traitlets.TraitError), match=name):
+        setattr(widget, name, bad)
+    assert getattr(widget, name) == before and widget.data is data
+    widget.dims = [8, 64]  # a good change still recomputes, and stays under 200 KB
+    assert widget.data["dims"] == [8, 64] and widget.state_size() < 200_000

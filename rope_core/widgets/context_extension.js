@@ -45,17 +45,23 @@ function render({ model, el }) {
       htmlEl("td", {}, row, data.labels[j]);
       htmlEl("td", { "data-method": method, "data-field": "attention_factor" }, row, fmt(entry.attention_factor, 4));
       const cell = htmlEl("td", { "data-method": method, "data-field": "slowest_turns" }, row,
-        `${fmt(entry.slowest_turns[state.p], 4)}${entry.within_training[state.p] ? "" : " ⚠"}`);
+        fmt(entry.slowest_turns[state.p], 4));
       cell.dataset.value = entry.slowest_turns[state.p];
+      // The warning tests every slow pair (counted in Python), not only the slowest.
+      const beyond = entry.pairs_beyond[state.p];
+      const warn = htmlEl("td", { "data-method": method, "data-field": "pairs_beyond" }, row,
+        beyond > 0 ? `⚠ ${beyond} of ${data.slow_pairs} (×${fmt(entry.worst_ratio[state.p], 3)})` : `0 of ${data.slow_pairs}`);
+      warn.dataset.value = beyond;
+      warn.dataset.worst = entry.worst_ratio[state.p];
     });
-    out.caption.textContent = `turns of the slowest pair at position ${position}; in training it reached ${fmt(data.slowest_turns_in_training, 4)} (⚠ = beyond)`;
+    out.caption.textContent = `At position ${position}: turns of the slowest pair (in training it reached ${fmt(data.slowest_turns_in_training, 4)}), and how many of the ${data.slow_pairs} slow pairs (no full turn in training) reach an angle beyond the largest they saw in training (⚠; × = the worst pair's angle over its trained maximum).`;
   }
   const sync = syncer(model, state, draw);
   slider(controls, { label: "scale factor s", name: "factor", values: data.factors, index: state.f, onInput: sync("f", "factor_index") });
   slider(controls, { label: "position", name: "position", values: data.positions, index: state.p, onInput: sync("p", "position_index") });
   const tableEl = htmlEl("table", { class: "rope-w-table" }, controls);
   const head = htmlEl("tr", {}, htmlEl("thead", {}, tableEl));
-  for (const h of ["method", "attention factor", "slowest pair, turns"]) htmlEl("th", {}, head, h);
+  for (const h of ["method", "attention factor", "slowest pair, turns", "slow pairs beyond training"]) htmlEl("th", {}, head, h);
   out.table = htmlEl("tbody", {}, tableEl);
   out.caption = htmlEl("div", { class: "rope-w-readout-label" }, controls, "");
   draw();

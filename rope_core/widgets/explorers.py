@@ -18,7 +18,7 @@ from .. import (
     wavelengths,
 )
 from .._checks import check_dim
-from ._base import RopeWidget, check_choices, check_index, check_max_position, module, table
+from ._base import RopeWidget, SliderError, check_choices, check_max_position, module, table
 
 
 def _unit(angle_deg):
@@ -43,6 +43,8 @@ class RotationExplorer(RopeWidget):
     """
 
     _esm = module("rotation_explorer")
+    _sliders = {"position": lambda w: w._max_position + 1, "theta_index": lambda w: len(w._thetas),
+                "q_angle_index": lambda w: len(w._q_angles), "length_index": lambda w: len(w._lengths)}
     position = traitlets.Int(3).tag(sync=True)
     theta_index = traitlets.Int(2).tag(sync=True)
     q_angle_index = traitlets.Int(1).tag(sync=True)
@@ -57,10 +59,6 @@ class RotationExplorer(RopeWidget):
         self._fit_default_indices(kwargs, position=self._max_position + 1, theta_index=len(self._thetas),
                                   q_angle_index=len(self._q_angles), length_index=len(self._lengths))
         super().__init__(**kwargs)
-        check_index(self.position, self._max_position + 1, "position")
-        check_index(self.theta_index, len(self._thetas), "theta_index")
-        check_index(self.q_angle_index, len(self._q_angles), "q_angle_index")
-        check_index(self.length_index, len(self._lengths), "length_index")
         self.data = self._compute()
 
     def _compute(self):
@@ -96,6 +94,7 @@ class RelativeInvariance(RopeWidget):
     """
 
     _esm = module("relative_invariance")
+    _sliders = {name: (lambda w: w._max_position + 1) for name in ("m", "n", "shift")}
     m = traitlets.Int(2).tag(sync=True)
     n = traitlets.Int(7).tag(sync=True)
     shift = traitlets.Int(0).tag(sync=True)
@@ -109,8 +108,6 @@ class RelativeInvariance(RopeWidget):
         self._fit_default_indices(kwargs, m=self._max_position + 1, n=self._max_position + 1,
                                   shift=self._max_position + 1)
         super().__init__(**kwargs)
-        for name in ("m", "n", "shift"):
-            check_index(getattr(self, name), self._max_position + 1, name)
         self.data = self._compute()
 
     def _compute(self):
@@ -148,6 +145,8 @@ class FrequencyClocks(RopeWidget):
     """
 
     _esm = module("frequency_clocks")
+    _sliders = {"position": lambda w: w._max_position + 1, "context_index": lambda w: len(w._contexts),
+                "dim_index": lambda w: len(w.dims), "base_index": lambda w: len(w.bases)}
     dims = traitlets.List(traitlets.Int()).tag(sync=True)
     bases = traitlets.List(traitlets.Float()).tag(sync=True)
     dim_index = traitlets.Int(1).tag(sync=True)
@@ -159,16 +158,32 @@ class FrequencyClocks(RopeWidget):
                  contexts=(16, 64, 256, 1024, 4096), max_position=64, **kwargs):
         self._contexts = check_choices(contexts, "contexts", integer=True)
         self._max_position = check_max_position(max_position, upper=512)
-        dims = [check_dim(d, "dims") for d in check_choices(dims, "dims", integer=True)]
-        bases = check_choices(bases, "bases")
-        if any(d > 64 for d in dims):
-            raise ValueError(f"dims must be at most 64 (32 clocks), got {dims}")
+        dims, bases = self._checked_dims(dims), self._checked_bases(bases)
         self._fit_default_indices(kwargs, position=self._max_position + 1, context_index=len(self._contexts),
                                   dim_index=len(dims), base_index=len(bases))
         super().__init__(dims=dims, bases=bases, **kwargs)
-        check_index(self.position, self._max_position + 1, "position")
-        check_index(self.context_index, len(self._contexts), "context_index")
         self._recompute()
+
+    @staticmethod
+    def _checked_dims(dims):
+        dims = [check_dim(d, "dims") for d in check_choices(dims, "dims", integer=True)]
+        if any(d > 64 for d in dims):
+            raise SliderError(f"dims must be at most 64 (32 clocks), got {dims}")
+        return dims
+
+    @staticmethod
+    def _checked_bases(bases):
+        return check_choices(bases, "bases")
+
+    @traitlets.validate("dims", "bases")
+    def _validate_choices(self, proposal):
+        # Checked on every change too: dims = [256] (a 450 KB state) or bases = [] is refused
+        # and the widget keeps its table.
+        name = proposal["trait"].name
+        try:
+            return (self._checked_dims if name == "dims" else self._checked_bases)(proposal["value"])
+        except (TypeError, ValueError) as error:
+            raise SliderError(f"FrequencyClocks.{error}") from None
 
     @traitlets.observe("dims", "bases")
     def _on_choices(self, change):
@@ -210,6 +225,8 @@ class RotationMatrixHeatmap(RopeWidget):
     """
 
     _esm = module("rotation_matrix_heatmap")
+    _sliders = {"dim_index": lambda w: len(w._dims), "base_index": lambda w: len(w._bases),
+                "position": lambda w: w._max_position + 1, "pair": lambda w: min(w._dims) // 2}
     dim_index = traitlets.Int(1).tag(sync=True)
     base_index = traitlets.Int(0).tag(sync=True)
     position = traitlets.Int(1).tag(sync=True)
@@ -224,9 +241,6 @@ class RotationMatrixHeatmap(RopeWidget):
         self._fit_default_indices(kwargs, dim_index=len(self._dims), base_index=len(self._bases),
                                   position=self._max_position + 1, pair=min(self._dims) // 2)
         super().__init__(**kwargs)
-        check_index(self.dim_index, len(self._dims), "dim_index")
-        check_index(self.base_index, len(self._bases), "base_index")
-        check_index(self.position, self._max_position + 1, "position")
         self.data = self._compute()
 
     def _compute(self):
@@ -265,6 +279,7 @@ class DecayExplorer(RopeWidget):
     """
 
     _esm = module("decay_explorer")
+    _sliders = {"base_index": lambda w: len(w._bases), "distance_index": lambda w: w._distances}
     base_index = traitlets.Int(2).tag(sync=True)
     distance_index = traitlets.Int(32).tag(sync=True)
 
@@ -275,10 +290,9 @@ class DecayExplorer(RopeWidget):
         self._step = check_max_position(step, "step", upper=self._max_distance)
         self._seed = seed
         distances = np.arange(0, self._max_distance + 1, self._step)
+        self._distances = distances.size
         self._fit_default_indices(kwargs, base_index=len(self._bases), distance_index=distances.size)
         super().__init__(**kwargs)
-        check_index(self.base_index, len(self._bases), "base_index")
-        check_index(self.distance_index, distances.size, "distance_index")
         self.data = self._compute(distances)
 
     def _compute(self, distances):
@@ -298,7 +312,9 @@ class DecayExplorer(RopeWidget):
 
 class ContextExtension(RopeWidget):
     r"""Wavelength of every pair under five context-extension schemes, with a factor slider,
-    and the angle the slowest pair reaches at a chosen position.
+    the turns of the slowest pair at a chosen position, and how many of the slow pairs (those
+    that never complete a turn in training) reach an angle beyond the largest they saw in
+    training; the ⚠ tests every slow pair, not only the slowest.
 
     Parameters
     ----------
@@ -313,6 +329,7 @@ class ContextExtension(RopeWidget):
     """
 
     _esm = module("context_extension")
+    _sliders = {"factor_index": lambda w: len(w._factors), "position_index": lambda w: len(w._positions)}
     factor_index = traitlets.Int(3).tag(sync=True)
     position_index = traitlets.Int(3).tag(sync=True)
 
@@ -327,29 +344,39 @@ class ContextExtension(RopeWidget):
         self._positions = check_choices(positions, "positions", integer=True)
         self._fit_default_indices(kwargs, factor_index=len(self._factors), position_index=len(self._positions))
         super().__init__(**kwargs)
-        check_index(self.factor_index, len(self._factors), "factor_index")
-        check_index(self.position_index, len(self._positions), "position_index")
         self.data = self._compute()
 
     def _compute(self):
-        slowest_trained = self._length * inverse_frequencies(self._dim, self._base)[-1] / (2 * np.pi)
+        trained_theta = inverse_frequencies(self._dim, self._base)
+        trained_angle = self._length * trained_theta  # the largest angle pair i saw in training
+        slow = trained_angle < 2 * np.pi  # pairs that never completed a turn in training
+        slowest_trained = trained_angle[-1] / (2 * np.pi)
+        positions = np.asarray(self._positions, dtype=float)
         per_factor = []
         for factor in self._factors:
             per_method = {}
             for method in EXTENSION_METHODS:
                 scaling = example_rope_scaling(method, factor, self._length)
                 theta = inverse_frequencies(self._dim, self._base, rope_scaling=scaling)
-                turns = np.asarray(self._positions) * theta[-1] / (2 * np.pi)
+                turns = positions * theta[-1] / (2 * np.pi)
+                # Every slow pair, not only the slowest: its angle at each position against the
+                # largest angle it reached in training (NTK-aware passes the slowest pair and
+                # leaves most of the others beyond).
+                ratio = np.outer(positions, theta[slow]) / trained_angle[slow]
+                beyond = ratio > 1 + 1e-9
                 per_method[method] = {
                     "log10_wavelength": table(np.log10(2 * np.pi / theta)),
                     "attention_factor": round(attention_factor(self._dim, self._base, rope_scaling=scaling), 6),
                     "slowest_turns": table(turns),
-                    "within_training": [bool(t <= slowest_trained * (1 + 1e-9)) for t in turns],
+                    "pairs_beyond": [int(n) for n in beyond.sum(axis=1)],
+                    "worst_ratio": table(ratio.max(axis=1, initial=0.0)),
+                    "within_training": [bool(not row.any()) for row in beyond],
                 }
             per_factor.append(per_method)
         return {"dim": self._dim, "base": self._base, "training_length": self._length,
                 "factors": self._factors, "positions": self._positions,
                 "methods": list(EXTENSION_METHODS), "labels": list(EXTENSION_METHODS.values()),
+                "slow_pairs": int(slow.sum()),
                 "slowest_turns_in_training": round(float(slowest_trained), 6), "per_factor": per_factor}
 
 
@@ -366,6 +393,7 @@ class LayoutExplorer(RopeWidget):
     """
 
     _esm = module("layout_explorer")
+    _sliders = {"dim_index": lambda w: len(w._dims), "pair": lambda w: min(w._dims) // 2}
     dim_index = traitlets.Int(0).tag(sync=True)
     pair = traitlets.Int(1).tag(sync=True)
 
@@ -376,8 +404,6 @@ class LayoutExplorer(RopeWidget):
         self._base = check_choices([base], "base")[0]
         self._fit_default_indices(kwargs, dim_index=len(self._dims), pair=min(self._dims) // 2)
         super().__init__(**kwargs)
-        check_index(self.dim_index, len(self._dims), "dim_index")
-        check_index(self.pair, min(self._dims) // 2, "pair")
         self.data = self._compute()
 
     def _compute(self):

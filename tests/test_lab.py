@@ -45,7 +45,6 @@ from pathlib import Path
 
 import jupytext
 import pytest
-
 from conftest import ROOT, _open_page
 
 pytestmark = [pytest.mark.lab, pytest.mark.browser]

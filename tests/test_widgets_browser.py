@@ -137,8 +137,8 @@ def test_readouts_equal_rope_core(gallery):
             assert (slider_index(root, "factor"), slider_index(root, "position")) == (f, p)
             for method, scaled in (("linear", theta / s), ("ntk", (base * s ** (d / (d - 2))) ** (-2 * np.arange(d // 2) / d))):
                 ratio = position * scaled[slow] / (L * theta[slow])
-                cell = root.locator(f'td[data-method="{method}"][data-field="pairs_beyond"]')
-                assert int(cell.get_attribute("data-value")) == int((ratio > 1 + 1e-9).sum()), (method, s, position)
+                cell = root.locator(f'td[data-method="{method}"][data-field="beyond"]')
+                assert int(cell.get_attribute("data-count")) == int((ratio > 1 + 1e-9).sum()), (method, s, position)
                 assert ("⚠" in cell.inner_text()) == bool((ratio > 1 + 1e-9).any()), (method, s, position)
                 assert abs(float(cell.get_attribute("data-worst")) - ratio.max()) < 1e-6, (method, s, position)
             press(root, "position")

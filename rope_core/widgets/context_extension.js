@@ -47,14 +47,15 @@ function render({ model, el }) {
       const cell = htmlEl("td", { "data-method": method, "data-field": "slowest_turns" }, row,
         fmt(entry.slowest_turns[state.p], 4));
       cell.dataset.value = entry.slowest_turns[state.p];
-      // The warning tests every slow pair (counted in Python), not only the slowest.
-      const beyond = entry.pairs_beyond[state.p];
-      const warn = htmlEl("td", { "data-method": method, "data-field": "pairs_beyond" }, row,
-        beyond > 0 ? `⚠ ${beyond} of ${data.slow_pairs} (×${fmt(entry.worst_ratio[state.p], 3)})` : `0 of ${data.slow_pairs}`);
-      warn.dataset.value = beyond;
-      warn.dataset.worst = entry.worst_ratio[state.p];
+      // Every slow pair, counted in Python: how many turn further than in training, and by how much.
+      const count = entry.beyond_count[state.p], worst = entry.worst_ratio[state.p];
+      const beyond = htmlEl("td", { "data-method": method, "data-field": "beyond" }, row,
+        count === 0 ? `none of ${data.slow_pairs}` : `⚠ ${count} of ${data.slow_pairs}, worst ${fmt(worst, 2)}×`);
+      beyond.dataset.count = count;
+      beyond.dataset.worst = worst;
     });
-    out.caption.textContent = `At position ${position}: turns of the slowest pair (in training it reached ${fmt(data.slowest_turns_in_training, 4)}), and how many of the ${data.slow_pairs} slow pairs (no full turn in training) reach an angle beyond the largest they saw in training (⚠; × = the worst pair's angle over its trained maximum).`;
+    out.caption.textContent = `At position ${position}: turns of the slowest pair (in training it reached ${fmt(data.slowest_turns_in_training, 4)}), `
+      + `and how many of the ${data.slow_pairs} slow pairs (less than one turn in L = ${data.training_length}) turn further than in training (⚠), with the worst ratio.`;
   }
   const sync = syncer(model, state, draw);
   slider(controls, { label: "scale factor s", name: "factor", values: data.factors, index: state.f, onInput: sync("f", "factor_index") });

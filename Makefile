@@ -9,12 +9,14 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 LAB_PORT ?= 8888
+# Extra JupyterLab options, e.g. LAB_ARGS=--LabApp.expose_app_in_browser=True (the lab test).
+LAB_ARGS ?=
 BUILD := _build
 HTML := $(BUILD)/html
 # pip on some machines prints a warning per package about unused local indexes; hide that noise only.
 PIP_QUIET := 2>&1 | { grep -v "^WARNING: Location 'file://" || true; }
 
-.PHONY: help venv vendor book test unit lab serve notebooks bench clean
+.PHONY: help venv vendor book test unit lint check lab serve notebooks bench clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -64,11 +66,17 @@ test: $(VENV)/.installed vendor  ## set up, then run every test (unit, chapters,
 	@command -v chromium >/dev/null || { echo "Installing Debian's chromium for the browser tests"; \
 	  $(if $(filter 0,$(shell id -u)),,sudo) apt-get update -qq && \
 	  $(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory $(BUILD)/.rope_core.hash
 	$(BIN)/python -m pytest
 
 unit: $(VENV)/.installed  ## only the fast unit tests of rope_core
 	$(BIN)/python -m pytest -m "not book and not browser and not lab"
+
+lint: $(VENV)/.installed  ## ruff on the whole tree (rules in pyproject.toml)
+	$(BIN)/ruff check --quiet .
+
+check: lint unit  ## what to run before every commit: ruff, then the unit tests
 
 # JupyterLab reads default settings from <prefix>/share/jupyter/lab/settings/overrides.json:
 # ours make a double-click on a book/*.md chapter open it as a notebook (jupytext), not as text.
@@ -77,16 +85,17 @@ $(LAB_OVERRIDES): scripts/jupyterlab-overrides.json $(VENV)/.installed
 	mkdir -p $(@D)
 	cp scripts/jupyterlab-overrides.json $@
 
-lab: $(VENV)/.installed $(LAB_OVERRIDES)  ## JupyterLab on 127.0.0.1; chapters in book/ open as notebooks
+lab: $(VENV)/.installed $(LAB_OVERRIDES)  ## JupyterLab on 127.0.0.1; chapters in book/ open as notebooks, saving one unchanged leaves it byte-identical
 	$(BIN)/jupyter lab --ip=127.0.0.1 --port=$(LAB_PORT) --no-browser \
-	  $(if $(filter 0,$(shell id -u)),--allow-root,) --ServerApp.root_dir=$(CURDIR)
+	  --config=scripts/jupyter_lab_config.py \
+	  $(if $(filter 0,$(shell id -u)),--allow-root,) --ServerApp.root_dir=$(CURDIR) $(LAB_ARGS)
 
 serve:  ## serve the built book on 127.0.0.1
 	@test -f $(HTML)/index.html || { echo "No book yet: run 'make book' first" >&2; exit 1; }
 	@echo "Serving the book at http://127.0.0.1:$(PORT)/index.html (Ctrl-C to stop)"
 	$(BIN)/python -m http.server --bind 127.0.0.1 --directory $(HTML) $(PORT)
 
-notebooks: $(VENV)/.installed  ## write .ipynb copies of the chapters into _build/notebooks/
+notebooks: $(VENV)/.installed  ## plain-Jupyter .ipynb of every chapter (code inlined, install cell first; for Colab) into _build/notebooks/
 	@mkdir -p $(BUILD)/notebooks
 	$(BIN)/python scripts/export_notebooks.py book $(BUILD)/notebooks
 

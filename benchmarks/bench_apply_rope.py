@@ -12,7 +12,7 @@ x once, write once):
   ``out=`` buffer (compare with ``np.copyto``);
 * the usual formula ``x * cos + rotate_half(x) * sin`` with precomputed (4096, 128) tables;
 * peak extra memory of one call (tracemalloc), as a multiple of ``x.nbytes``;
-* the dense ``R_m x`` and the element-wise form for growing ``d`` (rope_core.timing).
+* the dense ``R_m x`` and the element-wise form for growing ``d`` (rope_core.demos.timing).
 
 Timings are the best of ``--repeats`` calls, the least disturbed by other work on the machine.
 This is a script, not a test: its numbers depend on the machine.
@@ -27,7 +27,7 @@ import numpy as np
 
 import rope_core
 from rope_core import apply_rope, cos_sin_tables, rotate_half
-from rope_core.timing import best_time, compare_dense_and_elementwise
+from rope_core.demos.timing import best_time, compare_dense_and_elementwise
 
 
 def peak_extra_bytes(function):
@@ -97,14 +97,14 @@ def main(argv=None):
 
     print("\nPeak extra memory of one call (tracemalloc, result included), in units of x.nbytes:")
     for layout in ("interleaved", "half"):
-        rope_core.apply._TABLE_CACHE.clear()   # cold: the tables are built inside the call
-        cold = peak_extra_bytes(lambda: apply_rope(x, positions, layout=layout)) / x.nbytes
-        warm = peak_extra_bytes(lambda: apply_rope(x, positions, layout=layout)) / x.nbytes
+        rope_core.clear_table_cache()   # cold: the tables are built inside the call
+        cold = peak_extra_bytes(lambda layout=layout: apply_rope(x, positions, layout=layout)) / x.nbytes
+        warm = peak_extra_bytes(lambda layout=layout: apply_rope(x, positions, layout=layout)) / x.nbytes
         print(f"  {layout:11s} cold cache {cold:.2f}x, warm cache {warm:.2f}x "
               f"[{'met' if max(cold, warm) <= 2 else 'MISSED'}: goal <= 2x]")
     print(f"  usual formula {peak_extra_bytes(usual_formula) / x.nbytes:.2f}x")
 
-    print("\nDense R_m x vs element-wise, seconds per vector (rope_core.timing):")
+    print("\nDense R_m x vs element-wise, seconds per vector (rope_core.demos.timing):")
     timing = compare_dense_and_elementwise()
     print(f"  {'d':>5s} {'dense':>10s} {'elementwise':>12s} {'ratio':>7s}")
     for d, dense, elementwise, ratio in zip(timing["dims"], timing["dense_seconds"],

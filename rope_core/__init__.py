@@ -4,14 +4,12 @@ Figures live in :mod:`rope_core.plots` (matplotlib) and widgets in :mod:`rope_co
 (anywidget); neither is imported here, so the maths needs nothing but NumPy.
 """
 
-from .analysis import (
-    linear_attention_with_rope,
-    long_term_decay_bound,
-    min_base_for_context,
-    relative_scores,
-    rope_attention,
-    softmax_attention,
-)
+from importlib import metadata as _metadata
+
+# Submodules bound on import (not in __all__): the redundant aliases mark them as re-exported.
+from . import atlas as atlas  # rope_core.atlas.names(), .entry(name), .specs(name)
+from . import testing as testing  # rope_core.testing.check_rope(fn, head_dim=...)
+from ._fast import clear_table_cache
 from .apply import (
     apply_rope,
     apply_rope_complex,
@@ -23,7 +21,13 @@ from .apply import (
     rotate_every_two,
     rotate_half,
 )
-from . import atlas  # rope_core.atlas.names(), .entry(name), .specs(name)
+from .attention import (
+    linear_attention_with_rope,
+    relative_scores,
+    rope_attention,
+    softmax_attention,
+)
+from .bounds import long_term_decay_bound, min_base_for_context
 from .config import RopeSpec, from_config, layer_plan
 from .frequencies import (
     EXTENSION_METHODS,
@@ -44,7 +48,10 @@ from .layouts import (
 )
 from .rotation import rotate_2d, rotation_matrix
 
-__version__ = "0.1.0"
+try:  # one source for the version: pyproject.toml, as installed
+    __version__ = _metadata.version("rope-core")
+except _metadata.PackageNotFoundError:  # imported from a source tree that was never installed
+    __version__ = "0+unknown"
 
 __all__ = [
     "EXTENSION_METHODS",
@@ -55,6 +62,7 @@ __all__ = [
     "apply_rope_elementwise",
     "apply_rope_matrix",
     "attention_factor",
+    "clear_table_cache",
     "cos_sin_tables",
     "default_inverse_frequencies",
     "example_rope_scaling",

@@ -25,6 +25,58 @@ def check_dim(value, name="dim"):
     return value
 
 
+def check_int(value, name, *, min=None, max=None):
+    """Return ``value`` as an int if it is an integer within ``[min, max]``, else raise.
+
+    ``TypeError`` for anything but an integer (``bool`` and integral floats included),
+    ``ValueError`` for an integer out of range; either way the message names ``name``.
+    """
+    if min is not None and max is not None:
+        expected = f"an integer in [{min}, {max}]"
+    elif min is not None:
+        expected = "a positive integer" if min == 1 else f"an integer >= {min}"
+    elif max is not None:
+        expected = f"an integer <= {max}"
+    else:
+        expected = "an integer"
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be {expected}, got {value!r}")
+    value = int(value)
+    if (min is not None and value < min) or (max is not None and value > max):
+        raise ValueError(f"{name} must be {expected}, got {value}")
+    return value
+
+
+def check_finite_numeric(values, name):
+    """Return ``values`` as a float64 array if they are finite integers or floats, else raise.
+
+    Shared by every argument that holds positions or distances: strings, booleans, objects
+    and complex numbers are ``TypeError``; NaN or inf is ``ValueError``.
+    """
+    if isinstance(values, (str, bytes)):
+        raise TypeError(f"{name} must be a numeric array, got a string")
+    try:
+        array = np.asarray(values)
+    except ValueError as error:  # ragged nested lists
+        raise ValueError(f"{name} must be a numeric array, got {error}") from None
+    if array.dtype.kind not in "iuf":
+        raise TypeError(f"{name} must be an integer or float array, got dtype {array.dtype}")
+    array = array.astype(np.float64)
+    if not np.all(np.isfinite(array)):
+        raise ValueError(f"{name} must be finite, got NaN or inf")
+    return array
+
+
+def check_correlation(correlation):
+    """Return ``correlation`` as a float in [-1, 1], else raise."""
+    if isinstance(correlation, bool) or not isinstance(correlation, numbers.Real):
+        raise TypeError(f"correlation must be a real number in [-1, 1], got {correlation!r}")
+    correlation = float(correlation)
+    if not -1.0 <= correlation <= 1.0:
+        raise ValueError(f"correlation must be in [-1, 1], got {correlation!r}")
+    return correlation
+
+
 def check_base(base):
     """Return ``base`` as a float if it is finite, > 0 and != 1, else raise."""
     if isinstance(base, bool) or not isinstance(base, numbers.Real):
@@ -47,7 +99,11 @@ def check_positive(value, name):
 
 def check_layout(layout):
     if layout not in LAYOUTS:
-        raise ValueError(f"layout must be one of {LAYOUTS}, got {layout!r}")
+        raise ValueError(
+            f"layout must be one of {LAYOUTS}, got {layout!r}: 'interleaved' pairs features "
+            f"(2i, 2i+1) (RoFormer, Meta's Llama code), 'half' pairs (i, i + d/2) "
+            f"(Hugging Face transformers' rotate_half)"
+        )
     return layout
 
 
@@ -84,39 +140,48 @@ def check_features(x, name="x", *, min_ndim=1):
 
 
 def check_positions_fit(positions, batch_shape, name="positions"):
-    """Raise unless ``positions`` broadcasts to ``batch_shape`` (x's shape without d) as it is."""
+    """Return ``positions`` shaped to broadcast to ``batch_shape`` (x's shape without d), else raise.
+
+    2-D positions for an x with two or more leading axes, e.g. ``(batch, seq)`` for
+    ``(batch, heads, seq, d)``, are read as transformers reads ``position_ids``: one row per
+    batch entry, shared by every head, so they become ``(batch, 1, ..., 1, seq)``. NumPy's
+    broadcasting would pair the rows with the heads instead, silently whenever batch == heads.
+    """
+    batch_shape = tuple(batch_shape)
+    if positions.ndim == 2 and len(batch_shape) >= 3 and positions.shape[0] != 1:
+        if positions.shape[0] != batch_shape[0]:
+            raise ValueError(
+                f"{name} of shape {positions.shape} are read as transformers' position_ids "
+                f"(batch, seq), but x has batch {batch_shape[0]} (x.shape[:-1] = {batch_shape}). "
+                f"Pass one row per batch entry, or positions with one axis per leading axis of "
+                f"x, e.g. (batch, 1, seq) or (1, heads, seq)"
+            )
+        positions = positions.reshape(
+            (positions.shape[0],) + (1,) * (len(batch_shape) - 2) + (positions.shape[1],)
+        )
     try:
         fits = np.broadcast_shapes(positions.shape, batch_shape) == tuple(batch_shape)
     except ValueError:
         fits = False
     if not fits:
         raise ValueError(
-            f"{name} must broadcast to x.shape[:-1] = {tuple(batch_shape)}, got shape {positions.shape}"
+            f"{name} must broadcast to x.shape[:-1] = {batch_shape}, got shape {positions.shape}; "
+            f"for x of shape (batch, heads, seq, d) pass (seq,), (batch, seq) or (batch, 1, seq)"
         )
     return positions
 
 
 def check_positions(positions, seq_len, name="positions"):
-    """Return finite float64 positions that broadcast to ``(..., seq_len)``, else raise.
+    """Return positions as a finite float64 array (at least 1-D), else raise.
 
-    ``None`` gives ``0, 1, ..., seq_len - 1``.
+    ``None`` gives ``0, 1, ..., seq_len - 1``. Whether they fit x is
+    :func:`check_positions_fit`'s job.
     """
     if positions is None:
         return np.arange(seq_len, dtype=np.float64)
-    if isinstance(positions, (str, bytes)):
-        raise TypeError(f"{name} must be a numeric array, got a string")
-    array = np.asarray(positions)
-    if array.dtype.kind not in "iuf":
-        raise TypeError(f"{name} must be an integer or float array, got dtype {array.dtype}")
-    array = array.astype(np.float64)
+    array = check_finite_numeric(positions, name)
     if array.ndim == 0:
         array = array.reshape(1)
-    if array.shape[-1] not in (1, seq_len):
-        raise ValueError(
-            f"{name} must broadcast to (..., seq_len={seq_len}), got shape {array.shape}"
-        )
-    if not np.all(np.isfinite(array)):
-        raise ValueError(f"{name} must be finite, got NaN or inf")
     return array
 
 

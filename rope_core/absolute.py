@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._checks import check_base, check_dim
+from ._checks import check_base, check_dim, check_finite_numeric
+from .frequencies import default_inverse_frequencies
 
 __all__ = ["sinusoidal_position_embedding"]
 
@@ -32,11 +33,11 @@ def sinusoidal_position_embedding(positions, dim, base=10000.0):
 
     Notes
     -----
-    For :math:`t = 0, \dots, d/2 - 1` and :math:`\omega_t = \text{base}^{-2t/d}`:
+    For :math:`i = 0, \dots, d/2 - 1` and :math:`\omega_i = \text{base}^{-2i/d}`:
 
     .. math::
 
-        p_{m,2t} = \sin(m\,\omega_t), \qquad p_{m,2t+1} = \cos(m\,\omega_t).
+        p_{m,2i} = \sin(m\,\omega_i), \qquad p_{m,2i+1} = \cos(m\,\omega_i).
 
     The frequencies are the same as RoPE's :math:`\theta_i`; the difference is that the
     embedding is *added* to the token, not used to rotate it.
@@ -49,15 +50,8 @@ def sinusoidal_position_embedding(positions, dim, base=10000.0):
     """
     dim = check_dim(dim)
     base = check_base(base)
-    if isinstance(positions, (str, bytes)):
-        raise TypeError("positions must be a numeric array, got a string")
-    positions = np.asarray(positions)
-    if positions.dtype.kind not in "iuf":
-        raise TypeError(f"positions must be an integer or float array, got dtype {positions.dtype}")
-    positions = positions.astype(np.float64)
-    if not np.all(np.isfinite(positions)):
-        raise ValueError("positions must be finite, got NaN or inf")
-    frequencies = base ** (-np.arange(0, dim, 2, dtype=np.float64) / dim)   # (dim/2,)
+    positions = check_finite_numeric(positions, "positions")
+    frequencies = default_inverse_frequencies(dim, base)                     # (dim/2,)
     angles = positions[..., None] * frequencies                              # (..., dim/2)
     table = np.empty(angles.shape[:-1] + (dim,))
     table[..., 0::2], table[..., 1::2] = np.sin(angles), np.cos(angles)

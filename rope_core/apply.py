@@ -12,13 +12,11 @@ to the dtype of ``x``: at position :math:`2^{20}` a float32 angle is already off
 
 from __future__ import annotations
 
-from collections import OrderedDict
-
 import numpy as np
 
+from . import _fast
 from ._checks import (
     check_base,
-    check_dim,
     check_features,
     check_layout,
     check_out,
@@ -27,8 +25,8 @@ from ._checks import (
     check_rotary_dim,
     check_table_arguments,
 )
-from .frequencies import _scaling_config, attention_factor, inverse_frequencies
-from .rotation import rotation_matrix
+from .blocks import block_rotation
+from .frequencies import attention_factor, inverse_frequencies
 
 
 def rope_angles(positions, dim, base=10000.0, *, rope_scaling=None):
@@ -72,16 +70,6 @@ def _seq_len(positions):
     return max(float(np.max(positions)) + 1.0, 1.0) if positions.size else None
 
 
-def _block_diagonal(angles):
-    """(..., d/2) angles -> (..., d, d) block-diagonal matrices of 2x2 rotations."""
-    blocks = rotation_matrix(angles)  # (..., d/2, 2, 2)
-    half = angles.shape[-1]
-    dense = np.zeros(angles.shape[:-1] + (2 * half, 2 * half))
-    for i in range(half):
-        dense[..., 2 * i:2 * i + 2, 2 * i:2 * i + 2] = blocks[..., i, :, :]
-    return dense
-
-
 def rope_matrix(position, dim, base=10000.0):
     r"""The dense :math:`d \times d` rotation :math:`R^d_{\Theta,m}` for one position.
 
@@ -118,10 +106,10 @@ def rope_matrix(position, dim, base=10000.0):
     position = np.asarray(position)
     if position.ndim != 0:
         raise ValueError(f"position must be a single number, got shape {position.shape}")
-    return _block_diagonal(rope_angles([position], dim, base)[0])
+    return block_rotation(rope_angles([position], dim, base)[0])
 
 
-def _prepare(x, positions):
+def _check_x_and_positions(x, positions):
     """Validate ``x`` of shape (..., seq_len, d) and positions broadcasting to (..., seq_len)."""
     x = check_features(x, "x", min_ndim=2)
     positions = check_positions(positions, x.shape[-2])
@@ -149,16 +137,19 @@ def apply_rope_matrix(x, positions=None, *, base=10000.0):
     >>> apply_rope_matrix([[1.0, 0.0]], positions=[np.pi / 2]).round(12)
     array([[0., 1.]])
     """
-    x, positions = _prepare(x, positions)
-    matrices = _block_diagonal(rope_angles(positions, x.shape[-1], base))  # (..., L, d, d)
+    x, positions = _check_x_and_positions(x, positions)
+    d = x.shape[-1]
+    angles = rope_angles(positions, d, base)                     # (..., L, d/2)
+    matrices = [block_rotation(a) for a in angles.reshape(-1, d // 2)]  # one R_m per vector
+    matrices = np.reshape(matrices, angles.shape[:-1] + (d, d))  # (..., L, d, d)
     return np.einsum("...ij,...j->...i", matrices, x)
 
 
 def apply_rope_complex(x, positions=None, *, base=10000.0):
-    r"""Teaching form: read each pair as a complex number and multiply by :math:`e^{im\theta_i}`.
+    r"""Teaching form: read each pair as a complex number and multiply by :math:`e^{\mathrm{i}m\theta_i}`.
 
     This is Meta's Llama implementation (``precompute_freqs_cis`` / ``apply_rotary_emb``):
-    interleaved pairs :math:`(x_{2i}, x_{2i+1}) \mapsto z_i = x_{2i} + i\,x_{2i+1}`.
+    interleaved pairs :math:`(x_{2i}, x_{2i+1}) \mapsto z_i = x_{2i} + \mathrm{i}\,x_{2i+1}`.
 
     Parameters
     ----------
@@ -175,7 +166,7 @@ def apply_rope_complex(x, positions=None, *, base=10000.0):
     >>> apply_rope_complex([[1.0, 0.0]], positions=[np.pi]).round(12)
     array([[-1.,  0.]])
     """
-    x, positions = _prepare(x, positions)
+    x, positions = _check_x_and_positions(x, positions)
     z = x[..., 0::2] + 1j * x[..., 1::2]                 # one complex number per pair
     z = z * np.exp(1j * rope_angles(positions, x.shape[-1], base))
     out = np.empty(z.shape[:-1] + (x.shape[-1],))
@@ -213,9 +204,11 @@ def rotate_every_two(x):
 def apply_rope_elementwise(x, positions=None, *, base=10000.0, layout="interleaved"):
     r"""Teaching form: the sparse element-wise product, :math:`x \odot \cos + \operatorname{rot}(x) \odot \sin`.
 
-    Each pair's cos and sin are repeated to match its two features: ``repeat`` (every
-    value twice in a row) for interleaved pairs, ``tile`` (the table twice, end to end) for
-    the half layout. Mixing the two up is a classic bug.
+    Default ``layout="interleaved"``: pairs :math:`(2i, 2i+1)`; transformers' models use
+    ``layout="half"``, pairs :math:`(i, i + d/2)`. Each pair's cos and sin are repeated to
+    match its two features: ``repeat`` (every value twice in a row) for interleaved pairs,
+    ``tile`` (the table twice, end to end) for the half layout. Mixing the two up is a
+    classic bug.
 
     Parameters
     ----------
@@ -233,7 +226,7 @@ def apply_rope_elementwise(x, positions=None, *, base=10000.0, layout="interleav
     >>> apply_rope_elementwise([[0.0, 1.0]], positions=[np.pi / 2]).round(12)
     array([[-1.,  0.]])
     """
-    x, positions = _prepare(x, positions)
+    x, positions = _check_x_and_positions(x, positions)
     check_layout(layout)
     angles = rope_angles(positions, x.shape[-1], base)   # (..., L, d/2)
     if layout == "interleaved":
@@ -243,22 +236,7 @@ def apply_rope_elementwise(x, positions=None, *, base=10000.0, layout="interleav
     return x * cos + rotate_half(x) * sin
 
 
-# --- the fast path -----------------------------------------------------------------------
-
-_TABLE_CACHE: OrderedDict = OrderedDict()
-_TABLE_CACHE_SIZE = 16
-_TABLE_CACHE_BYTES = 256 * 2**20
-
-
-def _scaling_key(rope_scaling):
-    """A hashable key for a (validated) scaling dict; lists and arrays become tuples."""
-    if rope_scaling is None:
-        return None
-    _scaling_config(rope_scaling)  # raises for anything but a valid dict
-    return tuple(sorted(
-        (str(k), tuple(np.ravel(v).tolist()) if isinstance(v, (list, tuple, np.ndarray)) else v)
-        for k, v in rope_scaling.items()
-    ))
+# --- the form for real work (its table cache and kernels are in _fast.py) ---------------
 
 
 def cos_sin_tables(positions, dim, base=10000.0, *, rope_scaling=None, dtype=np.float64):
@@ -291,56 +269,25 @@ def cos_sin_tables(positions, dim, base=10000.0, *, rope_scaling=None, dtype=np.
            [0.8415]]))
     """
     positions, dim, base, dtype = check_table_arguments(positions, dim, base, dtype)
-    key = ("cos_sin", positions.shape, positions.tobytes(), dim, base, _scaling_key(rope_scaling), dtype.str)
-    if key in _TABLE_CACHE:
-        return _recall(key)
-    angles = rope_angles(positions, dim, base, rope_scaling=rope_scaling)   # float64
-    scale = attention_factor(dim, base, rope_scaling=rope_scaling, seq_len=_seq_len(positions))
-    cos = (np.cos(angles) * scale).astype(dtype)
-    sin = (np.sin(angles) * scale).astype(dtype)
-    return _remember(key, (cos, sin))
 
+    def build():
+        angles = rope_angles(positions, dim, base, rope_scaling=rope_scaling)   # float64
+        scale = attention_factor(dim, base, rope_scaling=rope_scaling,
+                                 seq_len=_seq_len(positions))
+        return (np.cos(angles) * scale).astype(dtype), (np.sin(angles) * scale).astype(dtype)
 
-def _recall(key):
-    _TABLE_CACHE.move_to_end(key)
-    return _TABLE_CACHE[key]
-
-
-def _remember(key, tables):
-    """Cache read-only tables; drop the least recently used beyond 16 entries or 256 MiB."""
-    for table in tables:
-        table.flags.writeable = False
-    _TABLE_CACHE[key] = tables
-    while len(_TABLE_CACHE) > 1 and (
-        len(_TABLE_CACHE) > _TABLE_CACHE_SIZE
-        or sum(t.nbytes for entry in _TABLE_CACHE.values() for t in entry) > _TABLE_CACHE_BYTES
-    ):
-        _TABLE_CACHE.popitem(last=False)
-    return tables
-
-
-def _derived_table(kind, positions, dim, base, rope_scaling, dtype):
-    r"""Cached, read-only tables built from cos_sin_tables for the fast paths.
-
-    ``"complex"``: :math:`\cos + i \sin`, shape (..., L, d/2), for interleaved pairs.
-    ``"half"``: ``[cos, cos]`` and ``[-sin, sin]``, shape (..., L, d), for the half layout.
-    """
-    key = (kind, positions.shape, positions.tobytes(), dim, float(base), _scaling_key(rope_scaling), dtype.str)
-    if key in _TABLE_CACHE:
-        tables = _recall(key)
-    else:
-        cos, sin = cos_sin_tables(positions, dim, base, rope_scaling=rope_scaling, dtype=np.float64)
-        if kind == "complex":
-            tables = _remember(key, ((cos + 1j * sin).astype(dtype),))
-        else:
-            tables = _remember(key, (np.concatenate([cos, cos], -1).astype(dtype),
-                                     np.concatenate([-sin, sin], -1).astype(dtype)))
-    return tables[0] if kind == "complex" else tables
+    return _fast.cached(_fast.table_key("cos_sin", positions, dim, base, rope_scaling, dtype),
+                        build)
 
 
 def apply_rope(x, positions=None, *, base=10000.0, layout="interleaved", rope_scaling=None, rotary_dim=None,
                out=None):
     r"""Rotate queries or keys by their positions: :math:`x_m \mapsto R^d_{\Theta,m}\,x_m`.
+
+    The default ``layout="interleaved"`` pairs features :math:`(2i, 2i+1)` (RoFormer, Meta's
+    Llama code). Hugging Face transformers pairs :math:`(i, i + d/2)` (``rotate_half``): pass
+    ``layout="half"`` to match a transformers model, or read its config with
+    :func:`rope_core.from_config`, whose spec knows the layout.
 
     Parameters
     ----------
@@ -349,12 +296,16 @@ def apply_rope(x, positions=None, *, base=10000.0, layout="interleaved", rope_sc
         promoted to float64; float16/32/64 keep their dtype. NaN or inf inside ``x`` is data
         and propagates. ``x`` is never modified.
     positions : array_like, shape broadcastable to (..., seq_len), optional
-        Positions :math:`m` (integer or float, finite); default ``0 .. seq_len - 1``. Use
-        e.g. ``1000 + np.arange(seq_len)`` for new tokens after a KV cache of 1000.
+        Positions :math:`m` (integer or float, finite, array or list); default
+        ``0 .. seq_len - 1``. Use e.g. ``1000 + np.arange(seq_len)`` for new tokens after a KV
+        cache of 1000. transformers' ``position_ids`` of shape ``(batch, seq_len)`` with ``x``
+        of shape ``(batch, heads, seq_len, d)`` are read as transformers reads them, one row
+        per batch entry shared by all heads (as ``(batch, 1, seq_len)``).
     base : float
         Frequency base (``rope_theta``).
     layout : {"interleaved", "half"}
-        Which features form a pair: ``(2i, 2i+1)`` or ``(i, i + d/2)``.
+        Which features form a pair: ``(2i, 2i+1)`` (default) or ``(i, i + d/2)``
+        (transformers).
     rope_scaling : dict, optional
         Context-extension scheme, as in :func:`rope_core.inverse_frequencies`. When its
         :func:`rope_core.attention_factor` is not 1, cos and sin are multiplied by it (as
@@ -387,84 +338,13 @@ def apply_rope(x, positions=None, *, base=10000.0, layout="interleaved", rope_sc
     >>> apply_rope(np.array([[1.0, 0.0, 1.0, 0.0]]), positions=[1], base=100.0).round(4)
     array([[0.5403, 0.8415, 0.995 , 0.0998]])
     """
-    x, positions = _prepare(x, positions)
+    x, positions = _check_x_and_positions(x, positions)
     check_layout(layout)
     base = check_base(base)
     rotary_dim = check_rotary_dim(rotary_dim, x.shape[-1])
     out = check_out(out, x)
     if rotary_dim < x.shape[-1]:
         out[..., rotary_dim:] = x[..., rotary_dim:]
-    _rotate(x[..., :rotary_dim], positions, base, layout, rope_scaling, out[..., :rotary_dim])
+    _fast.rotate_into(x[..., :rotary_dim], positions, base, layout, rope_scaling,
+                      out[..., :rotary_dim], cos_sin_tables)
     return out
-
-
-#: Features per block in the real-arithmetic path (256 KiB of float32): the block and its
-#: two temporaries stay in the CPU cache, so x is read once and the result written once.
-_BLOCK_ELEMENTS = 2**16
-
-
-_COMPLEX_OF = {np.dtype(np.float32): np.complex64, np.dtype(np.float64): np.complex128,
-               np.dtype(np.longdouble): np.clongdouble}
-
-
-def _complex_view(array):
-    """``array`` seen as complex pairs along the last axis, or None if that is impossible."""
-    complex_dtype = _COMPLEX_OF.get(array.dtype)
-    if complex_dtype is None or array.ndim == 0 or array.strides[-1] != array.itemsize:
-        return None
-    try:
-        return array.view(complex_dtype)
-    except ValueError:
-        return None
-
-
-def _blocks(shape, rows):
-    """(index, row slice) pairs covering an array of ``shape`` (..., L, d) in blocks of rows."""
-    seq_len = shape[-2]
-    if seq_len < rows // 2:  # short sequences: one block, blocking would only add calls
-        return [(Ellipsis, slice(None))]
-    return [(index, slice(start, start + rows)) for index in np.ndindex(shape[:-2])
-            for start in range(0, seq_len, rows)]
-
-
-def _rotate(x, positions, base, layout, rope_scaling, out):
-    """Write the rotation of ``x`` (..., L, d) into ``out``: the fast path of apply_rope."""
-    dim = x.shape[-1]
-    work = np.result_type(x.dtype, np.float32)  # float16 is computed in float32
-    source, target = _complex_view(x), _complex_view(out)
-    if layout == "interleaved" and source is not None and target is not None:
-        # Interleaved pairs are complex numbers in memory: one multiply per pair, no temporaries.
-        table = _derived_table("complex", positions, dim, base, rope_scaling, source.dtype)
-        np.multiply(source, table, out=target)
-        return
-    rows = max(1, _BLOCK_ELEMENTS // max(dim, 1))
-    blocks = _blocks(x.shape, rows)
-    block_shape = x.shape if blocks[0][0] is Ellipsis else (min(rows, x.shape[-2]), dim)
-    scratch = np.empty((2,) + block_shape, work)
-    if layout == "interleaved":
-        # float16 or strided arrays: copy a block to float32/64, rotate it as complex numbers.
-        table = _derived_table("complex", positions, dim, base, rope_scaling, np.dtype(_COMPLEX_OF[work]))
-        table = np.broadcast_to(table, x.shape[:-1] + (dim // 2,))
-        for index, row_slice in _blocks(x.shape, rows):
-            block_x = x[index][row_slice]
-            pairs = scratch[0][..., : block_x.shape[-2], :]
-            pairs[...] = block_x
-            pairs_complex = pairs.view(_COMPLEX_OF[work])
-            np.multiply(pairs_complex, table[index][row_slice], out=pairs_complex)
-            out[index][row_slice] = pairs
-        return
-    # Half layout, in cache-sized blocks: [a, b] -> [a, b] * [cos, cos] + [b, a] * [-sin, sin].
-    cos, signed_sin = _derived_table("half", positions, dim, base, rope_scaling, work)
-    cos, signed_sin = np.broadcast_to(cos, x.shape), np.broadcast_to(signed_sin, x.shape)
-    for index, row_slice in blocks:
-        block_x, block_out = x[index][row_slice], out[index][row_slice]
-        n = block_x.shape[-2]
-        product, swapped_product = scratch[0][..., :n, :], scratch[1][..., :n, :]
-        if block_out.dtype == work:
-            product = block_out  # write the first product straight into the result
-        pair_shape = block_x.shape[:-1] + (2, dim // 2)
-        swapped = block_x.reshape(pair_shape)[..., ::-1, :]  # [b, a]: a view, no copy
-        np.multiply(block_x, cos[index][row_slice], out=product)
-        np.multiply(swapped, signed_sin[index][row_slice].reshape(pair_shape),
-                    out=swapped_product.reshape(pair_shape))
-        np.add(product, swapped_product, out=block_out)

@@ -8,11 +8,9 @@ Hugging Face transformers does to the rows of :math:`W_q` and :math:`W_k`, head 
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 
-from ._checks import check_dim, check_features, check_real_array
+from ._checks import check_dim, check_features, check_int, check_real_array
 
 
 def interleaved_to_half_permutation(dim):
@@ -87,8 +85,7 @@ def permute_for_half_layout(w, n_heads):
     w = check_real_array(w, "w", min_ndim=2)
     if w.ndim != 2:
         raise ValueError(f"w must be a 2-D (n_heads * head_dim, d_model) matrix, got shape {w.shape}")
-    if isinstance(n_heads, bool) or not isinstance(n_heads, numbers.Integral) or n_heads < 1:
-        raise ValueError(f"n_heads must be a positive integer, got {n_heads!r}")
+    n_heads = check_int(n_heads, "n_heads", min=1)
     if w.shape[0] % n_heads:
         raise ValueError(f"w.shape[0] ({w.shape[0]}) must be a multiple of n_heads ({n_heads})")
     head_dim = check_dim(w.shape[0] // n_heads, "head_dim (w.shape[0] // n_heads)")

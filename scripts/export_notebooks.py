@@ -1,13 +1,30 @@
-"""Write an .ipynb copy of every MyST-markdown chapter, for readers who want notebooks.
+"""Write a self-contained .ipynb copy of every MyST-markdown chapter (the Colab/download route).
 
-Usage: python scripts/export_notebooks.py SOURCE_DIR OUTPUT_DIR
+Usage: python scripts/export_notebooks.py SOURCE_DIR OUTPUT_DIR [--install-from SPEC]
 
-Each copy starts with a set-up cell that installs nothing when ``rope_core`` is importable
-and otherwise prints how to get it (for Colab and Binder): a plain message, not a traceback.
+Plain Jupyter (Colab, VS Code, JupyterLab without extensions) renders only CommonMark, so
+each copy is turned into plain notebook markdown:
+
+* ``literalinclude`` of ``rope_core`` code (``:pyobject:``, ``:lines:``) → the code itself, in
+  a fenced ``python`` block (the teaching code the chapter shows);
+* ``admonition`` → a block quote with a bold title; ``exercise`` → "**Exercise N: title**";
+* ``solution`` → a ``<details>`` block, closed until the reader opens it;
+* labelled equations ``$$ … $$ (label)`` → ``\\tag{N}``; ``{eq}`` → "(N)", ``{numref}`` →
+  "Figure N", ``{doc}`` → a link to the other notebook with its title, ``{ref}`` → the
+  exercise or section it names; ``(label)=`` targets → HTML anchors;
+* a figure's ``mystnb.figure.caption`` → a markdown cell "*Figure N.* caption" under it.
+
+The first cell installs the book's package when it is missing (Colab has none of it):
+``%pip install "rope-core[plots,widgets] @ git+<repository>"``; ``--install-from`` replaces
+the requirement (tests install from the local checkout).
 """
 
 from __future__ import annotations
 
+import argparse
+import ast
+import copy
+import re
 import sys
 from pathlib import Path
 
@@ -17,45 +34,293 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 REPOSITORY = yaml.safe_load((ROOT / "_config.yml").read_text())["repository"]["url"]
+DEFAULT_REQUIREMENT = f"rope-core[plots,widgets] @ git+{REPOSITORY}"
 
-SETUP_CELL = f'''\
-# Set-up: this notebook needs the book's `rope_core` package. When it is importable (for
-# example after `make lab`), this cell does nothing and installs nothing.
+INSTALL_CELL = """\
+# Set-up for Colab and any Python without the book's package: install rope_core (with its
+# figures and widgets) from the book's repository. Where it is already installed (`make lab`,
+# Binder) this cell installs nothing.
+import importlib
 import importlib.util
 
 if importlib.util.find_spec("rope_core") is None:
-    print(
-        "This notebook needs the book's rope_core package, which is not installed here.\\n"
-        "Install it by running this in a new cell, then restart the kernel:\\n"
-        "    %pip install 'rope-core[plots,widgets] @ git+{REPOSITORY}'\\n"
-        "or clone the repository and run `make lab`."
-    )
-'''
+    %pip install --quiet "{requirement}"
+    importlib.invalidate_caches()
+"""
+
+FENCE = re.compile(r"^(?P<fence>`{3,}|:{3,})\{(?P<name>[a-zA-Z0-9_-]+)\}\s*(?P<argument>.*?)\s*$")
+EQUATION_END = re.compile(r"^\$\$\s*\((?P<label>[^)\s]+)\)\s*$")
+TARGET = re.compile(r"^\((?P<label>[A-Za-z0-9_.:-]+)\)=\s*$")
+ROLE = re.compile(r"\{(?P<role>doc|eq|ref|numref|func|class|meth|mod|attr|term|math)\}`(?P<body>[^`]*)`")
 
 
-def export(source_dir: Path, output_dir: Path) -> list[Path]:
+def is_notebook(path: Path) -> bool:
+    return path.read_text(encoding="utf-8").startswith("---\njupytext:")
+
+
+# --- what every page defines: titles, equation/figure/exercise numbers, section labels -------
+
+
+class BookIndex:
+    """Numbers and titles the cross-references of every page point to."""
+
+    def __init__(self, pages: list[Path]):
+        self.titles: dict[str, str] = {}
+        self.equations: dict[str, tuple[str, int]] = {}
+        self.figures: dict[str, tuple[str, int]] = {}
+        self.exercises: dict[str, tuple[str, int, str]] = {}
+        self.sections: dict[str, tuple[str, str]] = {}
+        for page in pages:
+            self._scan(page)
+
+    def _scan(self, page: Path):
+        stem = page.stem
+        notebook = jupytext.read(page)
+        n_equation = n_figure = n_exercise = 0
+        pending_target = None
+        for cell in notebook.cells:
+            if cell.cell_type == "code":
+                figure = (cell.metadata.get("mystnb") or {}).get("figure") or {}
+                if figure.get("name"):
+                    n_figure += 1
+                    self.figures[figure["name"]] = (stem, n_figure)
+                continue
+            lines = cell.source.splitlines()
+            for index, line in enumerate(lines):
+                if line.startswith("# ") and stem not in self.titles:
+                    self.titles[stem] = line[2:].strip()
+                if match := EQUATION_END.match(line):
+                    n_equation += 1
+                    self.equations[match["label"]] = (stem, n_equation)
+                if match := TARGET.match(line):
+                    pending_target = match["label"]
+                    continue
+                if pending_target and line.startswith("#"):
+                    self.sections[pending_target] = (stem, line.lstrip("#").strip())
+                    pending_target = None
+                if (match := FENCE.match(line)) and match["name"] == "exercise":
+                    n_exercise += 1
+                    label = _option(lines[index + 1 :], "label")
+                    if label:
+                        self.exercises[label] = (stem, n_exercise, match["argument"])
+
+
+def _option(lines: list[str], name: str) -> str | None:
+    for line in lines:
+        if not line.startswith(":"):
+            return None
+        key, _, value = line[1:].partition(":")
+        if key.strip() == name:
+            return value.strip()
+    return None
+
+
+# --- included code -------------------------------------------------------------------------
+
+
+def included_code(path: Path, options: dict[str, str]) -> str:
+    """The text a ``literalinclude`` shows: a whole file, a ``:pyobject:`` or ``:lines:``."""
+    source = path.read_text(encoding="utf-8")
+    lines = source.splitlines()
+    if "pyobject" in options:
+        tree = ast.parse(source)
+        body, node = tree.body, None
+        for part in options["pyobject"].split("."):
+            node = next(
+                (n for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                 and n.name == part),
+                None,
+            )
+            if node is None:
+                raise ValueError(f"{path}: no object {options['pyobject']!r} to include")
+            body = node.body
+        start = min([node.lineno] + [d.lineno for d in node.decorator_list])
+        lines = lines[start - 1 : node.end_lineno]
+    if "lines" in options:
+        chosen = []
+        for part in options["lines"].split(","):
+            first, _, last = part.strip().partition("-")
+            chosen.extend(lines[int(first) - 1 : int(last or first)])
+        lines = chosen
+    return "\n".join(lines).rstrip() + "\n"
+
+
+# --- markdown cells ------------------------------------------------------------------------
+
+
+class PageConverter:
+    def __init__(self, page: Path, index: BookIndex):
+        self.page = page
+        self.stem = page.stem
+        self.index = index
+
+    def _link_to(self, stem: str, text: str, anchor: str = "") -> str:
+        if stem == self.stem:
+            return f"[{text}](#{anchor})" if anchor else text
+        return f"[{text}]({stem}.ipynb{'#' + anchor if anchor else ''})"
+
+    def role(self, match: re.Match) -> str:
+        role, body = match["role"], match["body"]
+        explicit = re.match(r"^(?P<text>.*?)\s*<(?P<target>[^>]+)>$", body)
+        text, target = (explicit["text"], explicit["target"]) if explicit else (None, body)
+        if role == "doc":
+            stem = Path(target).stem
+            return self._link_to(stem, text or self.index.titles.get(stem, stem))
+        if role == "eq":
+            if target in self.index.equations:
+                stem, number = self.index.equations[target]
+                return self._link_to(stem, f"({number})") if stem != self.stem else f"({number})"
+            return f"({target})"
+        if role == "numref":
+            if target in self.index.figures:
+                stem, number = self.index.figures[target]
+                label = (text or "Figure %s").replace("{number}", str(number))
+                label = label % number if "%s" in label else label
+                return self._link_to(stem, label) if stem != self.stem else label
+            return text or target
+        if role == "ref":
+            if target in self.index.exercises:
+                stem, number, _ = self.index.exercises[target]
+                return self._link_to(stem, text or f"Exercise {number}", target) if stem != self.stem else (
+                    f"[{text or f'Exercise {number}'}](#{target})")
+            if target in self.index.sections:
+                stem, title = self.index.sections[target]
+                return self._link_to(stem, text or title, target) if stem != self.stem else (
+                    f"[{text or title}](#{target})")
+            return text or target
+        if role == "math":
+            return f"${body}$"
+        if role == "term":
+            return text or target
+        return f"`{(text or target).lstrip('~')}`"  # func, class, meth, mod, attr
+
+    def markdown(self, text: str) -> str:
+        out: list[str] = []
+        lines = text.splitlines()
+        i = 0
+        while i < len(lines):
+            line = lines[i]
+            match = FENCE.match(line)
+            if match:
+                fence = match["fence"]
+                closing = re.compile(rf"^{re.escape(fence[0])}{{{len(fence)},}}\s*$")
+                j = i + 1
+                while j < len(lines) and not closing.match(lines[j]):
+                    j += 1
+                options, body = _split_options(lines[i + 1 : j])
+                out.append(self.directive(match["name"], match["argument"], options, body))
+                i = j + 1
+                continue
+            if target := TARGET.match(line):
+                out.append(f'<a id="{target["label"]}"></a>')
+            elif equation := EQUATION_END.match(line):
+                number = self.index.equations.get(equation["label"], (None, None))[1]
+                out.append(f"\\tag{{{number}}}\n$$" if number else "$$")
+            else:
+                out.append(ROLE.sub(self.role, line))
+            i += 1
+        return "\n".join(out)
+
+    def directive(self, name: str, argument: str, options: dict, body: list[str]) -> str:
+        inner = self.markdown("\n".join(body)).strip("\n")
+        if name == "literalinclude":
+            path = (self.page.parent / argument).resolve()
+            language = options.get("language", "python")
+            return f"```{language}\n{included_code(path, options)}```"
+        if name == "solution":
+            exercise = self.index.exercises.get(argument.strip())
+            title = f"Solution to Exercise {exercise[1]}" if exercise else "Solution"
+            return f"<details>\n<summary>{title} (click to open)</summary>\n\n{inner}\n\n</details>"
+        if name == "exercise":
+            label = options.get("label", "")
+            exercise = self.index.exercises.get(label)
+            number = f" {exercise[1]}" if exercise else ""
+            anchor = f'<a id="{label}"></a>\n' if label else ""
+            title = f": {argument}" if argument else ""
+            return f"{anchor}**Exercise{number}{title}**\n\n{inner}"
+        if name in {"code-block", "code", "sourcecode"}:
+            return f"```{argument or 'python'}\n" + "\n".join(body) + "\n```"
+        if name in {"math"}:
+            return "$$\n" + "\n".join(body) + "\n$$"
+        if name in {"eval-rst", "tableofcontents", "toctree"}:
+            return ""  # Sphinx-only content (API listings, tables of contents)
+        # admonition, note, tip, warning, dropdown, glossary...: a block quote with a title
+        title = argument or name.replace("-", " ").capitalize()
+        quoted = "\n".join(f"> {row}" if row else ">" for row in inner.splitlines())
+        return f"> **{title}**\n>\n{quoted}"
+
+
+def _split_options(lines: list[str]) -> tuple[dict, list[str]]:
+    """A directive's options (``:key: value`` lines or a ``---`` YAML block) and its body."""
+    if lines and lines[0].strip() == "---":
+        end = next((k for k in range(1, len(lines)) if lines[k].strip() == "---"), None)
+        if end is not None:
+            options = yaml.safe_load("\n".join(lines[1:end])) or {}
+            return {str(k): str(v) for k, v in options.items()}, lines[end + 1 :]
+    options, k = {}, 0
+    while k < len(lines) and re.match(r"^:[\w-]+:", lines[k]):
+        key, _, value = lines[k][1:].partition(":")
+        options[key.strip()] = value.strip()
+        k += 1
+    return options, lines[k:]
+
+
+# --- whole notebooks -----------------------------------------------------------------------
+
+
+def convert(page: Path, index: BookIndex, requirement: str = DEFAULT_REQUIREMENT):
+    """The plain-Jupyter notebook for one MyST page."""
+    notebook = jupytext.read(page)
+    converter = PageConverter(page, index)
+    cells = []
+    install = nbformat.v4.new_code_cell(INSTALL_CELL.format(requirement=requirement))
+    install.metadata["tags"] = ["install"]
+    cells.append(install)
+    for cell in notebook.cells:
+        if cell.cell_type == "markdown":
+            new = copy.deepcopy(cell)
+            new.source = converter.markdown(cell.source)
+            if new.source.strip():
+                cells.append(new)
+            continue
+        cells.append(cell)
+        figure = (cell.metadata.get("mystnb") or {}).get("figure") or {}
+        if cell.cell_type == "code" and figure.get("caption"):
+            number = index.figures.get(figure.get("name"), (None, ""))[1]
+            caption = converter.markdown(" ".join(str(figure["caption"]).split()))
+            cells.append(nbformat.v4.new_markdown_cell(f"*Figure {number}.* {caption}"))
+    notebook.cells = cells
+    notebook.metadata.pop("jupytext", None)
+    notebook.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python", "name": "python3"}
+    for cell in notebook.cells:  # nbformat 4.5 wants an id on every cell
+        cell.setdefault("id", None)
+    nbformat.validator.normalize(notebook)
+    return notebook
+
+
+def export(source_dir: Path, output_dir: Path, requirement: str = DEFAULT_REQUIREMENT) -> list[Path]:
     """Convert ``source_dir/*.md`` notebooks into ``output_dir/*.ipynb``; return the paths."""
     output_dir.mkdir(parents=True, exist_ok=True)
+    pages = [p for p in sorted(source_dir.glob("*.md")) if is_notebook(p)]
+    index = BookIndex(pages)
     written = []
-    for source in sorted(source_dir.glob("*.md")):
-        if not source.read_text().startswith("---\njupytext:"):
-            continue  # plain pages (glossary, references) are not notebooks
-        notebook = jupytext.read(source)
-        setup = nbformat.v4.new_code_cell(SETUP_CELL)
-        setup.metadata["tags"] = ["remove-cell"]
-        notebook.cells.insert(0, setup)
-        target = output_dir / (source.stem + ".ipynb")
+    for page in pages:
+        notebook = convert(page, index, requirement)
+        target = output_dir / (page.stem + ".ipynb")
         nbformat.write(notebook, target)
         written.append(target)
     return written
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 3:
-        print(__doc__, file=sys.stderr)
-        return 2
-    written = export(Path(argv[1]), Path(argv[2]))
-    print(f"wrote {len(written)} notebooks to {argv[2]}")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("source_dir", type=Path)
+    parser.add_argument("output_dir", type=Path)
+    parser.add_argument("--install-from", default=DEFAULT_REQUIREMENT,
+                        help="what the install cell passes to %%pip install")
+    args = parser.parse_args(argv[1:])
+    written = export(args.source_dir, args.output_dir, args.install_from)
+    print(f"wrote {len(written)} notebooks to {args.output_dir}")
     return 0
 
 

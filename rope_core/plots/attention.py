@@ -244,9 +244,9 @@ def plot_expected_logit(distances, samples, expected, *, label=None, color=None,
     ----------
     distances : array_like, shape (n,)
     samples : array_like, shape (n_samples, n)
-        For example :func:`rope_core.attention_stats.monte_carlo_logits`.
+        For example :func:`rope_core.attention.monte_carlo_logits`.
     expected : array_like, shape (n,)
-        The exact expectation (:func:`rope_core.attention_stats.expected_logit`).
+        The exact expectation (:func:`rope_core.bounds.expected_logit`).
     label : str, optional
         Names the setting in the legend.
     color : matplotlib colour, optional
@@ -286,7 +286,7 @@ def plot_pair_contributions(distances, contributions, *, ax=None):
     distances : array_like, shape (n,)
         Evenly spaced distances (columns).
     contributions : array_like, shape (n, d/2)
-        For example :func:`rope_core.attention_stats.pair_contributions`.
+        For example :func:`rope_core.attention.pair_contributions`.
     ax : matplotlib.axes.Axes, optional
 
     Returns

@@ -4,7 +4,11 @@ Each widget works in JupyterLab, Notebook 7, VS Code and on the static pages of 
 where its state (the precomputed tables) is embedded in the HTML.
 """
 
-from .explorers import (
+from .._extras import require
+
+require("widgets", ["anywidget", "ipywidgets", "traitlets"], part="rope_core.widgets")
+
+from .explorers import (  # noqa: E402
     ContextExtension,
     DecayExplorer,
     FrequencyClocks,

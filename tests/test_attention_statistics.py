@@ -1,4 +1,5 @@
-"""rope_core.attention_stats against a dense, independent construction of RoPE."""
+"""The attention statistics (rope_core.attention) and bounds (rope_core.bounds) against a
+dense, independent construction of RoPE."""
 
 from __future__ import annotations
 
@@ -9,14 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import rope_core.attention_stats
+import rope_core.attention
+import rope_core.bounds
 from rope_core import min_base_for_context
-from rope_core.attention_stats import (
-    expected_logit,
-    min_cosine_sum,
-    monte_carlo_logits,
-    pair_contributions,
-)
+from rope_core.attention import monte_carlo_logits, pair_contributions
+from rope_core.bounds import expected_logit, min_cosine_sum
 
 
 def dense_rotation(position, dim, base=10000.0):
@@ -127,8 +125,8 @@ def test_bad_input_names_the_argument(call, error, words):
         call()
 
 
-def test_docstring_examples_run_and_every_function_has_one():
-    module = rope_core.attention_stats
+@pytest.mark.parametrize("module", [rope_core.attention, rope_core.bounds])
+def test_docstring_examples_run_and_every_function_has_one(module):
     for name in module.__all__:
         assert ">>> " in getattr(module, name).__doc__, f"{name} has no Examples"
     finder = doctest.DocTestFinder(exclude_empty=True)

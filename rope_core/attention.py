@@ -1,14 +1,47 @@
-r"""What RoPE does inside attention: scores, the decay bound, the base bound, attention itself."""
+r"""RoPE inside attention: the scores it produces, softmax and linear attention with it.
+
+The logit between a query at position :math:`m` and a key at position :math:`n` is a sum of
+one term per rotated pair. Writing pair :math:`i` of a vector as the complex number
+:math:`z_i = x_{2i} + \mathrm{i}\,x_{2i+1}` (interleaved layout) and the relative distance
+as :math:`r = m - n`,
+
+.. math::
+
+    \langle R_m \mathbf{q}, R_n \mathbf{k} \rangle
+    = \sum_{i=0}^{d/2-1} \operatorname{Re}\!\left(h_i\, e^{\mathrm{i} r \theta_i}\right),
+    \qquad h_i = z^{q}_i\, \overline{z^{k}_i}.
+
+:func:`relative_scores` gives the whole score matrix, :func:`pair_contributions` its terms
+pair by pair, and :func:`monte_carlo_logits` samples them for random queries and keys (their
+exact mean is :func:`rope_core.bounds.expected_logit`). The bounds that follow from these sums
+are in :mod:`rope_core.bounds`.
+"""
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 
-from ._checks import check_base, check_dim, check_layout, check_positions, check_real_array
+from ._checks import (
+    check_base,
+    check_correlation,
+    check_dim,
+    check_finite_numeric,
+    check_int,
+    check_layout,
+    check_positions,
+    check_real_array,
+)
 from .apply import apply_rope
-from .frequencies import inverse_frequencies
+from .frequencies import default_inverse_frequencies
+
+__all__ = [
+    "linear_attention_with_rope",
+    "monte_carlo_logits",
+    "pair_contributions",
+    "relative_scores",
+    "rope_attention",
+    "softmax_attention",
+]
 
 
 def _vectors_at(x, positions, name):
@@ -58,117 +91,6 @@ def relative_scores(q, k, positions_q, positions_k, *, base=10000.0, layout="int
     rotated_q = apply_rope(q, positions_q, base=base, layout=layout)
     rotated_k = apply_rope(k, positions_k, base=base, layout=layout)
     return rotated_q @ rotated_k.T
-
-
-def long_term_decay_bound(distances, dim, base=10000.0):
-    r"""RoFormer's relative upper bound on the score at a distance (§3.4.3).
-
-    Parameters
-    ----------
-    distances : array_like, shape (...)
-        Relative distances :math:`r = m - n` (any real numbers).
-    dim : int
-        Dimension :math:`d` (even).
-    base : float
-
-    Returns
-    -------
-    ndarray, shape (...)
-        :math:`\frac{1}{d/2}\sum_{j=1}^{d/2} |S_j|` with
-        :math:`S_j = \sum_{k=0}^{j-1} e^{i r \theta_k}`.
-
-    Notes
-    -----
-    Abel summation gives
-    :math:`|\sum_i h_i e^{ir\theta_i}| \le \max_i |h_{i+1} - h_i| \sum_j |S_j|`, with
-    :math:`h_i` the complex products of the pairs of ``q`` and ``k``. The quantity returned is
-    the distance-dependent factor, averaged over :math:`j`; it bounds the score up to the
-    content-dependent factor, oscillates, and is not the score itself.
-
-    Examples
-    --------
-    >>> float(long_term_decay_bound(0, dim=128))
-    32.5
-    """
-    dim, base = check_dim(dim), check_base(base)
-    distances = check_real_array(distances, "distances", min_ndim=0).astype(np.float64)
-    theta = inverse_frequencies(dim, base)
-    partial_sums = np.cumsum(np.exp(1j * distances[..., None] * theta), axis=-1)  # S_1 .. S_{d/2}
-    return np.abs(partial_sums).mean(axis=-1)
-
-
-def min_base_for_context(context_len, dim, *, rtol=0.005, low=2.0, high=1e12):
-    r"""The smallest base for which RoPE can still tell similar tokens apart up to a length.
-
-    Men et al. (2024) require :math:`B(m) = \sum_{i} \cos(m\theta_i) \ge 0` for every
-    :math:`0 \le m \le L`. This returns the smallest base on the geometric grid
-    :math:`\text{low}\,(1+\text{rtol})^k` that satisfies it.
-
-    Parameters
-    ----------
-    context_len : int
-        Context length :math:`L` (>= 1).
-    dim : int
-        Dimension :math:`d` (even).
-    rtol : float
-        Ratio between neighbouring bases on the grid, minus one.
-    low, high : float
-        Search interval for the base.
-
-    Returns
-    -------
-    float
-        The first base on the grid for which :math:`\min_{m \le L} B(m) \ge 0`.
-
-    Notes
-    -----
-    The admissible bases do not form an interval: below the point from which the condition
-    holds for good there are small islands where it holds too, so the answer depends a
-    little on the grid (with the default grid and ``dim=128``: 4.31e3 for 1K, 2.87e4 for
-    4K, 8.38e4 for 8K, 6.32e5 for 32K and 8.67e6 for 128K tokens; for 1K tokens the
-    condition holds on about [4.30e3, 4.34e3), fails, holds on [5.62e3, 5.65e3), and holds
-    for good from 6.03e3).
-
-    Resolution: every admissible interval at least ``rtol`` wide (relative) contains a grid
-    point, so the answer is at most a factor ``1 + rtol`` above the start of the first such
-    interval; an island narrower than one grid step can be missed. The condition itself is
-    checked exactly at every integer :math:`m \le L` (in float64). To stay fast, each base
-    is first tested at positions where earlier bases failed, and the full scan runs from
-    :math:`m = L` downwards, where failures occur.
-
-    Examples
-    --------
-    >>> base = min_base_for_context(4096, dim=128)
-    >>> 2.8e4 < base < 2.95e4
-    True
-    """
-    if isinstance(context_len, bool) or not isinstance(context_len, numbers.Integral) or context_len < 1:
-        raise ValueError(f"context_len must be a positive integer, got {context_len!r}")
-    dim = check_dim(dim)
-    low, high = check_base(low), check_base(high)
-    if isinstance(rtol, bool) or not isinstance(rtol, numbers.Real) or not 0 < rtol < 1:
-        raise ValueError(f"rtol must be a number in (0, 1), got {rtol!r}")
-    if not 1 < low < high:
-        raise ValueError(f"low and high must satisfy 1 < low < high, got {low} and {high}")
-    block = 4096
-    witnesses = np.zeros(0)  # positions where some earlier base failed
-    base = low
-    while base <= high:
-        theta = inverse_frequencies(dim, base)
-        if witnesses.size and np.cos(witnesses[:, None] * theta).sum(axis=-1).min() < 0:
-            base *= 1 + rtol
-            continue
-        for stop in range(context_len + 1, 0, -block):
-            positions = np.arange(max(0, stop - block), stop, dtype=np.float64)
-            similarity = np.cos(positions[:, None] * theta).sum(axis=-1)
-            if similarity.min() < 0:
-                worst = positions[np.argsort(similarity)[:32]]
-                witnesses = np.unique(np.concatenate([witnesses, worst]))[-2048:]
-                break
-        else:
-            return float(base)
-        base *= 1 + rtol
-    raise ValueError(f"no base up to high={high:g} satisfies the bound for context_len={context_len}")
 
 
 def _softmax(scores, axis=-1):
@@ -315,3 +237,118 @@ def linear_attention_with_rope(q, k, v, positions=None, *, base=10000.0, feature
         numerator = rotated_q @ (rotated_k.T @ v)
         denominator = phi_q @ phi_k.sum(axis=0)
     return numerator / denominator[:, None]
+
+
+def pair_contributions(q, k, distance, *, base=10000.0):
+    r"""The logit :math:`\langle R_m q, R_n k\rangle` split into one term per rotated pair.
+
+    Parameters
+    ----------
+    q, k : array_like, shape (..., d)
+        Query and key (interleaved layout: pair :math:`i` is features ``2i, 2i+1``);
+        ``d`` must be even and the leading axes must broadcast.
+    distance : float or array_like, shape (...)
+        Relative distance :math:`r = m - n` (query position minus key position); must
+        broadcast with the leading axes of ``q`` and ``k``.
+    base : float
+        Frequency base of :math:`\theta_i = \text{base}^{-2i/d}`.
+
+    Returns
+    -------
+    ndarray, shape (..., d/2)
+        Term :math:`i` is :math:`\operatorname{Re}(h_i e^{\mathrm{i} r\theta_i})`; the terms
+        sum to the RoPE logit.
+
+    Notes
+    -----
+    With :math:`z_i = x_{2i} + \mathrm{i} x_{2i+1}` and :math:`h_i = z^q_i \overline{z^k_i}`,
+
+    .. math::
+
+        \langle R_m q, R_n k\rangle = \sum_i \operatorname{Re}\!\left(z^q_i e^{\mathrm{i}m\theta_i}
+        \,\overline{z^k_i e^{\mathrm{i}n\theta_i}}\right)
+        = \sum_i \operatorname{Re}\!\left(h_i e^{\mathrm{i}(m-n)\theta_i}\right).
+
+    Examples
+    --------
+    >>> q = np.array([1.0, 0.0, 0.0, 1.0])
+    >>> pair_contributions(q, q, 0).round(6)
+    array([1., 1.])
+    >>> pair_contributions(q, q, np.pi / 2).round(6)   # pair 0 turns by r * theta_0 = pi/2
+    array([0.      , 0.999877])
+    """
+    q = check_real_array(q, "q").astype(np.float64)
+    k = check_real_array(k, "k").astype(np.float64)
+    dim = check_dim(q.shape[-1], "the last axis of q")
+    if k.shape[-1] != dim:
+        raise ValueError(f"k must have the same last axis as q ({dim}), got shape {k.shape}")
+    base = check_base(base)
+    distance = check_finite_numeric(distance, "distance")
+    theta = default_inverse_frequencies(dim, base)
+    zq = q[..., 0::2] + 1j * q[..., 1::2]
+    zk = k[..., 0::2] + 1j * k[..., 1::2]
+    h = zq * np.conj(zk)
+    return np.real(h * np.exp(1j * distance[..., None] * theta))
+
+
+def monte_carlo_logits(distances, dim, *, base=10000.0, correlation=0.0, n_samples=2000,
+                       seed=0):
+    r"""Sample RoPE logits for random query/key pairs at each distance.
+
+    Draws ``n_samples`` pairs ``q`` ~ N(0, I_d), ``k = ρ q + sqrt(1 − ρ²) ε`` once and
+    evaluates :math:`\langle R_m q, R_n k\rangle` for every distance :math:`r = m - n`
+    (the logit depends on ``m`` and ``n`` only through ``r``).
+
+    Parameters
+    ----------
+    distances : array_like, shape (n,)
+        Relative distances :math:`r = m - n`.
+    dim : int
+        Head dimension ``d`` (even).
+    base : float
+        Frequency base.
+    correlation : float
+        :math:`\rho \in [-1, 1]`.
+    n_samples : int
+        Number of sampled (q, k) pairs, at least 2.
+    seed : int
+        Seed of :func:`numpy.random.default_rng`; the same seed gives the same samples.
+
+    Returns
+    -------
+    ndarray, shape (n_samples, n)
+        One row of logits per sampled pair. Its mean over axis 0 estimates
+        :func:`rope_core.bounds.expected_logit`, with standard error ``std / sqrt(n_samples)``.
+
+    Notes
+    -----
+    .. math::
+
+        \langle R_m q, R_n k\rangle = \sum_i \operatorname{Re}\!\left(h_i
+        e^{\mathrm{i}(m-n)\theta_i}\right),\qquad h_i = z^q_i\,\overline{z^k_i},
+
+    evaluated for all samples and distances at once as a real part of a matrix product.
+
+    Examples
+    --------
+    >>> logits = monte_carlo_logits([0, 5, 50], 64, n_samples=4000)
+    >>> logits.shape
+    (4000, 3)
+    >>> bool(np.all(np.abs(logits.mean(0)) < 4 * logits.std(0) / np.sqrt(4000)))
+    True
+    """
+    distances = check_finite_numeric(distances, "distances")
+    if distances.ndim != 1:
+        raise ValueError(f"distances must be 1-D, got shape {distances.shape}")
+    dim = check_dim(dim)
+    base = check_base(base)
+    correlation = check_correlation(correlation)
+    n_samples = check_int(n_samples, "n_samples", min=2)
+    rng = np.random.default_rng(seed)
+    q = rng.standard_normal((int(n_samples), dim))
+    noise = rng.standard_normal((int(n_samples), dim))
+    k = correlation * q + np.sqrt(1.0 - correlation**2) * noise
+    h = (q[:, 0::2] + 1j * q[:, 1::2]) * np.conj(k[:, 0::2] + 1j * k[:, 1::2])
+    theta = default_inverse_frequencies(dim, base)
+    phases = np.exp(1j * np.outer(distances, theta))  # (n, d/2)
+    return np.real(h @ phases.T)

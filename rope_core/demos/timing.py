@@ -1,4 +1,4 @@
-r"""Quick timings of the dense and the element-wise RoPE forms, for the efficiency chapter.
+r"""Quick timings of the dense and the element-wise RoPE forms, for a plot of their costs.
 
 The dense form multiplies every vector by its own :math:`d \times d` matrix
 :math:`R^d_{\Theta,m}` (:math:`d^2` multiply-adds); the element-wise form computes
@@ -14,8 +14,9 @@ import time
 
 import numpy as np
 
-from ._checks import check_dim
-from .apply import _block_diagonal, rope_angles, rotate_every_two
+from .._checks import check_dim, check_int
+from ..apply import rope_angles, rotate_every_two
+from ..blocks import block_rotation
 
 #: At most this many float64 numbers in the stack of dense matrices (32 MiB).
 _DENSE_BUDGET = 2**22
@@ -71,22 +72,21 @@ def compare_dense_and_elementwise(dims=(8, 16, 32, 64, 128, 256, 512), *, n_vect
     dims = np.array([check_dim(d, "dims") for d in dims], dtype=int)
     if dims.size == 0:
         raise ValueError("dims must be a non-empty sequence of even integers")
-    for value, name in ((n_vectors, "n_vectors"), (repeats, "repeats")):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-            raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    n_vectors = check_int(n_vectors, "n_vectors", min=1)
+    repeats = check_int(repeats, "repeats", min=1)
     rng = np.random.default_rng(0)
     dense_seconds, elementwise_seconds = [], []
     for dim in dims:
         x = rng.standard_normal((n_vectors, dim))
         angles = rope_angles(np.arange(n_vectors), int(dim), base)
         cos, sin = np.repeat(np.cos(angles), 2, -1), np.repeat(np.sin(angles), 2, -1)
-        elementwise = best_time(lambda: x * cos + rotate_every_two(x) * sin, repeats)
+        elementwise = best_time(lambda x=x, c=cos, s=sin: x * c + rotate_every_two(x) * s, repeats)
         elementwise_seconds.append(elementwise / n_vectors)
 
         n_dense = int(max(1, min(n_vectors, _DENSE_BUDGET // (dim * dim))))
-        matrices = _block_diagonal(angles[:n_dense])           # (n_dense, d, d)
+        matrices = np.array([block_rotation(a) for a in angles[:n_dense]])  # (n_dense, d, d)
         columns = x[:n_dense, :, None]                          # (n_dense, d, 1)
-        dense = best_time(lambda: np.matmul(matrices, columns), repeats)
+        dense = best_time(lambda a=matrices, b=columns: np.matmul(a, b), repeats)
         dense_seconds.append(dense / n_dense)
     dense_seconds, elementwise_seconds = np.array(dense_seconds), np.array(elementwise_seconds)
     return {

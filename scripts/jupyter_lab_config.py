@@ -1,0 +1,163 @@
+"""Jupyter server settings for `make lab` (loaded with ``--config``).
+
+Saving a chapter must leave git clean when nothing was changed. Jupytext's contents manager
+writes a notebook back to MyST markdown through its own YAML writer, which re-wraps every
+cell's metadata block (flow lists become block lists, ``caption: |`` blocks become quoted
+strings), so a plain open-and-save or an autosave would rewrite 20-100 lines of a chapter.
+``jupytext.toml`` filters the metadata JupyterLab adds; this hook does the rest: when the text
+about to be written describes the same notebook as the file on disk (same cells, sources and
+metadata, as jupytext reads them) as the file on disk or the file in git's last commit, those
+bytes are written instead (so an edit that was autosaved and then undone leaves git clean).
+A real edit is saved as jupytext writes it.
+
+JupyterLab renders the MyST of markdown cells with jupyterlab-myst, which runs in the
+browser and cannot read ``literalinclude``d files: the chapters' teaching code would be
+missing. The contents manager below therefore shows each include, when a chapter is opened,
+as the included code in a fenced block between two MyST comment lines, and the save hook
+puts the directive back, so the file on disk never holds the copy.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from export_notebooks import FENCE, _split_options, included_code
+
+INCLUDE_START = "% rope-include "
+INCLUDE_END = "% rope-include end: shown from the tested source; edit that file, not this copy"
+INCLUDED = re.compile(
+    r"^% rope-include (?P<original>\{[^\n]*\})\n(?P<fence>`{3,})[\w-]*\n.*?^(?P=fence)\n"
+    + re.escape(INCLUDE_END) + r"$",
+    re.M | re.S,
+)
+
+
+def inline_includes(markdown: str, page: Path) -> str:
+    """Each ``literalinclude`` block of a markdown cell → the code it includes, reversibly."""
+    lines, out, i = markdown.split("\n"), [], 0
+    while i < len(lines):
+        match = FENCE.match(lines[i])
+        if match and match["name"] == "literalinclude":
+            closing = re.compile(rf"^{re.escape(match['fence'][0])}{{{len(match['fence'])},}}\s*$")
+            j = i + 1
+            while j < len(lines) and not closing.match(lines[j]):
+                j += 1
+            original = "\n".join(lines[i : j + 1])
+            options, _ = _split_options(lines[i + 1 : j])
+            try:
+                code = included_code((page.parent / match["argument"]).resolve(), options)
+            except (OSError, ValueError, SyntaxError):
+                out.extend(lines[i : j + 1])  # leave what cannot be read as it is
+            else:
+                fence = "`" * max(3, max((len(r) for r in re.findall(r"`{3,}", code)), default=0) + 1)
+                out.append(INCLUDE_START + json.dumps({"original": original}))
+                out.append(fence + options.get("language", "python"))
+                out.extend(code.rstrip("\n").split("\n"))
+                out.append(fence)
+                out.append(INCLUDE_END)
+            i = j + 1
+            continue
+        out.append(lines[i])
+        i += 1
+    return "\n".join(out)
+
+
+def restore_includes(text: str) -> str:
+    """Undo :func:`inline_includes` anywhere in a text (a cell or a whole MyST file)."""
+    return INCLUDED.sub(lambda m: json.loads(m["original"])["original"], text)
+
+
+def _notebook_key(text: str):
+    """What a MyST notebook says, independent of how its YAML is laid out."""
+    import jupytext
+
+    notebook = jupytext.reads(text, fmt="md:myst")
+    metadata = {key: value for key, value in notebook.metadata.items() if key != "jupytext"}
+    cells = [(cell.cell_type, cell.source, dict(cell.metadata)) for cell in notebook.cells]
+    return metadata, cells
+
+
+def keep_unchanged_notebook_text(model, path, contents_manager, **kwargs):
+    """Pre-save hook: write a MyST notebook's existing text back when its content is unchanged."""
+    if model.get("type") != "file" or model.get("format") != "text" or not path.endswith(".md"):
+        return
+    new_text = model.get("content")
+    if not isinstance(new_text, str) or not new_text.startswith("---\njupytext:"):
+        return
+    new_text = model["content"] = restore_includes(new_text)
+    os_path = Path(contents_manager._get_os_path(path))
+    try:
+        old_text = os_path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return
+    if old_text == new_text:
+        return
+    # The file as it is, then as git has it: an edit that was autosaved and then undone
+    # gets the committed bytes back.
+    for candidate in (old_text, _committed_text(os_path)):
+        if not candidate or not candidate.startswith("---\njupytext:"):
+            continue
+        try:
+            unchanged = _notebook_key(candidate) == _notebook_key(new_text)
+        except Exception:  # a file jupytext cannot read is saved as usual
+            return
+        if unchanged:
+            model["content"] = candidate
+            return
+
+
+def _committed_text(os_path: Path) -> str | None:
+    """The file's text in the last commit (None outside git or for a new file)."""
+    import subprocess
+
+    try:
+        done = subprocess.run(
+            ["git", "show", f"HEAD:./{os_path.name}"],
+            cwd=os_path.parent, capture_output=True, timeout=10,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return done.stdout.decode("utf-8", "replace") if done.returncode == 0 else None
+
+
+from jupytext.async_contentsmanager import AsyncTextFileContentsManager  # noqa: E402
+
+
+class BookContentsManager(AsyncTextFileContentsManager):
+    """Jupytext's contents manager, showing included code in the chapters' markdown cells."""
+
+    async def get(self, path, content=True, type=None, format=None, **kwargs):
+        model = await super().get(path, content=content, type=type, format=format, **kwargs)
+        if model.get("type") == "notebook" and content and str(path).endswith(".md"):
+            page = Path(self._get_os_path(path.strip("/")))
+            for cell in model["content"]["cells"]:
+                if cell["cell_type"] == "markdown" and "{literalinclude}" in cell["source"]:
+                    cell["source"] = inline_includes(cell["source"], page)
+        return model
+
+    async def save(self, model, path=""):
+        # JupyterLab renames the kernel it started ("Python 3 (ipykernel)"): keep the file's
+        # kernelspec while it names the same kernel, so running a chapter changes nothing.
+        if model.get("type") == "notebook" and str(path).endswith(".md"):
+            os_path = Path(self._get_os_path(path.strip("/")))
+            if os_path.is_file():
+                import jupytext
+
+                try:
+                    on_disk = jupytext.read(os_path).metadata.get("kernelspec")
+                except Exception:  # an unreadable file is saved over as usual
+                    on_disk = None
+                metadata = model["content"].setdefault("metadata", {})
+                kernelspec = metadata.get("kernelspec") or {}
+                if on_disk and kernelspec.get("name") == on_disk.get("name"):
+                    metadata["kernelspec"] = dict(on_disk)
+        return await super().save(model, path)
+
+
+c = get_config()  # noqa: F821 - provided by Jupyter when it loads this file
+c.ServerApp.contents_manager_class = BookContentsManager
+c.ContentsManager.pre_save_hook = keep_unchanged_notebook_text

@@ -1,0 +1,282 @@
+"""rope_core.testing.check_rope: right implementations pass, each classic bug gets its own code.
+
+Every implementation here is written out with NumPy the way readers write theirs (the
+transformers and Meta formulas), not with rope_core, so the check is tested against
+independent code.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rope_core import apply_rope, attention_factor, inverse_frequencies
+from rope_core.testing import CODES, Finding, RopeReport, check_rope
+
+D = 64
+
+
+def thetas(dim, base=10000.0):
+    return base ** (-np.arange(0, dim, 2, dtype=np.float64) / dim)
+
+
+def rotate_half(x):
+    half = x.shape[-1] // 2
+    return np.concatenate([-x[..., half:], x[..., :half]], -1)
+
+
+def rotate_every_two(x):
+    out = np.empty_like(x)
+    out[..., 0::2], out[..., 1::2] = -x[..., 1::2], x[..., 0::2]
+    return out
+
+
+def hf_rope(x, positions, *, inv_freq=None, base=10000.0, factor=1.0, sign=1.0,
+            tables="half", pairs="half", dtype=np.float64):
+    """transformers' Llama formula: emb = cat(freqs, freqs), x*cos + rotate_half(x)*sin."""
+    dim = x.shape[-1]
+    inv_freq = thetas(dim, base) if inv_freq is None else inv_freq
+    freqs = np.asarray(positions, dtype)[:, None] * np.asarray(inv_freq, dtype)
+    freqs = freqs.astype(np.float64)
+    expand = (lambda t: np.concatenate([t, t], -1)) if tables == "half" else (
+        lambda t: np.repeat(t, 2, -1))
+    cos, sin = expand(np.cos(freqs)) * factor, expand(np.sin(freqs)) * factor
+    rotate = rotate_half if pairs == "half" else rotate_every_two
+    return (x * cos + rotate(x) * sin * sign).astype(np.float32)
+
+
+def meta_rope(x, positions, *, base=10000.0):
+    """Meta's Llama formula: pairs as complex numbers times e^{i m theta}."""
+    z = x[:, 0::2].astype(np.float64) + 1j * x[:, 1::2]
+    z = z * np.exp(1j * np.outer(positions, thetas(x.shape[-1], base)))
+    out = np.empty(x.shape)
+    out[:, 0::2], out[:, 1::2] = z.real, z.imag
+    return out.astype(np.float32)
+
+
+def torch_style(x, positions):
+    """What a torch user's converting lambda hands back: float32, made via a list round trip."""
+    return np.array(hf_rope(x, positions).tolist(), dtype=np.float32)
+
+
+# --- right implementations ----------------------------------------------------------------
+
+@pytest.mark.parametrize("fn, layout", [
+    (hf_rope, "half"),
+    (meta_rope, "interleaved"),
+    (torch_style, "half"),
+    (lambda x, p: hf_rope(x, p, tables="interleaved", pairs="interleaved"), "interleaved"),
+    (lambda x, p: apply_rope(x, p), "interleaved"),
+    (lambda x, p: apply_rope(x, p, layout="half"), "half"),
+])
+def test_right_implementations_pass_in_both_layouts(fn, layout):
+    report = check_rope(fn, head_dim=D)
+    assert report.ok, str(report)
+    assert report.layout == layout
+    assert report.findings == ()
+    assert "passed" in str(report) and layout in str(report)
+    assert check_rope(fn, head_dim=D, layout=layout).ok
+
+
+def test_right_implementation_with_other_base_rotary_dim_and_scaling_passes():
+    assert check_rope(lambda x, p: hf_rope(x, p, base=500000.0), head_dim=128,
+                      base=500000.0).ok
+    partial = lambda x, p: np.concatenate(                                   # noqa: E731
+        [meta_rope(x[:, :16], p), x[:, 16:]], -1)
+    assert check_rope(partial, head_dim=D, rotary_dim=16).ok
+    yarn = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 4096}
+    inv, af = inverse_frequencies(D, 10000.0, rope_scaling=yarn), attention_factor(
+        D, 10000.0, rope_scaling=yarn)
+    assert af != 1.0
+    assert check_rope(lambda x, p: hf_rope(x, p, inv_freq=inv, factor=af), head_dim=D,
+                      rope_scaling=yarn).ok
+
+
+# --- one or more bugs per code ---------------------------------------------------------------
+
+LINEAR = {"rope_type": "linear", "factor": 4.0}
+YARN = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 4096}
+
+
+def no_minus(x, p):
+    """rotate_half without its minus sign: a reflection, not a rotation."""
+    half = x.shape[-1] // 2
+    freqs = np.outer(p, thetas(x.shape[-1]))
+    cos, sin = np.tile(np.cos(freqs), 2), np.tile(np.sin(freqs), 2)
+    return x * cos + np.concatenate([x[:, half:], x[:, :half]], -1) * sin
+
+
+def sin_for_cos(x, p):
+    freqs = np.outer(p, thetas(x.shape[-1]))
+    cos = np.tile(np.cos(freqs), 2)
+    return x * cos + rotate_half(x) * cos
+
+
+def float32_angles(x, p):
+    """Angles formed in float32, as transformers' own code forms them."""
+    return hf_rope(x, p, dtype=np.float32)
+
+
+def ignores_positions(x, p):
+    return hf_rope(x, np.arange(x.shape[0]))
+
+
+def off_by_one(x, p):
+    return hf_rope(x, p + 1)
+
+
+def int16_positions(x, p):
+    return hf_rope(x, p.astype(np.int16))
+
+
+def frequencies_over_i_not_2i(x, p):
+    dim = x.shape[-1]
+    return hf_rope(x, p, inv_freq=10000.0 ** (-np.arange(dim // 2) / dim))
+
+
+def wrong_base(x, p):
+    return hf_rope(x, p, base=10000.0)          # checked with base=500000
+
+
+def partial_rotates_everything(x, p):
+    return hf_rope(x, p)                        # checked with rotary_dim=16
+
+
+def partial_frequencies_over_head_dim(x, p):
+    rotated = hf_rope(x[:, :16], p, inv_freq=thetas(x.shape[-1])[:8])
+    return np.concatenate([rotated, x[:, 16:]], -1)
+
+
+def partial_rotates_only_half(x, p):
+    """Rotary over the first half of the pairs only, though all should turn (meta layout)."""
+    out = meta_rope(x, p)
+    out[:, D // 2:] = x[:, D // 2:]
+    return out
+
+
+def scaling_ignored(x, p):
+    return hf_rope(x, p)                        # checked with LINEAR or YARN
+
+
+def yarn_without_attention_factor(x, p):
+    return hf_rope(x, p, inv_freq=inverse_frequencies(D, 10000.0, rope_scaling=YARN))
+
+
+BUGS = [
+    ("not-a-rotation", no_minus, {}),
+    ("not-a-rotation", sin_for_cos, {}),
+    ("pairing", lambda x, p: hf_rope(x, p, tables="interleaved"), {}),   # repeat with rotate_half
+    ("pairing", lambda x, p: hf_rope(x, p, tables="half", pairs="interleaved"), {}),
+    ("pairing", hf_rope, {"layout": "interleaved"}),
+    ("pairing", meta_rope, {"layout": "half"}),
+    ("frequencies", frequencies_over_i_not_2i, {}),
+    ("frequencies", wrong_base, {"base": 500000.0}),
+    ("positions", ignores_positions, {}),
+    ("positions", off_by_one, {}),
+    ("positions", int16_positions, {}),
+    ("precision", float32_angles, {}),
+    ("direction", lambda x, p: hf_rope(x, p, sign=-1.0), {}),
+    ("direction", lambda x, p: meta_rope(x, -p), {}),
+    ("partial", partial_rotates_everything, {"rotary_dim": 16}),
+    ("partial", partial_frequencies_over_head_dim, {"rotary_dim": 16}),
+    ("partial", partial_rotates_only_half, {}),
+    ("scaling", scaling_ignored, {"rope_scaling": LINEAR}),
+    ("scaling", scaling_ignored, {"rope_scaling": YARN}),
+    ("scaling", yarn_without_attention_factor, {"rope_scaling": YARN}),
+]
+
+
+@pytest.mark.parametrize("code, fn, kwargs", BUGS,
+                         ids=[f"{code}-{fn.__name__}-{i}" for i, (code, fn, _) in enumerate(BUGS)])
+def test_each_bug_is_named_by_its_code_and_no_other(code, fn, kwargs):
+    report = check_rope(fn, head_dim=D, **kwargs)
+    assert not report.ok
+    assert report.codes == [code], str(report)
+    finding = report.findings[0]
+    assert isinstance(finding, Finding) and finding.code in CODES
+    assert len(finding.message) > 40                         # says what and how to fix
+    assert code in str(report) and finding.message in str(report)
+
+
+def test_every_code_is_covered_by_a_bug_above():
+    assert {code for code, _, _ in BUGS} == set(CODES)
+
+
+def test_the_report_knows_the_layout_of_a_swapped_but_coherent_implementation():
+    report = check_rope(hf_rope, head_dim=D, layout="interleaved")
+    assert report.layout == "half" and isinstance(report, RopeReport)
+
+
+def test_a_wrong_shape_or_nan_output_is_not_a_rotation():
+    assert check_rope(lambda x, p: x[:, : D // 2], head_dim=D).codes == ["not-a-rotation"]
+    assert check_rope(lambda x, p: x * np.nan, head_dim=D).codes == ["not-a-rotation"]
+
+
+@pytest.mark.parametrize("kwargs, error, words", [
+    ({"fn": "rope", "head_dim": 64}, TypeError, "fn must be a callable"),
+    ({"fn": hf_rope, "head_dim": 63}, ValueError, "head_dim"),
+    ({"fn": hf_rope, "head_dim": 64.0}, TypeError, "head_dim"),
+    ({"fn": hf_rope, "head_dim": 64, "base": 1.0}, ValueError, "base"),
+    ({"fn": hf_rope, "head_dim": 64, "rotary_dim": 128}, ValueError, "rotary_dim"),
+    ({"fn": hf_rope, "head_dim": 64, "layout": "neox"}, ValueError, "layout"),
+    ({"fn": hf_rope, "head_dim": 64, "rope_scaling": {"factor": 2.0}}, ValueError, "rope_type"),
+    ({"fn": hf_rope, "head_dim": 64, "rope_scaling": {"rope_theta": 1e4, "hidden_size": 64,
+                                                      "rope_scaling": None}},
+     ValueError, "from_config"),
+])
+def test_bad_arguments_get_clear_errors(kwargs, error, words):
+    fn = kwargs.pop("fn")
+    with pytest.raises(error, match=words):
+        check_rope(fn, **kwargs)
+
+
+def test_a_failing_or_unconvertible_fn_says_so():
+    def raises(x, p):
+        raise RuntimeError("CUDA out of memory")
+    with pytest.raises(RuntimeError, match="fn\\(x, positions\\) raised RuntimeError"):
+        check_rope(raises, head_dim=D)
+    with pytest.raises(TypeError, match="numpy"):
+        check_rope(lambda x, p: object(), head_dim=D)
+
+
+@pytest.mark.parametrize("fn, kwargs, words", [
+    (ignores_positions, {}, "ignores the positions"),
+    (off_by_one, {}, "off-by-one"),
+    (int16_positions, {}, "near 2^20"),
+    (float32_angles, {}, "float32"),
+    (frequencies_over_i_not_2i, {}, "2i/d"),
+    (partial_rotates_everything, {"rotary_dim": 16}, "rotates all 64 features"),
+    (partial_frequencies_over_head_dim, {"rotary_dim": 16}, "head_dim=64"),
+    (yarn_without_attention_factor, {"rope_scaling": YARN}, "attention factor"),
+    (scaling_ignored, {"rope_scaling": YARN}, "ignores rope_scaling"),
+    (lambda x, p: hf_rope(x, p, tables="interleaved"), {}, "tile"),
+])
+def test_messages_say_which_variant_of_the_bug_it_is(fn, kwargs, words):
+    (finding,) = check_rope(fn, head_dim=D, **kwargs).findings
+    assert words in finding.message
+
+
+def atlas_cases():
+    from rope_core import atlas
+    for name in atlas.names():
+        for layer_type, spec in atlas.specs(name).items():
+            # check_rope rotates the first rotary_dim features; DeepSeek's rotated features
+            # come last and Gemma 4's "proportional" pads frequencies with zeros.
+            if spec.rotary_offset == 0 and spec.rope_type != "proportional":
+                yield pytest.param(spec, id=f"{name}-{layer_type}")
+
+
+@pytest.mark.parametrize("spec", list(atlas_cases()))
+def test_every_atlas_model_as_from_config_applies_it_passes(spec):
+    """Two codepaths agree: RopeSpec.apply (the models' configs, as transformers reads them)
+    and check_rope's reference (rope_core.inverse_frequencies / attention_factor)."""
+    scaling = None
+    if spec.rope_type != "default":
+        scaling = {key: value for key, value in spec.rope_parameters.items()
+                   if key not in ("rope_theta", "partial_rotary_factor")}
+        if spec.rope_type == "longrope" and "factor" not in scaling:
+            scaling["max_position_embeddings"] = spec.max_position_embeddings
+    report = check_rope(spec.apply, head_dim=spec.head_dim, base=spec.base,
+                        rope_scaling=scaling, rotary_dim=spec.rotary_dim, layout=spec.layout)
+    assert report.ok, str(report)
+    assert report.layout == spec.layout

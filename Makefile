@@ -16,7 +16,7 @@ HTML := $(BUILD)/html
 # pip on some machines prints a warning per package about unused local indexes; hide that noise only.
 PIP_QUIET := 2>&1 | { grep -v "^WARNING: Location 'file://" || true; }
 
-.PHONY: help venv vendor book test unit lab serve notebooks bench clean
+.PHONY: help venv vendor book test unit lint check lab serve notebooks bench clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -66,11 +66,17 @@ test: $(VENV)/.installed vendor  ## set up, then run every test (unit, chapters,
 	@command -v chromium >/dev/null || { echo "Installing Debian's chromium for the browser tests"; \
 	  $(if $(filter 0,$(shell id -u)),,sudo) apt-get update -qq && \
 	  $(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory $(BUILD)/.rope_core.hash
 	$(BIN)/python -m pytest
 
 unit: $(VENV)/.installed  ## only the fast unit tests of rope_core
 	$(BIN)/python -m pytest -m "not book and not browser and not lab"
+
+lint: $(VENV)/.installed  ## ruff on the whole tree (rules in pyproject.toml)
+	$(BIN)/ruff check --quiet .
+
+check: lint unit  ## what to run before every commit: ruff, then the unit tests
 
 # JupyterLab reads default settings from <prefix>/share/jupyter/lab/settings/overrides.json:
 # ours make a double-click on a book/*.md chapter open it as a notebook (jupytext), not as text.

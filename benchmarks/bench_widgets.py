@@ -49,7 +49,7 @@ INSTRUMENT = """
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):  # noqa: A002 - signature fixed by the base class
+    def log_message(self, format, *args):  # signature fixed by the base class
         pass
 
 

@@ -6,6 +6,9 @@ Figures live in :mod:`rope_core.plots` (matplotlib) and widgets in :mod:`rope_co
 
 from importlib import metadata as _metadata
 
+# Submodules bound on import (not in __all__): the redundant aliases mark them as re-exported.
+from . import atlas as atlas  # rope_core.atlas.names(), .entry(name), .specs(name)
+from . import testing as testing  # rope_core.testing.check_rope(fn, head_dim=...)
 from ._fast import clear_table_cache
 from .apply import (
     apply_rope,
@@ -18,8 +21,6 @@ from .apply import (
     rotate_every_two,
     rotate_half,
 )
-from . import atlas  # rope_core.atlas.names(), .entry(name), .specs(name)
-from . import testing  # rope_core.testing.check_rope(fn, head_dim=...)
 from .attention import (
     linear_attention_with_rope,
     relative_scores,

@@ -172,19 +172,16 @@ def check_positions_fit(positions, batch_shape, name="positions"):
 
 
 def check_positions(positions, seq_len, name="positions"):
-    """Return finite float64 positions that broadcast to ``(..., seq_len)``, else raise.
+    """Return positions as a finite float64 array (at least 1-D), else raise.
 
-    ``None`` gives ``0, 1, ..., seq_len - 1``.
+    ``None`` gives ``0, 1, ..., seq_len - 1``. Whether they fit x is
+    :func:`check_positions_fit`'s job.
     """
     if positions is None:
         return np.arange(seq_len, dtype=np.float64)
     array = check_finite_numeric(positions, name)
     if array.ndim == 0:
         array = array.reshape(1)
-    if array.shape[-1] not in (1, seq_len):
-        raise ValueError(
-            f"{name} must broadcast to (..., seq_len={seq_len}), got shape {array.shape}"
-        )
     return array
 
 

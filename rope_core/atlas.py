@@ -29,7 +29,7 @@ import html
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from .config import RopeSpec, from_config, layer_plan
+from .config import from_config, layer_plan
 
 __all__ = ["ModelEntry", "entries", "entry", "html_table", "names", "specs", "table_rows"]
 

@@ -25,7 +25,6 @@ from __future__ import annotations
 import copy
 import importlib
 import json
-import math
 import sys
 from pathlib import Path
 

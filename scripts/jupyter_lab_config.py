@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from export_notebooks import FENCE, _split_options, included_code  # noqa: E402
+from export_notebooks import FENCE, _split_options, included_code
 
 INCLUDE_START = "% rope-include "
 INCLUDE_END = "% rope-include end: shown from the tested source; edit that file, not this copy"
@@ -97,7 +97,7 @@ def keep_unchanged_notebook_text(model, path, contents_manager, **kwargs):
         return
     try:
         unchanged = _notebook_key(old_text) == _notebook_key(new_text)
-    except Exception:  # noqa: BLE001 - a file jupytext cannot read is saved as usual
+    except Exception:  # a file jupytext cannot read is saved as usual
         return
     if unchanged:
         model["content"] = old_text
@@ -128,7 +128,7 @@ class BookContentsManager(AsyncTextFileContentsManager):
 
                 try:
                     on_disk = jupytext.read(os_path).metadata.get("kernelspec")
-                except Exception:  # noqa: BLE001 - an unreadable file is saved over as usual
+                except Exception:  # an unreadable file is saved over as usual
                     on_disk = None
                 metadata = model["content"].setdefault("metadata", {})
                 kernelspec = metadata.get("kernelspec") or {}

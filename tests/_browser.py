@@ -136,7 +136,7 @@ def axe_serious(page) -> list[str]:
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):  # noqa: A002 - signature fixed by the base class
+    def log_message(self, format, *args):  # signature fixed by the base class
         pass
 
 

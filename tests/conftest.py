@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from _browser import launch, open_page, serve
 
@@ -113,3 +114,10 @@ def pytest_collection_modifyitems(config, items):
 
 
 os.environ.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
+
+
+@pytest.fixture
+def rng():
+    """A fresh generator with a fixed seed for each test, so that a test's data do not depend
+    on which tests ran before it (with -k, -x or in parallel)."""
+    return np.random.default_rng(0)

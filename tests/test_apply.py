@@ -16,8 +16,6 @@ from rope_core import (
     rope_matrix,
 )
 
-RNG = np.random.default_rng(0)
-
 
 def roundoff(positions):
     """float64 round-off of an angle m*theta grows with m: two correct formulas for theta
@@ -47,8 +45,8 @@ def neox_rope(x, positions, dim, base=10000.0):
 
 @pytest.mark.parametrize("dim", [2, 8, 64, 128])
 @pytest.mark.parametrize("start", [0, 7, 100_000])
-def test_interleaved_matches_meta_complex_implementation(dim, start):
-    x = RNG.standard_normal((2, 3, 17, dim))
+def test_interleaved_matches_meta_complex_implementation(rng, dim, start):
+    x = rng.standard_normal((2, 3, 17, dim))
     positions = start + np.arange(17)
     expected = meta_llama_rope(x, positions, dim)
     tolerance = roundoff(positions) * np.abs(x).max()
@@ -58,8 +56,8 @@ def test_interleaved_matches_meta_complex_implementation(dim, start):
 
 @pytest.mark.parametrize("dim", [2, 8, 128])
 @pytest.mark.parametrize("start", [0, 100_000])
-def test_half_matches_rotate_half_formula(dim, start):
-    x = RNG.standard_normal((4, 33, dim))
+def test_half_matches_rotate_half_formula(rng, dim, start):
+    x = rng.standard_normal((4, 33, dim))
     positions = start + np.arange(33)
     expected = neox_rope(x, positions, dim)
     tolerance = roundoff(positions) * np.abs(x).max()
@@ -74,8 +72,8 @@ def test_hand_computed_pair():
     np.testing.assert_allclose(got, [[np.cos(1), np.sin(1)], [-np.sin(1), np.cos(1)]], atol=1e-15)
 
 
-def test_all_forms_agree_on_a_batch():
-    x = RNG.standard_normal((2, 5, 16))
+def test_all_forms_agree_on_a_batch(rng):
+    x = rng.standard_normal((2, 5, 16))
     positions = np.array([[0, 1, 2, 3, 4], [10, 20, 30, 40, 50]])
     reference = apply_rope_matrix(x, positions)
     for got in (apply_rope(x, positions), apply_rope_complex(x, positions), apply_rope_elementwise(x, positions)):
@@ -103,22 +101,22 @@ def test_rope_angles_shape_and_values():
     assert rope_angles(7, 4).shape == (1, 2)
 
 
-def test_default_positions_are_0_to_seq_len_minus_1():
-    x = RNG.standard_normal((3, 12, 8))
+def test_default_positions_are_0_to_seq_len_minus_1(rng):
+    x = rng.standard_normal((3, 12, 8))
     np.testing.assert_array_equal(apply_rope(x), apply_rope(x, np.arange(12)))
     np.testing.assert_array_equal(apply_rope(x, layout="half"), apply_rope(x, np.arange(12), layout="half"))
 
 
-def test_positions_may_be_floats_and_broadcast():
-    x = RNG.standard_normal((2, 4, 6, 8))
+def test_positions_may_be_floats_and_broadcast(rng):
+    x = rng.standard_normal((2, 4, 6, 8))
     per_batch = np.array([np.arange(6) + 0.5, np.arange(6) + 100])[:, None, :]  # (2, 1, 6)
     got = apply_rope(x, per_batch)
     for b in range(2):
         np.testing.assert_allclose(got[b], meta_llama_rope(x[b], per_batch[b, 0], 8), atol=1e-12)
 
 
-def test_kv_cache_offsets_equal_the_same_tokens_in_a_longer_sequence():
-    full = RNG.standard_normal((40, 16))
+def test_kv_cache_offsets_equal_the_same_tokens_in_a_longer_sequence(rng):
+    full = rng.standard_normal((40, 16))
     rotated_full = apply_rope(full)
     for layout in ("interleaved", "half"):
         rotated_full = apply_rope(full, layout=layout)
@@ -128,8 +126,8 @@ def test_kv_cache_offsets_equal_the_same_tokens_in_a_longer_sequence():
         np.testing.assert_allclose(apply_rope(full[39:], [39], layout=layout), rotated_full[39:], atol=1e-13)
 
 
-def test_rotary_dim_passes_the_rest_through():
-    x = RNG.standard_normal((9, 256))
+def test_rotary_dim_passes_the_rest_through(rng):
+    x = rng.standard_normal((9, 256))
     for layout in ("interleaved", "half"):
         got = apply_rope(x, layout=layout, rotary_dim=64)   # GPT-J: 64 of 256
         np.testing.assert_array_equal(got[:, 64:], x[:, 64:])
@@ -137,8 +135,8 @@ def test_rotary_dim_passes_the_rest_through():
     np.testing.assert_array_equal(apply_rope(x, rotary_dim=256), apply_rope(x))
 
 
-def test_attention_factor_scales_the_output():
-    x = RNG.standard_normal((6, 32))
+def test_attention_factor_scales_the_output(rng):
+    x = rng.standard_normal((6, 32))
     yarn = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 64}
     scale = rope_core.attention_factor(32, rope_scaling=yarn)
     out = apply_rope(x, rope_scaling=yarn)
@@ -149,8 +147,8 @@ def test_attention_factor_scales_the_output():
 
 @pytest.mark.parametrize("dtype, atol", [(np.float16, 3e-3), (np.float32, 1e-6), (np.float64, 1e-13)])
 @pytest.mark.parametrize("layout", ["interleaved", "half"])
-def test_dtypes_are_kept(dtype, atol, layout):
-    x = RNG.standard_normal((3, 50, 32)).astype(dtype)
+def test_dtypes_are_kept(rng, dtype, atol, layout):
+    x = rng.standard_normal((3, 50, 32)).astype(dtype)
     positions = 5000 + np.arange(50)
     out = apply_rope(x, positions, layout=layout)
     assert out.dtype == dtype and out.shape == x.shape
@@ -167,8 +165,8 @@ def test_integer_x_is_promoted_to_float64():
 
 
 @pytest.mark.parametrize("layout", ["interleaved", "half"])
-def test_nan_and_inf_in_x_propagate(layout):
-    x = RNG.standard_normal((4, 8))
+def test_nan_and_inf_in_x_propagate(rng, layout):
+    x = rng.standard_normal((4, 8))
     x[2, 3] = np.nan
     x[1, 0] = np.inf
     out = apply_rope(x, layout=layout)
@@ -181,8 +179,8 @@ def test_nan_and_inf_in_x_propagate(layout):
 
 @pytest.mark.parametrize("layout", ["interleaved", "half"])
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.int64])
-def test_x_is_never_modified(layout, dtype):
-    x = (RNG.standard_normal((2, 10, 16)) * 10).astype(dtype)
+def test_x_is_never_modified(rng, layout, dtype):
+    x = (rng.standard_normal((2, 10, 16)) * 10).astype(dtype)
     before = x.copy()
     apply_rope(x, layout=layout)
     apply_rope(x, layout=layout, rotary_dim=8)
@@ -190,8 +188,8 @@ def test_x_is_never_modified(layout, dtype):
     np.testing.assert_array_equal(x, before)
 
 
-def test_non_contiguous_input():
-    x = RNG.standard_normal((16, 10, 8)).astype(np.float32)
+def test_non_contiguous_input(rng):
+    x = rng.standard_normal((16, 10, 8)).astype(np.float32)
     view = x.transpose(1, 0, 2)[:, ::2]              # (10, 8, 8), strided
     np.testing.assert_allclose(apply_rope(view), apply_rope(np.ascontiguousarray(view)), atol=0)
     fortran = np.asfortranarray(x[0])
@@ -206,9 +204,9 @@ def float64_reference(x, positions):
 
 
 @pytest.mark.parametrize("layout", ["interleaved", "half"])
-def test_float32_input_is_accurate_up_to_2_pow_24(layout):
+def test_float32_input_is_accurate_up_to_2_pow_24(rng, layout):
     positions = np.array([0, 1, 4095, 8191, 131_071, 2**20, 3_000_000, 12_345_678, 2**24 - 2, 2**24 - 1])
-    x = RNG.standard_normal((3, positions.size, 128)).astype(np.float32)
+    x = rng.standard_normal((3, positions.size, 128)).astype(np.float32)
     if layout == "interleaved":
         expected = float64_reference(x, positions)
         got = apply_rope(x, positions)
@@ -266,8 +264,8 @@ def test_cache_keys_separate_every_argument():
     assert cos_sin_tables(positions, 16, dtype=np.float32)[0].dtype == np.float32
 
 
-def test_cache_stays_bounded_and_results_stay_right():
-    x = RNG.standard_normal((4, 16)).astype(np.float32)
+def test_cache_stays_bounded_and_results_stay_right(rng):
+    x = rng.standard_normal((4, 16)).astype(np.float32)
     for start in range(50):
         got = apply_rope(x, start + np.arange(4))
         np.testing.assert_allclose(got, float64_reference(x, start + np.arange(4)), atol=1e-6)
@@ -285,9 +283,9 @@ def test_rotate_helpers():
 
 
 @pytest.mark.parametrize("layout", ["interleaved", "half"])
-def test_negative_positions_undo_positive_ones(layout):
+def test_negative_positions_undo_positive_ones(rng, layout):
     # R_{-m} = R_m^T: relative distances n - m may be negative.
-    x = RNG.standard_normal((5, 16))
+    x = rng.standard_normal((5, 16))
     positions = np.arange(5) * 37
     back = apply_rope(apply_rope(x, positions, layout=layout), -positions, layout=layout)
     np.testing.assert_allclose(back, x, atol=1e-13)
@@ -299,9 +297,9 @@ def test_negative_positions_undo_positive_ones(layout):
 
 @pytest.mark.parametrize("layout", ["interleaved", "half"])
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
-def test_long_sequences_processed_in_blocks(layout, dtype):
+def test_long_sequences_processed_in_blocks(rng, layout, dtype):
     # 3000 rows of d = 64 span several cache-sized blocks (the last one partial).
-    x = RNG.standard_normal((2, 3000, 64)).astype(dtype)
+    x = rng.standard_normal((2, 3000, 64)).astype(dtype)
     positions = 7 + np.arange(3000)
     expected = neox_rope(x.astype(np.float64), positions, 64) if layout == "half" else \
         meta_llama_rope(x.astype(np.float64), positions, 64)
@@ -311,16 +309,16 @@ def test_long_sequences_processed_in_blocks(layout, dtype):
     np.testing.assert_allclose(got.astype(np.float64), expected, rtol=0, atol=tolerance * np.abs(x).max())
 
 
-def test_strided_last_axis_takes_the_copying_path():
-    wide = RNG.standard_normal((700, 32))
+def test_strided_last_axis_takes_the_copying_path(rng):
+    wide = rng.standard_normal((700, 32))
     x = wide[:, ::2]                                  # pairs are not adjacent in memory
     np.testing.assert_allclose(apply_rope(x), meta_llama_rope(np.ascontiguousarray(x), np.arange(700), 16),
                                atol=1e-12)
 
 
 @pytest.mark.parametrize("layout", ["interleaved", "half"])
-def test_out_buffer_is_filled_and_returned(layout):
-    x = RNG.standard_normal((3, 600, 32)).astype(np.float32)
+def test_out_buffer_is_filled_and_returned(rng, layout):
+    x = rng.standard_normal((3, 600, 32)).astype(np.float32)
     out = np.full_like(x, np.nan)
     result = apply_rope(x, layout=layout, out=out)
     assert result is out
@@ -335,13 +333,13 @@ def test_out_buffer_is_filled_and_returned(layout):
     (np.empty((2, 8), dtype=np.float32), ValueError), # wrong dtype
     ([[0.0] * 8] * 2, TypeError),                     # not an array
 ])
-def test_bad_out(out, error):
+def test_bad_out(rng, out, error):
     with pytest.raises(error, match="out"):
-        apply_rope(RNG.standard_normal((2, 8)), out=out)
+        apply_rope(rng.standard_normal((2, 8)), out=out)
 
 
-def test_out_may_not_overlap_x():
-    x = RNG.standard_normal((2, 8))
+def test_out_may_not_overlap_x(rng):
+    x = rng.standard_normal((2, 8))
     with pytest.raises(ValueError, match="out"):
         apply_rope(x, out=x)
     read_only = np.empty_like(x)
@@ -363,8 +361,8 @@ def test_cache_is_bounded_in_bytes(monkeypatch):
 
 @pytest.mark.parametrize("layout", ["interleaved", "half"])
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
-def test_second_call_served_from_the_cache_is_identical(layout, dtype):
-    x = RNG.standard_normal((3, 11, 16)).astype(dtype)
+def test_second_call_served_from_the_cache_is_identical(rng, layout, dtype):
+    x = rng.standard_normal((3, 11, 16)).astype(dtype)
     positions = 123 + np.arange(11)
     first = apply_rope(x, positions, layout=layout)
     second = apply_rope(x, positions, layout=layout)
@@ -379,3 +377,28 @@ def test_clear_table_cache_forgets_the_tables():
     rebuilt, _ = cos_sin_tables(np.arange(7), 8)
     assert rebuilt is not first
     np.testing.assert_array_equal(rebuilt, first)
+
+
+def test_partly_overlapping_out_is_refused_and_x_kept(rng):
+    """out sharing memory with x (shifted by one row) would overwrite x while it is read."""
+    buffer = rng.standard_normal((3, 8))
+    x, out = buffer[:2], buffer[1:]
+    before = x.copy()
+    with pytest.raises(ValueError, match="overlap"):
+        apply_rope(x, out=out, rotary_dim=4)
+    with pytest.raises(ValueError, match="overlap"):
+        apply_rope(x, out=out, layout="half")
+    np.testing.assert_array_equal(x, before)
+
+
+def test_cache_drops_the_least_recently_used_table_not_the_oldest():
+    """A model reuses one table on every layer: using it must keep it cached (LRU, not FIFO)."""
+    from rope_core import _fast
+    rope_core.clear_table_cache()
+    first, _ = cos_sin_tables(np.arange(5), 8)
+    filled = [cos_sin_tables(start + np.arange(5), 8)[0]          # fill the cache
+              for start in range(1, _fast._TABLE_CACHE_SIZE)]
+    assert cos_sin_tables(np.arange(5), 8)[0] is first            # used again: now the newest
+    cos_sin_tables(100 + np.arange(5), 8)                         # one more: evicts one entry
+    assert cos_sin_tables(np.arange(5), 8)[0] is first            # not the one just used ...
+    assert cos_sin_tables(1 + np.arange(5), 8)[0] is not filled[0]  # ... the least recent

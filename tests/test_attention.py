@@ -15,13 +15,10 @@ from rope_core import (
     softmax_attention,
 )
 
-RNG = np.random.default_rng(0)
-
-
 # --- relative scores ------------------------------------------------------------------------
 
-def test_relative_scores_depend_on_n_minus_m_only():
-    q, k = RNG.standard_normal((2, 32))
+def test_relative_scores_depend_on_n_minus_m_only(rng):
+    q, k = rng.standard_normal((2, 32))
     positions = np.arange(0, 200, 7)
     scores = relative_scores(q, k, positions, positions)
     for offset in (-14, 0, 21):
@@ -34,8 +31,8 @@ def test_relative_scores_depend_on_n_minus_m_only():
     assert relative_scores(q, k, [m], [n])[0, 0] != pytest.approx(q @ apply_rope(k[None], [m - n])[0])
 
 
-def test_relative_scores_per_position_vectors_and_half_layout():
-    q, k = RNG.standard_normal((4, 16)), RNG.standard_normal((5, 16))
+def test_relative_scores_per_position_vectors_and_half_layout(rng):
+    q, k = rng.standard_normal((4, 16)), rng.standard_normal((5, 16))
     pq, pk = np.arange(4), 100 + np.arange(5)
     expected = apply_rope(q, pq, layout="half") @ apply_rope(k, pk, layout="half").T
     np.testing.assert_allclose(relative_scores(q, k, pq, pk, layout="half"), expected, atol=1e-12)
@@ -75,12 +72,12 @@ def test_decay_bound_matches_loops(r):
     assert long_term_decay_bound(r, 64) == pytest.approx(decay_bound_by_loops(r, 64), rel=1e-12)
 
 
-def test_decay_bound_bounds_the_score():
+def test_decay_bound_bounds_the_score(rng):
     """|score| <= max_i |h_{i+1} - h_i| * sum_j |S_j| (Abel summation), for random q, k."""
     dim = 32
     theta = 10000.0 ** (-np.arange(0, dim, 2) / dim)
     for r in (0, 5, 60, 900):
-        q, k = RNG.standard_normal((2, dim))
+        q, k = rng.standard_normal((2, dim))
         h = (q[0::2] + 1j * q[1::2]) * np.conj(k[0::2] + 1j * k[1::2])
         score = np.sum(h * np.exp(1j * r * theta))
         # Abel summation needs h_{d/2} = 0 appended.
@@ -152,8 +149,8 @@ def test_min_base_rejects_bad_input(kwargs, error, match):
 
 # --- attention ---------------------------------------------------------------------------------
 
-def test_softmax_attention_against_explicit_loops():
-    q, k, v = RNG.standard_normal((3, 5, 4))
+def test_softmax_attention_against_explicit_loops(rng):
+    q, k, v = rng.standard_normal((3, 5, 4))
     out, weights = softmax_attention(q, k, v, causal=True)
     for m in range(5):
         logits = np.array([q[m] @ k[n] / 2.0 for n in range(m + 1)])
@@ -164,8 +161,8 @@ def test_softmax_attention_against_explicit_loops():
         np.testing.assert_allclose(out[m], w @ v[: m + 1])
 
 
-def test_rope_attention_is_shift_invariant_and_rotates_q_and_k_only():
-    q, k, v = RNG.standard_normal((3, 2, 6, 8))
+def test_rope_attention_is_shift_invariant_and_rotates_q_and_k_only(rng):
+    q, k, v = rng.standard_normal((3, 2, 6, 8))
     out, weights = rope_attention(q, k, v)
     out_shifted, weights_shifted = rope_attention(q, k, v, positions=1000 + np.arange(6))
     np.testing.assert_allclose(weights_shifted, weights, atol=1e-12)
@@ -174,8 +171,8 @@ def test_rope_attention_is_shift_invariant_and_rotates_q_and_k_only():
     assert not np.allclose(weights, softmax_attention(q, k, v)[1])
 
 
-def test_linear_attention_against_the_quadratic_formula():
-    q, k, v = RNG.standard_normal((3, 7, 8))
+def test_linear_attention_against_the_quadratic_formula(rng):
+    q, k, v = rng.standard_normal((3, 7, 8))
 
     def phi(x):
         return np.where(x > 0, x + 1, np.exp(x))
@@ -204,3 +201,29 @@ def test_linear_attention_against_the_quadratic_formula():
 def test_attention_rejects_bad_input(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+@pytest.mark.parametrize("context_len, dim", [(4, 8), (9, 8), (10, 8), (8, 16), (9, 32)])
+def test_min_base_checks_the_last_position_too(context_len, dim):
+    """For these lengths the bound is set by m = L itself: the answer for L - 1 fails there,
+    so a search that stopped at m = L - 1 would return a base that does not hold."""
+    def cosine_sums(base, positions):
+        theta = base ** (-np.arange(0, dim, 2) / dim)
+        return np.cos(np.asarray(positions, dtype=float)[:, None] * theta).sum(axis=1)
+
+    base = min_base_for_context(context_len, dim)
+    assert cosine_sums(base, np.arange(context_len + 1)).min() >= 0      # m = 0 .. L
+    shorter = min_base_for_context(context_len - 1, dim)
+    assert cosine_sums(shorter, [context_len])[0] < 0
+
+
+def test_linear_attention_denominator_by_hand():
+    """d = 2, phi(q) = phi(k) = (1, 1) (q = k = 0), positions 0 and pi: R_pi = -I, so the
+    rotated scores are +2 and -2 while the unrotated normaliser is 2 + 2 = 4.
+    Row 0: (2 v0 - 2 v1) / 4; row 1: (-2 v0 + 2 v1) / 4. A rotated denominator would be 0."""
+    q = k = np.zeros((2, 2))
+    v = np.array([[1.0], [3.0]])
+    out = linear_attention_with_rope(q, k, v, positions=[0.0, np.pi], base=10.0)
+    np.testing.assert_allclose(out, [[-1.0], [1.0]], atol=1e-12)
+    causal = linear_attention_with_rope(q, k, v, positions=[0.0, np.pi], base=10.0, causal=True)
+    np.testing.assert_allclose(causal, [[1.0], [1.0]], atol=1e-12)

@@ -219,3 +219,16 @@ def test_cos_sin_tables_dtype():
 def test_decay_bound_distances():
     with pytest.raises(TypeError, match="distances"):
         rope_core.long_term_decay_bound("far", 8)
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda value: rope_core.min_base_for_context(value, 8), "context_len"),
+    (lambda value: rope_core.permute_for_half_layout(np.zeros((8, 3)), value), "n_heads"),
+    (lambda value: rope_core.attention.monte_carlo_logits([0, 1], 8, n_samples=value), "n_samples"),
+    (lambda value: rope_core.bounds.min_cosine_sum([1e4], value, 8), "context_len"),
+])
+@pytest.mark.parametrize("value", [True, 4.0, "4", None])
+def test_integer_arguments_refuse_bools_floats_and_strings(call, name, value):
+    """True == 1 and 4.0 == 4 in Python, but neither is an integer argument."""
+    with pytest.raises(TypeError, match=name):
+        call(value)

@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 
 import rope_core.blocks
-
 from rope_core import rope_matrix, rotation_matrix
 from rope_core.blocks import block_rotation, rotation_blocks
 

@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 
 import rope_core
+import rope_core.atlas
 import rope_core.config
 from rope_core import RopeSpec, from_config, inverse_frequencies, layer_plan
-import rope_core.atlas
 
 LLAMA31 = {"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "num_hidden_layers": 4,
            "max_position_embeddings": 131072, "rope_theta": 500000.0,

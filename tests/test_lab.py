@@ -43,9 +43,8 @@ from pathlib import Path
 
 import jupytext
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
 from conftest import ROOT, _open_page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 pytestmark = [pytest.mark.lab, pytest.mark.browser]
 

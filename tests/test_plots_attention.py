@@ -6,12 +6,12 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
 
-from rope_core.plots import attention as plots  # noqa: E402
-from rope_core.plots import new_figure  # noqa: E402
+from rope_core.plots import attention as plots
+from rope_core.plots import new_figure
 
 
 @pytest.fixture(autouse=True)

@@ -6,13 +6,15 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
 
-from rope_core.absolute import sinusoidal_position_embedding  # noqa: E402
-from rope_core.plots import basics  # noqa: E402
-from rope_core.plots import new_figure  # noqa: E402
+from rope_core.absolute import sinusoidal_position_embedding
+from rope_core.plots import (
+    basics,
+    new_figure,
+)
 
 
 @pytest.fixture(autouse=True)

@@ -4,11 +4,11 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
+import numpy as np
+import pytest
 
-import rope_core  # noqa: E402
-from rope_core import plots  # noqa: E402
+import rope_core
+from rope_core import plots
 
 
 def test_angle_coverage_plots_turns_per_pair():

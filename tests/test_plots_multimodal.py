@@ -4,11 +4,11 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
+import numpy as np
+import pytest
 
-from rope_core import multimodal as mm  # noqa: E402
-from rope_core import plots  # noqa: E402
+from rope_core import multimodal as mm
+from rope_core import plots
 
 
 def test_grid_scores_draws_image_and_query_marker():

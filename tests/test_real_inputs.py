@@ -25,11 +25,6 @@ def transformers_rope(x, position_ids, base=10000.0):
     return x * cos + rotated * sin
 
 
-@pytest.fixture
-def rng():
-    return np.random.default_rng(13)
-
-
 @pytest.mark.parametrize("batch, heads", [(2, 2), (3, 3), (2, 5), (4, 1)])
 def test_position_ids_batch_seq_follow_transformers(rng, batch, heads):
     seq, d = 6, 8

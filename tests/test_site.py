@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 
 import pytest
 from _browser import open_page, serve

@@ -237,3 +237,20 @@ def test_a_failing_or_unconvertible_fn_says_so():
         check_rope(raises, head_dim=D)
     with pytest.raises(TypeError, match="numpy"):
         check_rope(lambda x, p: object(), head_dim=D)
+
+
+@pytest.mark.parametrize("fn, kwargs, words", [
+    (ignores_positions, {}, "ignores the positions"),
+    (off_by_one, {}, "off-by-one"),
+    (int16_positions, {}, "near 2^20"),
+    (float32_angles, {}, "float32"),
+    (frequencies_over_i_not_2i, {}, "2i/d"),
+    (partial_rotates_everything, {"rotary_dim": 16}, "rotates all 64 features"),
+    (partial_frequencies_over_head_dim, {"rotary_dim": 16}, "head_dim=64"),
+    (yarn_without_attention_factor, {"rope_scaling": YARN}, "attention factor"),
+    (scaling_ignored, {"rope_scaling": YARN}, "ignores rope_scaling"),
+    (lambda x, p: hf_rope(x, p, tables="interleaved"), {}, "tile"),
+])
+def test_messages_say_which_variant_of_the_bug_it_is(fn, kwargs, words):
+    (finding,) = check_rope(fn, head_dim=D, **kwargs).findings
+    assert words in finding.message

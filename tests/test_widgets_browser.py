@@ -70,8 +70,8 @@ def test_readouts_equal_rope_core(gallery):
         press(root, "position", times=7)
         press(root, "q_angle", times=2)
         m, t = slider_index(root, "position"), slider_index(root, "theta")
-        a, l = slider_index(root, "q_angle"), slider_index(root, "length")
-        q = data["lengths"][l] * np.array([np.cos(np.radians(data["q_angles_deg"][a])), np.sin(np.radians(data["q_angles_deg"][a]))])
+        a, k = slider_index(root, "q_angle"), slider_index(root, "length")
+        q = data["lengths"][k] * np.array([np.cos(np.radians(data["q_angles_deg"][a])), np.sin(np.radians(data["q_angles_deg"][a]))])
         expected = rc.rotate_2d(q, m * data["thetas"][t])
         shown = root.locator('[data-readout="rotated"]')
         got = [float(shown.get_attribute("data-x")), float(shown.get_attribute("data-y"))]

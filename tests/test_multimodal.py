@@ -103,3 +103,19 @@ def test_qwen2_vl_positions_resume_after_the_image():
 def test_bad_input_names_the_argument(call, match):
     with pytest.raises((ValueError, TypeError), match=match):
         call()
+
+
+def test_mrope_height_and_width_are_not_interchangeable():
+    # Second check of the section order (M27): swapping h and w must move the score, and the
+    # rotation of a one-hot feature in the width section follows w only.
+    q = RNG.normal(size=128)
+    tall = mm.mrope(q[None], [0], [7], [0])[0]
+    wide = mm.mrope(q[None], [0], [0], [7])[0]
+    assert np.abs(tall - wide).max() > 1e-3
+    feature = 45                              # half layout: pair 45 (width section) is (45, 109)
+    e = np.zeros(128)
+    e[feature] = 1.0
+    theta = rope_core.inverse_frequencies(128)
+    out = mm.mrope(e[None], [3], [5], [11])[0]
+    np.testing.assert_allclose([out[feature], out[feature + 64]],
+                               [np.cos(11 * theta[feature]), np.sin(11 * theta[feature])], atol=1e-12)

@@ -293,12 +293,28 @@ def base_from_which_all_pass(context_len, dim, *, start, high, rtol=0.005):
         raise ValueError(f"start and high must satisfy 1 < start < high, got {start} and {high}")
     steps = int(np.floor(np.log(high / start) / np.log1p(rtol)))
     grid = start * (1 + rtol) ** np.arange(steps + 1)
-    positions = np.arange(int(context_len) + 1, dtype=np.float64)
     for index in range(grid.size - 1, -1, -1):
         theta = default_inverse_frequencies(dim, float(grid[index]))
-        if np.cos(np.outer(positions, theta)).sum(axis=1).min() < 0:
+        if _min_cosine_sum_blocked(theta, context_len) < 0:
             if index == grid.size - 1:
                 raise ValueError(f"high={high:g} itself fails the bound for "
                                  f"context_len={context_len}; raise high")
             return float(grid[index + 1])
     return float(grid[0])
+
+
+def _min_cosine_sum_blocked(theta, context_len):
+    r""":math:`\min_{0 \le m \le L} \sum_i \cos(m\theta_i)` as one complex matrix product.
+
+    With :math:`m = s + j` (block starts :math:`s`, offsets :math:`j < b`, :math:`b \approx
+    \sqrt{L}`), :math:`\sum_i e^{i m\theta_i} = \sum_i e^{i j\theta_i} e^{i s\theta_i}`: a
+    ``(b, d/2) @ (d/2, L/b)`` product instead of :math:`L \cdot d/2` cosines. Each factor's
+    angle is rounded once, as :math:`m\theta_i` is in the direct sum, so the result agrees
+    with it to about :math:`10^{-11}` at :math:`L = 32768`.
+    """
+    block = int(np.ceil(np.sqrt(context_len + 1)))
+    offsets = np.arange(block, dtype=np.float64)
+    starts = np.arange(0, context_len + 1, block, dtype=np.float64)
+    sums = (np.exp(1j * np.outer(offsets, theta)) @ np.exp(1j * np.outer(theta, starts))).real
+    positions = offsets[:, None] + starts[None, :]
+    return float(sums[positions <= context_len].min())

@@ -30,3 +30,12 @@ def test_matches_the_scan_at_1k_for_d128():
 def test_bad_arguments_are_named(kwargs, words):
     with pytest.raises(ValueError, match=words):
         base_from_which_all_pass(1024, 128, **kwargs)
+
+
+@pytest.mark.parametrize("base, length", [(1e4, 1024), (2.87e4, 4096), (3e5, 20000), (2.4e6, 32768)])
+def test_blocked_sum_matches_the_direct_sum(base, length):
+    from rope_core.bounds import _min_cosine_sum_blocked
+    from rope_core.frequencies import default_inverse_frequencies
+
+    blocked = _min_cosine_sum_blocked(default_inverse_frequencies(128, base), length)
+    assert abs(blocked - min_cosine_sum([base], length, 128)[0]) < 1e-9

@@ -242,7 +242,7 @@ def min_base_for_context(context_len, dim, *, rtol=0.005, low=2.0, high=1e12):
 def base_from_which_all_pass(context_len, dim, *, start, high, rtol=0.005):
     r"""The grid base from which every larger grid base up to ``high`` satisfies Men et al.'s bound.
 
-    :func:`min_base_for_context` finds the *first* base that passes; the admissible bases are
+    :func:`rope_core.min_base_for_context` finds the *first* base that passes; the admissible bases are
     not an interval, so larger bases may fail again. This scans the geometric grid
     :math:`\text{start}\,(1+\text{rtol})^k \le \text{high}` downwards from the top and returns
     the grid point just above the highest failing one.
@@ -275,7 +275,7 @@ def base_from_which_all_pass(context_len, dim, *, start, high, rtol=0.005):
     Notes
     -----
     A failing interval narrower than one grid step can be missed, as in
-    :func:`min_base_for_context`; with ``dim=128`` and the default grid the answer is about
+    :func:`rope_core.min_base_for_context`; with ``dim=128`` and the default grid the answer is about
     2x the first passing base at 4K tokens and 4-5x from 8K up.
 
     Examples

@@ -121,3 +121,60 @@ def test_layout_explorer_permutation():
 def test_bad_parameters_raise_naming_the_argument(build, match):
     with pytest.raises((ValueError, TypeError), match=match):
         build()
+
+
+def _closed_form_ratios(method, factor, dim=128, base=10000.0, length=4096):
+    """p theta'_i / (L theta_i) at p = factor * L, from each scheme's formula (no rope_core)."""
+    i = np.arange(dim // 2)
+    theta = base ** (-2 * i / dim)
+    if method == "linear":          # PI divides every frequency by s
+        scaled = theta / factor
+    elif method == "ntk":           # NTK-aware raises the base to base * s^(d/(d-2))
+        scaled = (base * factor ** (dim / (dim - 2))) ** (-2 * i / dim)
+    elif method == "yarn":          # ramp over the pair index between the beta_fast=32 / beta_slow=1 turns
+        pair_at = lambda turns: dim * np.log(length / (turns * 2 * np.pi)) / (2 * np.log(base))  # noqa: E731
+        low, high = max(np.floor(pair_at(32)), 0), min(np.ceil(pair_at(1)), dim - 1)
+        ramp = np.clip((i - low) / (high - low), 0, 1)
+        scaled = theta / factor * ramp + theta * (1 - ramp)
+    elif method == "llama3":        # bands in wavelength: > L interpolated, < L/4 kept, between smoothed
+        wave = 2 * np.pi / theta
+        smooth = np.clip((length / wave - 1.0) / (4.0 - 1.0), 0, 1)
+        scaled = (1 - smooth) * theta / factor + smooth * theta
+    else:
+        raise AssertionError(method)
+    slow = length * theta < 2 * np.pi
+    return (factor * length * scaled / (length * theta))[slow]
+
+
+@pytest.mark.parametrize("method, beyond, worst", [("ntk", 17, 1.75), ("linear", 0, 1.0),
+                                                   ("yarn", 0, 1.0), ("llama3", 0, 1.0)])
+def test_context_extension_counts_every_slow_pair_beyond_training(method, beyond, worst):
+    # Issue 9: at s = 8 NTK-aware leaves 17 of the 18 slow pairs beyond the angles of training
+    # (by up to 1.75x); PI, YaRN and Llama 3.1 leave none. The slowest pair alone shows nothing.
+    ratios = _closed_form_ratios(method, 8)
+    assert ratios.size == 18
+    assert int((ratios > 1 + 1e-9).sum()) == beyond and round(ratios.max(), 2) == worst
+    widget = W.ContextExtension()
+    data = widget.data
+    f, p = data["factors"].index(8), data["positions"].index(8 * 4096)
+    assert (widget.factor_index, widget.position_index) == (f, p), "the default state shows this case"
+    entry = data["per_factor"][f][method]
+    assert data["slow_pairs"] == 18
+    assert entry["beyond_count"][p] == beyond
+    assert entry["worst_ratio"][p] == pytest.approx(ratios.max(), abs=1e-6)
+    assert round(entry["worst_ratio"][p], 2) == worst
+
+
+@pytest.mark.parametrize("factor", [2, 4, 16, 32])
+def test_context_extension_beyond_counts_at_every_position(factor):
+    data = W.ContextExtension(factors=(factor,)).data
+    for method in ("linear", "ntk", "yarn", "llama3"):
+        entry = data["per_factor"][0][method]
+        at_extended = _closed_form_ratios(method, factor)
+        for p, position in enumerate(data["positions"]):
+            ratios = at_extended * position / (factor * 4096)
+            assert entry["beyond_count"][p] == int((ratios > 1 + 1e-9).sum()), (method, position)
+            assert entry["worst_ratio"][p] == pytest.approx(ratios.max(), abs=1e-6), (method, position)
+    # Without scaling every slow pair is beyond training at any position past L.
+    entry = data["per_factor"][0]["default"]
+    assert [c for c, p in zip(entry["beyond_count"], data["positions"]) if p > 4096] == [18] * 5

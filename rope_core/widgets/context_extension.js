@@ -45,17 +45,24 @@ function render({ model, el }) {
       htmlEl("td", {}, row, data.labels[j]);
       htmlEl("td", { "data-method": method, "data-field": "attention_factor" }, row, fmt(entry.attention_factor, 4));
       const cell = htmlEl("td", { "data-method": method, "data-field": "slowest_turns" }, row,
-        `${fmt(entry.slowest_turns[state.p], 4)}${entry.within_training[state.p] ? "" : " ⚠"}`);
+        fmt(entry.slowest_turns[state.p], 4));
       cell.dataset.value = entry.slowest_turns[state.p];
+      // Every slow pair, counted in Python: how many turn further than in training, and by how much.
+      const count = entry.beyond_count[state.p], worst = entry.worst_ratio[state.p];
+      const beyond = htmlEl("td", { "data-method": method, "data-field": "beyond" }, row,
+        count === 0 ? `none of ${data.slow_pairs}` : `⚠ ${count} of ${data.slow_pairs}, worst ${fmt(worst, 2)}×`);
+      beyond.dataset.count = count;
+      beyond.dataset.worst = worst;
     });
-    out.caption.textContent = `turns of the slowest pair at position ${position}; in training it reached ${fmt(data.slowest_turns_in_training, 4)} (⚠ = beyond)`;
+    out.caption.textContent = `At position ${position}: turns of the slowest pair (in training it reached ${fmt(data.slowest_turns_in_training, 4)}), `
+      + `and how many of the ${data.slow_pairs} slow pairs (less than one turn in L = ${data.training_length}) turn further than in training (⚠), with the worst ratio.`;
   }
   const sync = syncer(model, state, draw);
   slider(controls, { label: "scale factor s", name: "factor", values: data.factors, index: state.f, onInput: sync("f", "factor_index") });
   slider(controls, { label: "position", name: "position", values: data.positions, index: state.p, onInput: sync("p", "position_index") });
   const tableEl = htmlEl("table", { class: "rope-w-table" }, controls);
   const head = htmlEl("tr", {}, htmlEl("thead", {}, tableEl));
-  for (const h of ["method", "attention factor", "slowest pair, turns"]) htmlEl("th", {}, head, h);
+  for (const h of ["method", "attention factor", "slowest pair, turns", "slow pairs beyond training"]) htmlEl("th", {}, head, h);
   out.table = htmlEl("tbody", {}, tableEl);
   out.caption = htmlEl("div", { class: "rope-w-readout-label" }, controls, "");
   draw();

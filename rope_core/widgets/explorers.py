@@ -298,7 +298,14 @@ class DecayExplorer(RopeWidget):
 
 class ContextExtension(RopeWidget):
     r"""Wavelength of every pair under five context-extension schemes, with a factor slider,
-    and the angle the slowest pair reaches at a chosen position.
+    and, at a chosen position, which of the slow pairs turn further than they did in training.
+
+    A pair is *slow* when it completes less than one turn over the training length,
+    :math:`L\,\theta_i < 2\pi`; the largest angle it reached in training is then
+    :math:`L\,\theta_i`. At position :math:`p` with scaled frequencies :math:`\theta'_i` it
+    is beyond training when :math:`p\,\theta'_i > L\,\theta_i`; the widget counts those
+    pairs and reports the worst ratio :math:`p\,\theta'_i / (L\,\theta_i)`, for every pair
+    (a fast pair has seen every angle and is never beyond).
 
     Parameters
     ----------
@@ -309,12 +316,12 @@ class ContextExtension(RopeWidget):
     factors : sequence of float
         Choices for the scale factor :math:`s` (>= 1).
     positions : sequence of int
-        Choices for the position at which the slowest pair's angle is read out.
+        Choices for the position :math:`p` at which the angles are read out.
     """
 
     _esm = module("context_extension")
     factor_index = traitlets.Int(3).tag(sync=True)
-    position_index = traitlets.Int(3).tag(sync=True)
+    position_index = traitlets.Int(4).tag(sync=True)
 
     def __init__(self, dim=128, base=10000.0, training_length=4096, factors=(1, 2, 4, 8, 16, 32),
                  positions=(1024, 4096, 8192, 16384, 32768, 65536, 131072), **kwargs):
@@ -332,25 +339,63 @@ class ContextExtension(RopeWidget):
         self.data = self._compute()
 
     def _compute(self):
-        slowest_trained = self._length * inverse_frequencies(self._dim, self._base)[-1] / (2 * np.pi)
+        theta = inverse_frequencies(self._dim, self._base)
+        trained_angle = self._length * theta          # largest angle of a slow pair in training
+        slow = trained_angle < 2 * np.pi               # fewer than one turn over L
+        positions = np.asarray(self._positions, dtype=np.float64)
         per_factor = []
         for factor in self._factors:
             per_method = {}
             for method in EXTENSION_METHODS:
                 scaling = example_rope_scaling(method, factor, self._length)
-                theta = inverse_frequencies(self._dim, self._base, rope_scaling=scaling)
-                turns = np.asarray(self._positions) * theta[-1] / (2 * np.pi)
+                scaled = inverse_frequencies(self._dim, self._base, rope_scaling=scaling)
+                turns = positions * scaled[-1] / (2 * np.pi)
+                count, worst = slow_pairs_beyond_training(theta, scaled, self._length, positions)
                 per_method[method] = {
-                    "log10_wavelength": table(np.log10(2 * np.pi / theta)),
+                    "log10_wavelength": table(np.log10(2 * np.pi / scaled)),
                     "attention_factor": round(attention_factor(self._dim, self._base, rope_scaling=scaling), 6),
                     "slowest_turns": table(turns),
-                    "within_training": [bool(t <= slowest_trained * (1 + 1e-9)) for t in turns],
+                    "beyond_count": count.tolist(),
+                    "worst_ratio": table(worst),
                 }
             per_factor.append(per_method)
         return {"dim": self._dim, "base": self._base, "training_length": self._length,
                 "factors": self._factors, "positions": self._positions,
                 "methods": list(EXTENSION_METHODS), "labels": list(EXTENSION_METHODS.values()),
-                "slowest_turns_in_training": round(float(slowest_trained), 6), "per_factor": per_factor}
+                "slow_pairs": int(slow.sum()),
+                "slowest_turns_in_training": round(float(trained_angle[-1] / (2 * np.pi)), 6),
+                "per_factor": per_factor}
+
+
+def slow_pairs_beyond_training(theta, scaled, training_length, positions, *, rtol=1e-9):
+    r"""How many slow pairs turn further at each position than they did in training.
+
+    Parameters
+    ----------
+    theta : array, shape (d/2,)
+        Unscaled inverse frequencies :math:`\theta_i` (those used in training).
+    scaled : array, shape (d/2,)
+        Scaled inverse frequencies :math:`\theta'_i`.
+    training_length : int
+        :math:`L`; a pair is slow when :math:`L\theta_i < 2\pi`.
+    positions : array, shape (P,)
+        Read-out positions :math:`p`.
+    rtol : float
+        Ratios within ``1 + rtol`` of 1 count as reached in training (round-off).
+
+    Returns
+    -------
+    count : int array, shape (P,)
+        Slow pairs with :math:`p\theta'_i > L\theta_i`.
+    worst : float array, shape (P,)
+        :math:`\max_i p\theta'_i / (L\theta_i)` over the slow pairs (0 when there are none).
+    """
+    trained_angle = training_length * np.asarray(theta, dtype=np.float64)
+    slow = trained_angle < 2 * np.pi
+    ratio = np.outer(positions, np.asarray(scaled, dtype=np.float64)[slow]) / trained_angle[slow]  # (P, S)
+    count = (ratio > 1 + rtol).sum(axis=1)
+    worst = ratio.max(axis=1) if slow.any() else np.zeros(len(positions))
+    return count, worst
 
 
 class LayoutExplorer(RopeWidget):

@@ -320,7 +320,7 @@ class ContextExtension(RopeWidget):
         Choices for the position :math:`p` at which the angles are read out.
     models : sequence of str, optional
         Atlas names (:func:`rope_core.atlas.names`) offered in the model menu, each layer type
-        with RoPE as its own entry (see :func:`model_spectrum`); default every atlas model.
+        with RoPE as its own entry (see ``model_spectrum`` in this module); default every atlas model.
     """
 
     _esm = module("context_extension")

@@ -344,9 +344,10 @@ class ContextExtension(RopeWidget):
         super().__init__(**kwargs)
         check_index(self.factor_index, len(self._factors), "factor_index")
         check_index(self.position_index, len(self._positions), "position_index")
-        self.data = self._compute()
-        self.data["models"] = [model_spectrum(spec, name) for (name, _), spec in _model_layer_specs(self._models)]
-        check_index(self.model_index, len(self.data["models"]), "model_index")
+        models = [model_spectrum(spec, name) for (name, _), spec in _model_layer_specs(self._models)]
+        check_index(self.model_index, len(models), "model_index")
+        # One assignment: the state a page embeds is what the trait held when it was synced.
+        self.data = {**self._compute(), "models": models}
 
     def _compute(self):
         theta = inverse_frequencies(self._dim, self._base)

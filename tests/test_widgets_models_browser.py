@@ -90,7 +90,7 @@ def test_model_menu_redraws_with_each_models_numbers(chromium, book_server, scre
         start = int(select.input_value())
         assert MENU[start] == ("llama-3.1-8b", None)
         check_readout(page, start)
-        widget = page.locator(".rope-w").filter(has=select)
+        widget = page.locator(".rope-w", has=page.locator('select[data-name="model"]'))
         widget.screenshot(path=str(screenshot_dir / f"models-{MENU[start][0]}-{scheme}-{viewport['width']}.png"))
         # Keyboard only: focus the menu and step down.
         drawing = widget.locator(".rope-w-section svg")

@@ -130,7 +130,7 @@ function renderModels(model, data, state, root) {
     const hline = (value, label, dash) => {
       svgEl("line", { x1: left, x2: width - right, y1: py(Math.log10(value)), y2: py(Math.log10(value)),
         class: "rope-w-context", "stroke-dasharray": dash }, svg);
-      svgEl("text", { x: left + 4, y: py(Math.log10(value)) - 4, class: "rope-w-muted-text" }, svg).textContent = label;
+      svgEl("text", { x: left + 140, y: py(Math.log10(value)) - 4, class: "rope-w-muted-text" }, svg).textContent = label;
     };
     if (m.training !== null) hline(m.training, `trained: ${count(m.training)}`, "6 4");
     if (m.context !== null && m.context !== m.training) {
@@ -153,19 +153,18 @@ function renderModels(model, data, state, root) {
     const legend = [];
     for (const b of [0, 1, 2]) if (m.band.includes(b)) legend.push([BAND_NAMES[b] === "scaled" ? `scaled ×${fmt(m.largest_ratio, 2)}` : BAND_NAMES[b], BAND_COLOURS[b]]);
     legend.forEach(([label, colour], j) => {
-      svgEl("circle", { cx: width - right - 96, cy: height - bottom - 14 - 15 * j, r: 4, style: `fill: ${colour}` }, svg);
-      svgEl("text", { x: width - right - 88, y: height - bottom - 10 - 15 * j }, svg).textContent = label;
+      svgEl("circle", { cx: left + 12, cy: top + 8 + 15 * j, r: 4, style: `fill: ${colour}` }, svg);
+      svgEl("text", { x: left + 20, y: top + 12 + 15 * j }, svg).textContent = label;
     });
     let row = legend.length;
     if (m.log10_wavelength_trained) {
-      svgEl("line", { x1: width - right - 102, x2: width - right - 90, y1: height - bottom - 14 - 15 * row,
-        y2: height - bottom - 14 - 15 * row, class: "rope-w-trained" }, svg);
-      svgEl("text", { x: width - right - 88, y: height - bottom - 10 - 15 * row }, svg).textContent = "as trained";
+      svgEl("line", { x1: left + 6, x2: left + 18, y1: top + 8 + 15 * row, y2: top + 8 + 15 * row, class: "rope-w-trained" }, svg);
+      svgEl("text", { x: left + 20, y: top + 12 + 15 * row }, svg).textContent = "as trained";
       row += 1;
     }
     if (m.slow.length) {
-      svgEl("rect", { x: width - right - 100, y: height - bottom - 19 - 15 * row, width: 8, height: 10, class: "rope-w-slow" }, svg);
-      svgEl("text", { x: width - right - 88, y: height - bottom - 10 - 15 * row }, svg).textContent = "< 1 turn in training";
+      svgEl("rect", { x: left + 8, y: top + 3 + 15 * row, width: 8, height: 10, class: "rope-w-slow" }, svg);
+      svgEl("text", { x: left + 20, y: top + 12 + 15 * row }, svg).textContent = "< 1 turn in training";
     }
 
     shown.replaceChildren();

@@ -178,3 +178,91 @@ def test_context_extension_beyond_counts_at_every_position(factor):
     # Without scaling every slow pair is beyond training at any position past L.
     entry = data["per_factor"][0]["default"]
     assert [c for c, p in zip(entry["beyond_count"], data["positions"]) if p > 4096] == [18] * 5
+
+
+# The model menu (issue 9 item 5, issue 12): every atlas model and layer type with RoPE.
+MENU = [(name, layer_type) for name in rc.atlas.names() for layer_type in rc.atlas.specs(name)]
+SCALED = ("linear", "ntk", "dynamic", "yarn", "llama3", "longrope")
+
+
+def test_model_menu_offers_every_atlas_model_and_layer_type():
+    widget = W.ContextExtension()
+    offered = [(m["name"], m["layer_type"]) for m in widget.data["models"]]
+    assert offered == MENU
+    names = {name for name, _ in offered}
+    assert {"llama-2-7b", "llama-3.1-8b", "qwen3-8b", "gemma-3-4b", "deepseek-v3", "gpt-oss-20b"} <= names
+    assert ("gemma-3-4b", "sliding_attention") in offered and ("gemma-3-4b", "full_attention") in offered
+    assert offered[widget.model_index] == ("llama-3.1-8b", None), "opens on Llama 3.1 8B"
+    # Embedded state (tables, menu, module, styles) stays under the 200 KB budget.
+    assert widget.state_size() <= 200_000, widget.state_size()
+
+
+@pytest.mark.parametrize("name, layer_type", MENU, ids=[f"{n}-{t}" for n, t in MENU])
+def test_model_menu_numbers_are_rope_core(name, layer_type):
+    index = MENU.index((name, layer_type))
+    shown = W.ContextExtension().data["models"][index]
+    spec = rc.atlas.specs(name)[layer_type]
+    context = spec.max_position_embeddings
+    shipped = spec.frequencies_at(context)  # dynamic NTK / LongRoPE: the frequencies at that length
+    turning = shipped > 0
+    assert (shown["rope_type"], shown["base"], shown["rotary_dim"], shown["head_dim"]) == (
+        spec.rope_type, spec.base, spec.rotary_dim, spec.head_dim)
+    assert shown["context"] == context and shown["rotated_pairs"] == spec.rotated_pairs
+    assert shown["factor"] == spec.rope_parameters.get("factor")
+    got = np.array([np.nan if v is None else 10.0 ** v for v in shown["log10_wavelength"]])
+    assert np.array_equal(np.isnan(got), ~turning)
+    np.testing.assert_allclose(got[turning], 2 * np.pi / shipped[turning], rtol=1e-9)
+    # Unscaled frequencies, as in training: base^(-2i/d) over the rotated dims (closed form).
+    if spec.rope_type in SCALED:
+        trained = spec.base ** (-np.arange(0, spec.rotary_dim, 2) / spec.rotary_dim)
+        back = np.array([10.0 ** v for v in shown["log10_wavelength_trained"]])
+        np.testing.assert_allclose(back, 2 * np.pi / trained, rtol=1e-9)
+    else:
+        trained = shipped
+        assert shown["log10_wavelength_trained"] is None
+    training = spec.original_max_position_embeddings
+    if training is None and spec.rope_type not in SCALED:
+        training = context
+    assert shown["training"] == training
+    if training is None:
+        slow = turning & (context * shipped < 2 * np.pi)
+    else:
+        slow = turning & (training * trained < 2 * np.pi)
+    assert shown["slow"] == np.flatnonzero(slow).tolist()
+    if training is None or context <= training or not slow.any():
+        assert shown["beyond"] is None
+    else:
+        ratio = context * shipped[slow] / (training * trained[slow])
+        assert shown["beyond"] == int((ratio > 1 + 1e-9).sum())
+        assert shown["worst"] == pytest.approx(ratio.max(), rel=1e-6)
+    scale = np.ones_like(shipped)
+    scale[turning] = trained[turning] / shipped[turning]
+    for i in np.flatnonzero(turning):
+        expected = 0 if abs(scale[i] - 1) <= 1e-9 else 2 if abs(scale[i] - scale.max()) <= 1e-9 * scale.max() else 1
+        assert shown["band"][i] == expected, (i, scale[i])
+
+
+def test_model_menu_worked_numbers():
+    # Llama 3.1 8B ships factor 8 from 8192 tokens for 131 072 positions (16x): its 29 slow pairs
+    # reach twice their trained angles there. DeepSeek-V3 (x40 from 4096 to 163 840) and
+    # gpt-oss (x32 from 4096 to 131 072) bring every slow pair back.
+    by_key = {(m["name"], m["layer_type"]): m for m in W.ContextExtension().data["models"]}
+    llama = by_key[("llama-3.1-8b", None)]
+    assert (len(llama["slow"]), llama["beyond"]) == (29, 29) and llama["worst"] == pytest.approx(2.0)
+    assert by_key[("deepseek-v3", None)]["beyond"] == 0
+    assert by_key[("gpt-oss-20b", "full_attention")]["beyond"] == 0
+    # Gemma 4's proportional RoPE: 64 of the 256 pairs turn, the slowest in about 188 tokens.
+    gemma = by_key[("gemma-4", "full_attention")]
+    assert gemma["rotated_pairs"] == 64 and gemma["pairs"] == 256
+    assert 10 ** max(v for v in gemma["log10_wavelength"] if v is not None) == pytest.approx(188, abs=1)
+
+
+@pytest.mark.parametrize("build, match", [
+    (lambda: W.ContextExtension(models=("no-such-model",)), "models"),
+    (lambda: W.ContextExtension(models=()), "models"),
+    (lambda: W.ContextExtension(models="llama-2-7b"), "models"),
+    (lambda: W.ContextExtension(model_index=999), "model_index"),
+])
+def test_model_menu_bad_parameters(build, match):
+    with pytest.raises(ValueError, match=match):
+        build()

@@ -54,11 +54,11 @@ def test_every_slider_changes_its_drawing(gallery, screenshot_dir):
         root = widgets.nth(w)
         for s in range(root.locator("input[type=range]").count()):
             control = root.locator("input[type=range]").nth(s)
-            before = root.locator("svg").inner_html()
+            before = root.locator("svg").first.inner_html()
             control.focus()
             key = "ArrowLeft" if control.input_value() == control.get_attribute("max") else "ArrowRight"
             control.press(key)
-            assert root.locator("svg").inner_html() != before, (ORDER[w], control.get_attribute("data-name"))
+            assert root.locator("svg").first.inner_html() != before, (ORDER[w], control.get_attribute("data-name"))
     page.screenshot(path=str(screenshot_dir / "widgets-gallery-after-keys.png"), full_page=True)
 
 
@@ -178,7 +178,7 @@ CONTRAST = """
 def test_widgets_readable_in_both_modes(scheme, book_server, browser_page, dark_browser_page, screenshot_dir):
     page, log = browser_page if scheme == "light" else dark_browser_page
     page.goto(f"{book_server}/book/gallery.html", wait_until="networkidle")
-    page.wait_for_function("document.querySelectorAll('.rope-w svg').length === 7", timeout=20000)
+    page.wait_for_function("document.querySelectorAll('.rope-w > .rope-w-body > svg').length === 7", timeout=20000)
     assert page.evaluate("document.documentElement.dataset.theme") == scheme
     widgets = page.locator(".rope-w")
     for w, name in enumerate(ORDER):

@@ -7,6 +7,7 @@ import traitlets
 
 from .. import (
     EXTENSION_METHODS,
+    atlas,
     attention_factor,
     example_rope_scaling,
     interleaved_to_half_permutation,
@@ -317,14 +318,18 @@ class ContextExtension(RopeWidget):
         Choices for the scale factor :math:`s` (>= 1).
     positions : sequence of int
         Choices for the position :math:`p` at which the angles are read out.
+    models : sequence of str, optional
+        Atlas names (:func:`rope_core.atlas.names`) offered in the model menu, each layer type
+        with RoPE as its own entry (see ``model_spectrum`` in this module); default every atlas model.
     """
 
     _esm = module("context_extension")
     factor_index = traitlets.Int(3).tag(sync=True)
     position_index = traitlets.Int(4).tag(sync=True)
+    model_index = traitlets.Int(0).tag(sync=True)
 
     def __init__(self, dim=128, base=10000.0, training_length=4096, factors=(1, 2, 4, 8, 16, 32),
-                 positions=(1024, 4096, 8192, 16384, 32768, 65536, 131072), **kwargs):
+                 positions=(1024, 4096, 8192, 16384, 32768, 65536, 131072), models=None, **kwargs):
         self._dim = check_dim(dim)
         self._base = check_choices([base], "base")[0]
         self._length = check_choices([training_length], "training_length", integer=True)[0]
@@ -332,11 +337,17 @@ class ContextExtension(RopeWidget):
         if min(self._factors) < 1:
             raise ValueError(f"factors must all be >= 1, got {self._factors}")
         self._positions = check_choices(positions, "positions", integer=True)
+        self._models = _check_model_names(models)
+        if "model_index" not in kwargs and DEFAULT_MODEL in self._models:
+            kwargs["model_index"] = [key for key, _ in _model_layer_specs(self._models)].index((DEFAULT_MODEL, None))
         self._fit_default_indices(kwargs, factor_index=len(self._factors), position_index=len(self._positions))
         super().__init__(**kwargs)
         check_index(self.factor_index, len(self._factors), "factor_index")
         check_index(self.position_index, len(self._positions), "position_index")
-        self.data = self._compute()
+        models = [model_spectrum(spec, name) for (name, _), spec in _model_layer_specs(self._models)]
+        check_index(self.model_index, len(models), "model_index")
+        # One assignment: the state a page embeds is what the trait held when it was synced.
+        self.data = {**self._compute(), "models": models}
 
     def _compute(self):
         theta = inverse_frequencies(self._dim, self._base)
@@ -365,6 +376,117 @@ class ContextExtension(RopeWidget):
                 "slow_pairs": int(slow.sum()),
                 "slowest_turns_in_training": round(float(trained_angle[-1] / (2 * np.pi)), 6),
                 "per_factor": per_factor}
+
+
+DEFAULT_MODEL = "llama-3.1-8b"
+SCALED_TYPES = ("linear", "ntk", "dynamic", "yarn", "llama3", "longrope")
+BAND_KEPT, BAND_BLENDED, BAND_SCALED = 0, 1, 2
+_LOG_DECIMALS = 11  # log10 wavelengths: 1e-11 absolute is 2.3e-11 relative, for 1e-9 checks
+
+
+def _check_model_names(models):
+    if models is None:
+        return list(atlas.names())
+    if isinstance(models, str) or not hasattr(models, "__len__") or len(models) == 0:
+        raise ValueError(f"models must be a non-empty sequence of atlas names, got {models!r}")
+    for name in models:
+        if name not in atlas.names():
+            raise ValueError(f"models must contain atlas names {atlas.names()}, got {name!r}")
+    return list(models)
+
+
+def _model_layer_specs(models):
+    """``[((name, layer_type), RopeSpec), ...]``: one entry per model and layer type with RoPE."""
+    return [((name, layer_type), spec) for name in models for layer_type, spec in atlas.specs(name).items()]
+
+
+def trained_frequencies(spec):
+    r"""The frequencies a model was trained with before its scaling: :math:`\theta_i` unscaled.
+
+    For a scaled ``rope_type`` (linear, ntk, dynamic, yarn, llama3, longrope) the default
+    frequencies over ``spec.rotary_dim`` with ``spec.base``; for ``"proportional"`` the same
+    type without its ``factor``; otherwise ``spec.inverse_frequencies``. Shape ``(rotary_dim // 2,)``.
+    """
+    if spec.rope_type in SCALED_TYPES:
+        return inverse_frequencies(spec.rotary_dim, spec.base)
+    if spec.rope_type == "proportional" and spec.rope_parameters.get("factor", 1.0) != 1.0:
+        block = {"rope_type": "proportional",
+                 "partial_rotary_factor": spec.rope_parameters.get("partial_rotary_factor", 1.0)}
+        return inverse_frequencies(spec.rotary_dim, spec.base, rope_scaling=block)
+    return np.asarray(spec.inverse_frequencies, dtype=np.float64)
+
+
+def _log10_wavelengths(theta):
+    with np.errstate(divide="ignore"):
+        log = np.log10(2 * np.pi / np.asarray(theta, dtype=np.float64))
+    return [None if not np.isfinite(v) else round(float(v), _LOG_DECIMALS) for v in log]
+
+
+def model_spectrum(spec, name, *, rtol=1e-9):
+    r"""What the model menu shows for one atlas model and layer type, from its ``RopeSpec``.
+
+    Parameters
+    ----------
+    spec : rope_core.RopeSpec
+    name : str
+        The atlas name (for the title and the menu).
+    rtol : float
+        Tolerance of the band and beyond-training tests (round-off).
+
+    Returns
+    -------
+    dict
+        ``log10_wavelength`` (shipped :math:`2\pi/\theta'_i`, ``None`` for pairs that never
+        turn) and ``log10_wavelength_trained`` (unscaled, ``None`` when equal to the shipped
+        ones); ``training`` (``original_max_position_embeddings``, or
+        ``max_position_embeddings`` for an unscaled model, ``None`` when the config gives no
+        training length) and ``context`` (``max_position_embeddings``); ``slow`` (pair indices
+        that complete less than one turn over ``training`` at the unscaled frequencies, or over
+        ``context`` at the shipped ones when there is no ``training``); ``band`` per pair (0 kept:
+        :math:`\theta'_i = \theta_i`; 2 scaled by the largest ratio :math:`\theta_i/\theta'_i`;
+        1 in between; ``None`` for pairs that never turn); ``beyond`` and ``worst``: slow pairs
+        whose angle at ``context`` exceeds the largest angle they reached in training, and the
+        worst ratio (see :func:`slow_pairs_beyond_training`; ``None`` without a training length).
+    """
+    entry = atlas.entry(name)
+    context = spec.max_position_embeddings
+    # Dynamic NTK and LongRoPE change with the length: show the frequencies used at `context`.
+    shipped = np.asarray(spec.frequencies_at(context), dtype=np.float64)
+    trained = trained_frequencies(spec)
+    turning = shipped > 0
+    if spec.original_max_position_embeddings is not None:
+        training = int(spec.original_max_position_embeddings)
+    elif spec.rope_type not in SCALED_TYPES:
+        training = spec.max_position_embeddings
+    else:
+        training = None
+    if training is not None:
+        slow = turning & (training * trained < 2 * np.pi)
+    else:
+        slow = turning & (context * shipped < 2 * np.pi)
+    ratio = np.ones_like(shipped)
+    ratio[turning] = trained[turning] / shipped[turning]
+    largest = ratio.max()
+    band = np.where(np.abs(ratio - 1) <= rtol, BAND_KEPT,
+                    np.where(np.abs(ratio - largest) <= rtol * largest, BAND_SCALED, BAND_BLENDED))
+    beyond = worst = None
+    if training is not None and context is not None and context > training and slow.any():
+        count, ratios = slow_pairs_beyond_training(trained[turning], shipped[turning], training, [context],
+                                                   rtol=rtol)
+        beyond, worst = int(count[0]), round(float(ratios[0]), 6)
+    same = bool(np.array_equal(trained, shipped))
+    layer = "" if spec.layer_type is None else f" · {spec.layer_type} layers"
+    return {
+        "name": name, "layer_type": spec.layer_type, "label": f"{entry.title}{layer}",
+        "rope_type": spec.rope_type, "base": spec.base, "rotary_dim": spec.rotary_dim,
+        "head_dim": spec.head_dim, "pairs": int(shipped.size), "rotated_pairs": int(turning.sum()),
+        "factor": spec.rope_parameters.get("factor"), "training": training, "context": context,
+        "log10_wavelength": _log10_wavelengths(shipped),
+        "log10_wavelength_trained": None if same else _log10_wavelengths(trained),
+        "slow": np.flatnonzero(slow).tolist(),
+        "band": [int(b) if t else None for b, t in zip(band, turning)],
+        "largest_ratio": round(float(largest), 6), "beyond": beyond, "worst": worst,
+    }
 
 
 def slow_pairs_beyond_training(theta, scaled, training_length, positions, *, rtol=1e-9):

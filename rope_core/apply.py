@@ -109,7 +109,7 @@ def rope_matrix(position, dim, base=10000.0):
     return block_rotation(rope_angles([position], dim, base)[0])
 
 
-def _prepare(x, positions):
+def _check_x_and_positions(x, positions):
     """Validate ``x`` of shape (..., seq_len, d) and positions broadcasting to (..., seq_len)."""
     x = check_features(x, "x", min_ndim=2)
     positions = check_positions(positions, x.shape[-2])
@@ -137,7 +137,7 @@ def apply_rope_matrix(x, positions=None, *, base=10000.0):
     >>> apply_rope_matrix([[1.0, 0.0]], positions=[np.pi / 2]).round(12)
     array([[0., 1.]])
     """
-    x, positions = _prepare(x, positions)
+    x, positions = _check_x_and_positions(x, positions)
     d = x.shape[-1]
     angles = rope_angles(positions, d, base)                     # (..., L, d/2)
     matrices = [block_rotation(a) for a in angles.reshape(-1, d // 2)]  # one R_m per vector
@@ -166,7 +166,7 @@ def apply_rope_complex(x, positions=None, *, base=10000.0):
     >>> apply_rope_complex([[1.0, 0.0]], positions=[np.pi]).round(12)
     array([[-1.,  0.]])
     """
-    x, positions = _prepare(x, positions)
+    x, positions = _check_x_and_positions(x, positions)
     z = x[..., 0::2] + 1j * x[..., 1::2]                 # one complex number per pair
     z = z * np.exp(1j * rope_angles(positions, x.shape[-1], base))
     out = np.empty(z.shape[:-1] + (x.shape[-1],))
@@ -226,7 +226,7 @@ def apply_rope_elementwise(x, positions=None, *, base=10000.0, layout="interleav
     >>> apply_rope_elementwise([[0.0, 1.0]], positions=[np.pi / 2]).round(12)
     array([[-1.,  0.]])
     """
-    x, positions = _prepare(x, positions)
+    x, positions = _check_x_and_positions(x, positions)
     check_layout(layout)
     angles = rope_angles(positions, x.shape[-1], base)   # (..., L, d/2)
     if layout == "interleaved":
@@ -338,7 +338,7 @@ def apply_rope(x, positions=None, *, base=10000.0, layout="interleaved", rope_sc
     >>> apply_rope(np.array([[1.0, 0.0, 1.0, 0.0]]), positions=[1], base=100.0).round(4)
     array([[0.5403, 0.8415, 0.995 , 0.0998]])
     """
-    x, positions = _prepare(x, positions)
+    x, positions = _check_x_and_positions(x, positions)
     check_layout(layout)
     base = check_base(base)
     rotary_dim = check_rotary_dim(rotary_dim, x.shape[-1])

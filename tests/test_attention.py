@@ -166,6 +166,7 @@ def test_rope_attention_is_shift_invariant_and_rotates_q_and_k_only(rng):
     out, weights = rope_attention(q, k, v)
     out_shifted, weights_shifted = rope_attention(q, k, v, positions=1000 + np.arange(6))
     np.testing.assert_allclose(weights_shifted, weights, atol=1e-12)
+    np.testing.assert_allclose(out_shifted, out, atol=1e-12)    # values are not rotated
     expected, _ = softmax_attention(apply_rope(q), apply_rope(k), v)
     np.testing.assert_allclose(out, expected, atol=1e-12)
     assert not np.allclose(weights, softmax_attention(q, k, v)[1])

@@ -254,3 +254,29 @@ def test_a_failing_or_unconvertible_fn_says_so():
 def test_messages_say_which_variant_of_the_bug_it_is(fn, kwargs, words):
     (finding,) = check_rope(fn, head_dim=D, **kwargs).findings
     assert words in finding.message
+
+
+def atlas_cases():
+    from rope_core import atlas
+    for name in atlas.names():
+        for layer_type, spec in atlas.specs(name).items():
+            # check_rope rotates the first rotary_dim features; DeepSeek's rotated features
+            # come last and Gemma 4's "proportional" pads frequencies with zeros.
+            if spec.rotary_offset == 0 and spec.rope_type != "proportional":
+                yield pytest.param(spec, id=f"{name}-{layer_type}")
+
+
+@pytest.mark.parametrize("spec", list(atlas_cases()))
+def test_every_atlas_model_as_from_config_applies_it_passes(spec):
+    """Two codepaths agree: RopeSpec.apply (the models' configs, as transformers reads them)
+    and check_rope's reference (rope_core.inverse_frequencies / attention_factor)."""
+    scaling = None
+    if spec.rope_type != "default":
+        scaling = {key: value for key, value in spec.rope_parameters.items()
+                   if key not in ("rope_theta", "partial_rotary_factor")}
+        if spec.rope_type == "longrope" and "factor" not in scaling:
+            scaling["max_position_embeddings"] = spec.max_position_embeddings
+    report = check_rope(spec.apply, head_dim=spec.head_dim, base=spec.base,
+                        rope_scaling=scaling, rotary_dim=spec.rotary_dim, layout=spec.layout)
+    assert report.ok, str(report)
+    assert report.layout == spec.layout

@@ -29,10 +29,9 @@ def test_no_notebook_files_are_committed():
 # Executing the pages is the strict book build's job (scripts/build_book.py, once per test
 # run, tests/test_book.py); this file checks their source only, so it runs with the unit tests.
 
-# Chapters that do not check their claims with rope_core.claims yet (the ch8to11 stream is
-# converting them). Take a name off when its chapter calls claim(): the test below fails
-# until you do, so that the check becomes required.
-PENDING_CLAIMS = {"08-rope-in-attention", "09-longer-contexts", "13-pitfalls", "14-beyond-1d"}
+# Chapters allowed not to check their claims with rope_core.claims yet (none now: every
+# chapter does). A name listed here fails the test below as soon as its chapter calls claim().
+PENDING_CLAIMS: set[str] = set()
 # Pages that still write "({eq}`...`)", which renders as "((8))"; same rule as above.
 PENDING_PARENTHESES = {"08-rope-in-attention", "10-extension-in-practice"}
 CODE_CELL = re.compile(r"^```\{code-cell\}[^\n]*\n(.*?)^```", flags=re.M | re.S)

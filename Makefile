@@ -16,7 +16,7 @@ HTML := $(BUILD)/html
 # pip on some machines prints a warning per package about unused local indexes; hide that noise only.
 PIP_QUIET := 2>&1 | { grep -v "^WARNING: Location 'file://" || true; }
 
-.PHONY: help venv vendor book test unit lint check lab serve notebooks bench clean
+.PHONY: help venv vendor book test unit lint check lock lab serve notebooks bench clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -24,12 +24,21 @@ help:  ## list the targets
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-# Re-install when the requirements or the package metadata change.
-$(VENV)/.installed: $(BIN)/python requirements.txt requirements-dev.txt pyproject.toml
+# Installs the exact versions of requirements.lock (`make lock` updates it from the ranges in
+# requirements*.txt); re-installs when the lock or the package metadata change.
+$(VENV)/.installed: $(BIN)/python requirements.lock pyproject.toml
 	$(BIN)/python -m pip install -q --upgrade pip $(PIP_QUIET)
-	$(BIN)/python -m pip install -q -r requirements-dev.txt $(PIP_QUIET)
-	$(BIN)/python -m pip install -q -e . $(PIP_QUIET)
+	$(BIN)/python -m pip install -q -r requirements.lock $(PIP_QUIET)
+	PYTHONWARNINGS=ignore $(BIN)/python -m pip install -q --no-deps -e . $(PIP_QUIET)
 	touch $@
+
+# pip-tools lives in a venv of its own, so that it never changes what the book runs with.
+lock:  ## re-pin requirements.lock to the newest versions the ranges in requirements*.txt allow
+	@test -x .venv-lock/bin/pip-compile || { $(PYTHON) -m venv .venv-lock && \
+	  .venv-lock/bin/python -m pip install -q "pip-tools>=7.4,<8" $(PIP_QUIET); }
+	.venv-lock/bin/pip-compile -q --upgrade --strip-extras --allow-unsafe --no-emit-index-url \
+	  --no-emit-find-links -o requirements.lock requirements-dev.txt $(PIP_QUIET)
+	@sed -i 's/^#    pip-compile .*/#    make lock   (pip-compile from requirements-dev.txt; see the Makefile)/' requirements.lock
 
 venv: $(VENV)/.installed  ## create .venv with everything the book, notebooks and tests need
 

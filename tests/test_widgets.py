@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import traitlets
 
 import rope_core as rc
 from rope_core import widgets as W
@@ -178,6 +179,39 @@ def test_context_extension_beyond_counts_at_every_position(factor):
     # Without scaling every slow pair is beyond training at any position past L.
     entry = data["per_factor"][0]["default"]
     assert [c for c, p in zip(entry["beyond_count"], data["positions"]) if p > 4096] == [18] * 5
+
+
+@pytest.mark.parametrize("cls", [getattr(W, name) for name in W.__all__])
+def test_every_slider_trait_is_validated_on_every_change(cls):
+    # Issue 14: traits were checked only at construction. Each slider in the widget's one
+    # declarative spec refuses out-of-range values afterwards, with the trait's name, and the
+    # widget keeps its state.
+    widget = cls()
+    assert widget._sliders, cls.__name__
+    for name, stops in widget._sliders.items():
+        before, data = getattr(widget, name), widget.data
+        for bad in (10**6, stops(widget), -1, 1.5, True):
+            # TraitError for a wrong type (traitlets' own check), ValueError for a wrong range.
+            with pytest.raises((ValueError, traitlets.TraitError), match=name):
+                setattr(widget, name, bad)
+            assert getattr(widget, name) == before and widget.data is data
+        setattr(widget, name, stops(widget) - 1)  # the last stop is accepted
+        assert getattr(widget, name) == stops(widget) - 1
+    # Every int trait synced to the page is a slider of the spec (none forgotten).
+    synced = {n for n, t in widget.traits(sync=True).items() if isinstance(t, traitlets.Int) and not n.startswith("_")}
+    assert synced == set(widget._sliders), cls.__name__
+
+
+@pytest.mark.parametrize("name, bad", [("dims", [256]), ("dims", [7]), ("dims", []), ("bases", []),
+                                       ("bases", [0.0]), ("bases", [-1.0, 100.0])])
+def test_frequency_clocks_choices_validated_after_construction(name, bad):
+    widget = W.FrequencyClocks()
+    before, data = list(getattr(widget, name)), widget.data
+    with pytest.raises((ValueError, traitlets.TraitError), match=name):
+        setattr(widget, name, bad)
+    assert getattr(widget, name) == before and widget.data is data
+    widget.dims = [8, 64]  # a good change still recomputes, and stays under 200 KB
+    assert widget.data["dims"] == [8, 64] and widget.state_size() < 200_000
 
 
 # The model menu (issue 9 item 5, issue 12): every atlas model and layer type with RoPE.

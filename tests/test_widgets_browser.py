@@ -124,6 +124,25 @@ def test_readouts_equal_rope_core(gallery):
         theta = rc.inverse_frequencies(data["dim"], data["base"], rope_scaling=scaling)
         cell = root.locator('td[data-method="yarn"][data-field="slowest_turns"]')
         assert abs(float(cell.get_attribute("data-value")) - data["positions"][p] * theta[-1] / (2 * np.pi)) < 1e-6
+    # Its warning counts every slow pair beyond its trained angle (issue 9), here against the
+    # closed forms of PI (theta / s) and NTK-aware (base * s^(d/(d-2))), at every factor and
+    # position the sliders reach.
+    d, base, L = data["dim"], data["base"], data["training_length"]
+    theta = base ** (-2 * np.arange(d // 2) / d)
+    slow = L * theta < 2 * np.pi
+    press(root, "factor", key="Home")
+    for f, s in enumerate(data["factors"]):
+        press(root, "position", key="Home")
+        for p, position in enumerate(data["positions"]):
+            assert (slider_index(root, "factor"), slider_index(root, "position")) == (f, p)
+            for method, scaled in (("linear", theta / s), ("ntk", (base * s ** (d / (d - 2))) ** (-2 * np.arange(d // 2) / d))):
+                ratio = position * scaled[slow] / (L * theta[slow])
+                cell = root.locator(f'td[data-method="{method}"][data-field="beyond"]')
+                assert int(cell.get_attribute("data-count")) == int((ratio > 1 + 1e-9).sum()), (method, s, position)
+                assert ("⚠" in cell.inner_text()) == bool((ratio > 1 + 1e-9).any()), (method, s, position)
+                assert abs(float(cell.get_attribute("data-worst")) - ratio.max()) < 1e-6, (method, s, position)
+            press(root, "position")
+        press(root, "factor")
 
     # Layouts: the pair's features in both layouts.
     root = widget(page, "LayoutExplorer")

@@ -19,7 +19,7 @@ from .. import (
     wavelengths,
 )
 from .._checks import check_dim
-from ._base import RopeWidget, check_choices, check_index, check_max_position, module, table
+from ._base import RopeWidget, SliderError, check_choices, check_max_position, module, table
 
 
 def _unit(angle_deg):
@@ -44,6 +44,8 @@ class RotationExplorer(RopeWidget):
     """
 
     _esm = module("rotation_explorer")
+    _sliders = {"position": lambda w: w._max_position + 1, "theta_index": lambda w: len(w._thetas),
+                "q_angle_index": lambda w: len(w._q_angles), "length_index": lambda w: len(w._lengths)}
     position = traitlets.Int(3).tag(sync=True)
     theta_index = traitlets.Int(2).tag(sync=True)
     q_angle_index = traitlets.Int(1).tag(sync=True)
@@ -58,10 +60,6 @@ class RotationExplorer(RopeWidget):
         self._fit_default_indices(kwargs, position=self._max_position + 1, theta_index=len(self._thetas),
                                   q_angle_index=len(self._q_angles), length_index=len(self._lengths))
         super().__init__(**kwargs)
-        check_index(self.position, self._max_position + 1, "position")
-        check_index(self.theta_index, len(self._thetas), "theta_index")
-        check_index(self.q_angle_index, len(self._q_angles), "q_angle_index")
-        check_index(self.length_index, len(self._lengths), "length_index")
         self.data = self._compute()
 
     def _compute(self):
@@ -97,6 +95,7 @@ class RelativeInvariance(RopeWidget):
     """
 
     _esm = module("relative_invariance")
+    _sliders = {name: (lambda w: w._max_position + 1) for name in ("m", "n", "shift")}
     m = traitlets.Int(2).tag(sync=True)
     n = traitlets.Int(7).tag(sync=True)
     shift = traitlets.Int(0).tag(sync=True)
@@ -110,8 +109,6 @@ class RelativeInvariance(RopeWidget):
         self._fit_default_indices(kwargs, m=self._max_position + 1, n=self._max_position + 1,
                                   shift=self._max_position + 1)
         super().__init__(**kwargs)
-        for name in ("m", "n", "shift"):
-            check_index(getattr(self, name), self._max_position + 1, name)
         self.data = self._compute()
 
     def _compute(self):
@@ -149,6 +146,8 @@ class FrequencyClocks(RopeWidget):
     """
 
     _esm = module("frequency_clocks")
+    _sliders = {"position": lambda w: w._max_position + 1, "context_index": lambda w: len(w._contexts),
+                "dim_index": lambda w: len(w.dims), "base_index": lambda w: len(w.bases)}
     dims = traitlets.List(traitlets.Int()).tag(sync=True)
     bases = traitlets.List(traitlets.Float()).tag(sync=True)
     dim_index = traitlets.Int(1).tag(sync=True)
@@ -160,16 +159,32 @@ class FrequencyClocks(RopeWidget):
                  contexts=(16, 64, 256, 1024, 4096), max_position=64, **kwargs):
         self._contexts = check_choices(contexts, "contexts", integer=True)
         self._max_position = check_max_position(max_position, upper=512)
-        dims = [check_dim(d, "dims") for d in check_choices(dims, "dims", integer=True)]
-        bases = check_choices(bases, "bases")
-        if any(d > 64 for d in dims):
-            raise ValueError(f"dims must be at most 64 (32 clocks), got {dims}")
+        dims, bases = self._checked_dims(dims), self._checked_bases(bases)
         self._fit_default_indices(kwargs, position=self._max_position + 1, context_index=len(self._contexts),
                                   dim_index=len(dims), base_index=len(bases))
         super().__init__(dims=dims, bases=bases, **kwargs)
-        check_index(self.position, self._max_position + 1, "position")
-        check_index(self.context_index, len(self._contexts), "context_index")
         self._recompute()
+
+    @staticmethod
+    def _checked_dims(dims):
+        dims = [check_dim(d, "dims") for d in check_choices(dims, "dims", integer=True)]
+        if any(d > 64 for d in dims):
+            raise SliderError(f"dims must be at most 64 (32 clocks), got {dims}")
+        return dims
+
+    @staticmethod
+    def _checked_bases(bases):
+        return check_choices(bases, "bases")
+
+    @traitlets.validate("dims", "bases")
+    def _validate_choices(self, proposal):
+        # Checked on every change too: dims = [256] (a 450 KB state) or bases = [] is refused
+        # and the widget keeps its table.
+        name = proposal["trait"].name
+        try:
+            return (self._checked_dims if name == "dims" else self._checked_bases)(proposal["value"])
+        except (TypeError, ValueError) as error:
+            raise SliderError(f"FrequencyClocks.{error}") from None
 
     @traitlets.observe("dims", "bases")
     def _on_choices(self, change):
@@ -211,6 +226,8 @@ class RotationMatrixHeatmap(RopeWidget):
     """
 
     _esm = module("rotation_matrix_heatmap")
+    _sliders = {"dim_index": lambda w: len(w._dims), "base_index": lambda w: len(w._bases),
+                "position": lambda w: w._max_position + 1, "pair": lambda w: min(w._dims) // 2}
     dim_index = traitlets.Int(1).tag(sync=True)
     base_index = traitlets.Int(0).tag(sync=True)
     position = traitlets.Int(1).tag(sync=True)
@@ -225,9 +242,6 @@ class RotationMatrixHeatmap(RopeWidget):
         self._fit_default_indices(kwargs, dim_index=len(self._dims), base_index=len(self._bases),
                                   position=self._max_position + 1, pair=min(self._dims) // 2)
         super().__init__(**kwargs)
-        check_index(self.dim_index, len(self._dims), "dim_index")
-        check_index(self.base_index, len(self._bases), "base_index")
-        check_index(self.position, self._max_position + 1, "position")
         self.data = self._compute()
 
     def _compute(self):
@@ -266,6 +280,7 @@ class DecayExplorer(RopeWidget):
     """
 
     _esm = module("decay_explorer")
+    _sliders = {"base_index": lambda w: len(w._bases), "distance_index": lambda w: w._distances}
     base_index = traitlets.Int(2).tag(sync=True)
     distance_index = traitlets.Int(32).tag(sync=True)
 
@@ -276,10 +291,9 @@ class DecayExplorer(RopeWidget):
         self._step = check_max_position(step, "step", upper=self._max_distance)
         self._seed = seed
         distances = np.arange(0, self._max_distance + 1, self._step)
+        self._distances = distances.size
         self._fit_default_indices(kwargs, base_index=len(self._bases), distance_index=distances.size)
         super().__init__(**kwargs)
-        check_index(self.base_index, len(self._bases), "base_index")
-        check_index(self.distance_index, distances.size, "distance_index")
         self.data = self._compute(distances)
 
     def _compute(self, distances):
@@ -324,6 +338,8 @@ class ContextExtension(RopeWidget):
     """
 
     _esm = module("context_extension")
+    _sliders = {"factor_index": lambda w: len(w._factors), "position_index": lambda w: len(w._positions),
+                "model_index": lambda w: len(w._menu)}
     factor_index = traitlets.Int(3).tag(sync=True)
     position_index = traitlets.Int(4).tag(sync=True)
     model_index = traitlets.Int(0).tag(sync=True)
@@ -340,14 +356,11 @@ class ContextExtension(RopeWidget):
         self._models = _check_model_names(models)
         if "model_index" not in kwargs and DEFAULT_MODEL in self._models:
             kwargs["model_index"] = [key for key, _ in _model_layer_specs(self._models)].index((DEFAULT_MODEL, None))
+        self._menu = [model_spectrum(spec, name) for (name, _), spec in _model_layer_specs(self._models)]
         self._fit_default_indices(kwargs, factor_index=len(self._factors), position_index=len(self._positions))
         super().__init__(**kwargs)
-        check_index(self.factor_index, len(self._factors), "factor_index")
-        check_index(self.position_index, len(self._positions), "position_index")
-        models = [model_spectrum(spec, name) for (name, _), spec in _model_layer_specs(self._models)]
-        check_index(self.model_index, len(models), "model_index")
         # One assignment: the state a page embeds is what the trait held when it was synced.
-        self.data = {**self._compute(), "models": models}
+        self.data = {**self._compute(), "models": self._menu}
 
     def _compute(self):
         theta = inverse_frequencies(self._dim, self._base)
@@ -533,6 +546,7 @@ class LayoutExplorer(RopeWidget):
     """
 
     _esm = module("layout_explorer")
+    _sliders = {"dim_index": lambda w: len(w._dims), "pair": lambda w: min(w._dims) // 2}
     dim_index = traitlets.Int(0).tag(sync=True)
     pair = traitlets.Int(1).tag(sync=True)
 
@@ -543,8 +557,6 @@ class LayoutExplorer(RopeWidget):
         self._base = check_choices([base], "base")[0]
         self._fit_default_indices(kwargs, dim_index=len(self._dims), pair=min(self._dims) // 2)
         super().__init__(**kwargs)
-        check_index(self.dim_index, len(self._dims), "dim_index")
-        check_index(self.pair, min(self._dims) // 2, "pair")
         self.data = self._compute()
 
     def _compute(self):

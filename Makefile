@@ -42,36 +42,23 @@ book/_vendor/static/rope-vendor/.stamp: node_modules/.package-lock.json scripts/
 
 vendor: book/_vendor/static/rope-vendor/.stamp  ## copy MathJax, RequireJS, the widget manager and anywidget into the book
 
-# Jupyter Book caches executed notebooks by their own text only; the chapters also depend
-# on rope_core (maths, plots, widget JS), so a change there drops the execution cache.
-$(BUILD)/.rope_core.hash: FORCE | $(VENV)/.installed
-	@mkdir -p $(BUILD)
-	@new=$$(find rope_core -type f \( -name '*.py' -o -name '*.js' -o -name '*.css' \) -print0 | sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16); \
-	if [ "$$(cat $@ 2>/dev/null)" != "$$new" ]; then \
-	  rm -rf $(BUILD)/.jupyter_cache $(BUILD)/.doctrees; echo "$$new" > $@; echo "rope_core changed: chapters will be re-executed"; \
-	fi
-FORCE:
-
-# Pages are executed on every core into Jupyter Book's cache first (it runs them one by one);
-# skipped when no page and no part of rope_core changed since the last run.
-$(BUILD)/.executed: $(wildcard book/*.md) _toc.yml $(BUILD)/.rope_core.hash | $(VENV)/.installed
-	$(BIN)/python scripts/execute_chapters.py
-	touch $@
-
-book: $(VENV)/.installed vendor $(BUILD)/.rope_core.hash $(BUILD)/.executed  ## build the HTML book into _build/html
-	$(BIN)/jupyter-book build . -W -n --keep-going
+# One build path for `make book` and the tests: scripts/build_book.py drops the execution
+# cache when rope_core (widget JS included), the installed packages or the execute settings
+# changed, executes the pages on every core, then builds strictly (a warning is an error).
+book: $(VENV)/.installed vendor  ## build the HTML book into _build/html
+	$(BIN)/python scripts/build_book.py
 	@echo "The book: $(abspath $(HTML))/index.html"
+	@echo "Next: 'make serve' to read it on http://127.0.0.1:$(PORT), 'make lab' to run the chapters"
 
 test: $(VENV)/.installed vendor  ## set up, then run every test (unit, chapters, book build, browsers)
 	@command -v chromium >/dev/null || { echo "Installing Debian's chromium for the browser tests"; \
 	  $(if $(filter 0,$(shell id -u)),,sudo) apt-get update -qq && \
 	  $(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 	$(MAKE) --no-print-directory lint
-	$(MAKE) --no-print-directory $(BUILD)/.rope_core.hash
 	$(BIN)/python -m pytest
 
-unit: $(VENV)/.installed  ## only the fast unit tests of rope_core
-	$(BIN)/python -m pytest -m "not book and not browser and not lab"
+unit: $(VENV)/.installed  ## the fast unit tests: rope_core's maths and the pages' sources
+	$(BIN)/python -m pytest -q -m "not chapters and not book and not browser and not lab"
 
 lint: $(VENV)/.installed  ## ruff on the whole tree (rules in pyproject.toml)
 	$(BIN)/ruff check --quiet .

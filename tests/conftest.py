@@ -19,13 +19,16 @@ from _browser import launch, open_page, serve
 ROOT = Path(__file__).resolve().parents[1]
 HTML = ROOT / "_build" / "html"
 SCREENSHOTS = ROOT / "_build" / "screenshots"
-JUPYTER_BOOK = Path(sys.executable).with_name("jupyter-book")
 
 
 def build_book() -> subprocess.CompletedProcess:
-    """Build the book strictly (any warning or failing cell is an error)."""
+    """Build the book strictly, through the same path as ``make book``.
+
+    ``scripts/build_book.py`` drops the execution cache when rope_core (widget JS included),
+    the installed packages or the execute settings changed, so no stale page can pass.
+    """
     return subprocess.run(
-        [str(JUPYTER_BOOK), "build", ".", "-W", "-n", "--keep-going"],
+        [sys.executable, str(ROOT / "scripts" / "build_book.py")],
         cwd=ROOT,
         capture_output=True,
         text=True,

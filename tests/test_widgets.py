@@ -9,8 +9,7 @@ import traitlets
 import rope_core as rc
 from rope_core import widgets as W
 
-ALL = [W.RotationExplorer, W.RelativeInvariance, W.FrequencyClocks, W.RotationMatrixHeatmap,
-       W.DecayExplorer, W.ContextExtension, W.LayoutExplorer]
+ALL = list(W.REGISTRY)
 
 
 @pytest.mark.parametrize("cls", ALL, ids=lambda c: c.__name__)
@@ -181,7 +180,7 @@ def test_context_extension_beyond_counts_at_every_position(factor):
     assert [c for c, p in zip(entry["beyond_count"], data["positions"]) if p > 4096] == [18] * 5
 
 
-@pytest.mark.parametrize("cls", [getattr(W, name) for name in W.__all__])
+@pytest.mark.parametrize("cls", ALL, ids=lambda c: c.__name__)
 def test_every_slider_trait_is_validated_on_every_change(cls):
     # Issue 14: traits were checked only at construction. Each slider in the widget's one
     # declarative spec refuses out-of-range values afterwards, with the trait's name, and the
@@ -300,3 +299,14 @@ def test_model_menu_worked_numbers():
 def test_model_menu_bad_parameters(build, match):
     with pytest.raises(ValueError, match=match):
         build()
+
+
+def test_registry_is_every_widget_and_the_gallery_shows_it_in_order():
+    from pathlib import Path
+
+    classes = {name for name in W.__all__ if isinstance(getattr(W, name), type)}
+    assert {cls.__name__ for cls in W.REGISTRY} == classes and len(W.REGISTRY) == len(classes)
+    gallery = (Path(__file__).resolve().parents[1] / "book" / "gallery.md").read_text()
+    import re
+
+    assert re.findall(r"^widgets\.(\w+)\(", gallery, flags=re.M) == [cls.__name__ for cls in W.REGISTRY]

@@ -16,7 +16,7 @@ HTML := $(BUILD)/html
 # pip on some machines prints a warning per package about unused local indexes; hide that noise only.
 PIP_QUIET := 2>&1 | { grep -v "^WARNING: Location 'file://" || true; }
 
-.PHONY: help venv vendor book test unit lint check lab serve notebooks bench clean
+.PHONY: help venv vendor book test unit lint check lock need-npm lab serve notebooks bench clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -24,12 +24,21 @@ help:  ## list the targets
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-# Re-install when the requirements or the package metadata change.
-$(VENV)/.installed: $(BIN)/python requirements.txt requirements-dev.txt pyproject.toml
+# Installs the exact versions of requirements.lock (`make lock` updates it from the ranges in
+# requirements*.txt); re-installs when the lock or the package metadata change.
+$(VENV)/.installed: $(BIN)/python requirements.lock pyproject.toml
 	$(BIN)/python -m pip install -q --upgrade pip $(PIP_QUIET)
-	$(BIN)/python -m pip install -q -r requirements-dev.txt $(PIP_QUIET)
-	$(BIN)/python -m pip install -q -e . $(PIP_QUIET)
+	$(BIN)/python -m pip install -q -r requirements.lock $(PIP_QUIET)
+	PYTHONWARNINGS=ignore $(BIN)/python -m pip install -q --no-deps -e . $(PIP_QUIET)
 	touch $@
+
+# pip-tools lives in a venv of its own, so that it never changes what the book runs with.
+lock:  ## re-pin requirements.lock to the newest versions the ranges in requirements*.txt allow
+	@test -x .venv-lock/bin/pip-compile || { $(PYTHON) -m venv .venv-lock && \
+	  .venv-lock/bin/python -m pip install -q "pip-tools>=7.4,<8" $(PIP_QUIET); }
+	.venv-lock/bin/pip-compile -q --upgrade --strip-extras --allow-unsafe --no-emit-index-url \
+	  --no-emit-find-links -o requirements.lock requirements-dev.txt $(PIP_QUIET)
+	@sed -i 's/^#    pip-compile .*/#    make lock   (pip-compile from requirements-dev.txt; see the Makefile)/' requirements.lock
 
 venv: $(VENV)/.installed  ## create .venv with everything the book, notebooks and tests need
 
@@ -45,12 +54,17 @@ vendor: book/_vendor/static/rope-vendor/.stamp  ## copy MathJax, RequireJS, the 
 # One build path for `make book` and the tests: scripts/build_book.py drops the execution
 # cache when rope_core (widget JS included), the installed packages or the execute settings
 # changed, executes the pages on every core, then builds strictly (a warning is an error).
-book: $(VENV)/.installed vendor  ## build the HTML book into _build/html
+# Checked first, so that a machine without npm hears it before minutes of pip installs.
+need-npm:
+	@command -v npm >/dev/null || { echo "make book needs npm (Node.js 20) for the book's JavaScript:" \
+	  "install it first, e.g. 'apt-get install nodejs npm'" >&2; exit 1; }
+
+book: need-npm $(VENV)/.installed vendor  ## build the HTML book into _build/html
 	$(BIN)/python scripts/build_book.py
 	@echo "The book: $(abspath $(HTML))/index.html"
 	@echo "Next: 'make serve' to read it on http://127.0.0.1:$(PORT), 'make lab' to run the chapters"
 
-test: $(VENV)/.installed vendor  ## set up, then run every test (unit, chapters, book build, browsers)
+test: need-npm $(VENV)/.installed vendor  ## set up, then run every test (unit, chapters, book build, browsers)
 	@command -v chromium >/dev/null || { echo "Installing Debian's chromium for the browser tests"; \
 	  $(if $(filter 0,$(shell id -u)),,sudo) apt-get update -qq && \
 	  $(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
@@ -91,5 +105,5 @@ bench: $(VENV)/.installed  ## run the benchmarks (apply_rope always; widgets nee
 	@if [ -f $(HTML)/index.html ]; then $(BIN)/python benchmarks/bench_widgets.py; fi
 
 clean:  ## remove the build, the JS copies and caches (keeps .venv and node_modules)
-	rm -rf $(BUILD) book/_vendor .pytest_cache .hypothesis
+	rm -rf $(BUILD) build book/_vendor .pytest_cache .hypothesis
 	find . -name __pycache__ -not -path './.venv/*' -not -path './node_modules/*' -prune -exec rm -rf {} +

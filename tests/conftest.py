@@ -71,7 +71,10 @@ def book_server(built_book) -> str:
 def chromium():
     """A headless Debian chromium, launched through Playwright."""
     if shutil.which("chromium") is None:
-        pytest.fail("Debian's chromium is not installed: run the tests through `make test`")
+        why = "Debian's chromium is not installed: sudo apt-get install chromium"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(why)  # CI must run the browser tests
+        pytest.skip(why)
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:

@@ -310,3 +310,21 @@ def test_registry_is_every_widget_and_the_gallery_shows_it_in_order():
     import re
 
     assert re.findall(r"^widgets\.(\w+)\(", gallery, flags=re.M) == [cls.__name__ for cls in W.REGISTRY]
+
+
+def test_relative_invariance_rotated_vectors_closed_form():
+    # Found by scripts/mutate_widgets.py: a 1 % error in the rotated k drawn on the page passed.
+    widget = W.RelativeInvariance(q_angle_deg=20.0, k_angle_deg=75.0, q_length=1.0, k_length=0.8, theta=0.3)
+    angles = 0.3 * np.arange(2 * widget._max_position + 1)
+    for key, deg, length in (("rotated_q", 20.0, 1.0), ("rotated_k", 75.0, 0.8)):
+        expected = length * np.stack([np.cos(np.radians(deg) + angles), np.sin(np.radians(deg) + angles)], axis=-1)
+        np.testing.assert_allclose(widget.data[key], expected, atol=1e-6)
+
+
+def test_frequency_clocks_wavelengths_closed_form():
+    # Found by scripts/mutate_widgets.py: a 1 % error in the wavelength read-out passed.
+    widget = W.FrequencyClocks()
+    for dim, per_base in zip(widget.data["dims"], widget.data["tables"]):
+        for base, entry in zip(widget.data["bases"], per_base):
+            expected = 2 * np.pi * base ** (np.arange(0, dim, 2) / dim)
+            np.testing.assert_allclose(entry["wavelength"], expected, atol=1e-3 + 1e-9, rtol=0)

@@ -13,7 +13,7 @@ import numbers
 
 import numpy as np
 
-from ._checks import check_base, check_dim, check_layout, check_real_array
+from ._checks import check_base, check_dim, check_int, check_layout, check_real_array
 from .apply import rotate_every_two, rotate_half
 from .frequencies import inverse_frequencies
 
@@ -245,3 +245,114 @@ def qwen2_vl_positions(n_text_before, grid_h, grid_w, n_text_after=0):
     h = np.concatenate([text, image_h, after]).astype(int)
     w = np.concatenate([text, image_w, after]).astype(int)
     return t, h, w
+
+
+def interleaved_mrope_angles(t, h, w, dim, *, sections=(24, 20, 20), base=5000000.0):
+    r"""Qwen3-VL's interleaved M-RoPE angles: pairs follow t, h, w in turn, T H W T H W ...
+
+    transformers' ``Qwen3VLTextRotaryEmbedding.apply_interleaved_mrope`` starts from the time
+    angles and overwrites pairs :math:`1, 4, 7, \dots < 3 s_h` with the height angles and pairs
+    :math:`2, 5, 8, \dots < 3 s_w` with the width angles; the remaining pairs (including the
+    slowest ones beyond :math:`3\max(s_h, s_w)`) follow time. Every axis thus gets fast *and*
+    slow frequencies, where Qwen2-VL's consecutive sections give time only the fastest.
+
+    Parameters
+    ----------
+    t, h, w : array_like, shape (..., seq_len)
+        The three position components of each token (text: ``t = h = w``).
+    dim : int
+        Head dimension :math:`d`; ``sum(sections)`` must equal ``dim // 2``.
+    sections : tuple of three int
+        Pairs for time, height and width (Qwen3-VL: 24, 20, 20 for ``d = 128``).
+    base : float
+
+    Returns
+    -------
+    ndarray, shape (..., seq_len, dim // 2)
+
+    Examples
+    --------
+    >>> angles = interleaved_mrope_angles([1], [10], [100], 12, sections=(2, 2, 2))
+    >>> (angles / inverse_frequencies(12, 5000000.0)).round(9).tolist()   # the position per pair
+    [[1.0, 10.0, 100.0, 1.0, 10.0, 100.0]]
+    """
+    dim = check_dim(dim)
+    base = check_base(base)
+    if (not isinstance(sections, (tuple, list)) or len(sections) != 3
+            or any(isinstance(s, bool) or not isinstance(s, numbers.Integral) or s < 0 for s in sections)):
+        raise ValueError(f"sections must be three non-negative integers, got {sections!r}")
+    if sum(sections) != dim // 2:
+        raise ValueError(f"sections must add up to dim // 2 = {dim // 2}, got {tuple(sections)}")
+    components = [np.atleast_1d(np.asarray(p, dtype=np.float64)) for p in (t, h, w)]
+    for name, component in zip("thw", components):
+        if not np.all(np.isfinite(component)):
+            raise ValueError(f"{name} must be finite")
+    t, h, w = np.broadcast_arrays(*components)
+    axis_of_pair = interleaved_mrope_axes(dim, sections)
+    positions = np.stack([t, h, w], axis=-1)[..., axis_of_pair]
+    return positions * inverse_frequencies(dim, base)
+
+
+def interleaved_mrope_axes(dim, sections=(24, 20, 20)):
+    r"""Which axis (0 = t, 1 = h, 2 = w) each pair follows in interleaved M-RoPE.
+
+    Examples
+    --------
+    >>> interleaved_mrope_axes(16, (4, 2, 2)).tolist()
+    [0, 1, 2, 0, 1, 2, 0, 0]
+    """
+    pairs = check_dim(dim) // 2
+    axes = np.zeros(pairs, dtype=np.int64)
+    for axis, offset in ((1, 1), (2, 2)):
+        axes[offset : min(3 * int(sections[axis]), pairs) : 3] = axis
+    return axes
+
+
+def interleaved_mrope(x, t, h, w, *, sections=(24, 20, 20), base=5000000.0):
+    r"""Apply Qwen3-VL's interleaved M-RoPE to ``x`` in the half layout.
+
+    Returns
+    -------
+    ndarray, shape (..., seq_len, d), float64
+        With ``t = h = w = m`` this is 1-D RoPE at position ``m``.
+    """
+    x = check_real_array(x, "x", min_ndim=2)
+    return rotate_pairs(x, interleaved_mrope_angles(t, h, w, x.shape[-1], sections=sections, base=base),
+                        layout="half")
+
+
+def time_aligned_temporal_ids(grid_t, second_per_grid_t, tokens_per_second=2):
+    r"""Qwen2.5-VL's temporal position ids of a video's temporal patches, aligned to seconds.
+
+    transformers' ``Qwen2_5_VLModel.get_rope_index`` gives temporal patch :math:`k` the id
+    :math:`\lfloor k \cdot \text{second\_per\_grid\_t} \cdot \text{tokens\_per\_second} \rfloor`
+    (before adding the start offset), so the same time in seconds gets the same id whatever the
+    frame rate; Qwen2-VL used :math:`k`. (Some transformers versions first convert
+    ``second_per_grid_t`` to the integer dtype of the index, which truncates fractional values;
+    this follows the floating-point formula.)
+
+    Parameters
+    ----------
+    grid_t : int
+        Number of temporal patches (>= 1).
+    second_per_grid_t : float
+        Seconds of video per temporal patch (temporal patch size / sampled fps), > 0.
+    tokens_per_second : float
+        ``vision_config.tokens_per_second`` (2 in Qwen2.5-VL).
+
+    Returns
+    -------
+    ndarray of int64, shape (grid_t,)
+
+    Examples
+    --------
+    >>> time_aligned_temporal_ids(4, 1.0).tolist()     # 2 fps sampled, patches of 2 frames
+    [0, 2, 4, 6]
+    >>> time_aligned_temporal_ids(4, 0.5).tolist()     # 4 fps: the same seconds, the same ids
+    [0, 1, 2, 3]
+    """
+    grid_t = check_int(grid_t, "grid_t", min=1)
+    for name, value in (("second_per_grid_t", second_per_grid_t), ("tokens_per_second", tokens_per_second)):
+        if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value) or value <= 0:
+            raise ValueError(f"{name} must be a positive finite number, got {value!r}")
+    return np.floor(np.arange(grid_t) * float(second_per_grid_t) * float(tokens_per_second)).astype(np.int64)

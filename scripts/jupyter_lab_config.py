@@ -6,8 +6,9 @@ cell's metadata block (flow lists become block lists, ``caption: |`` blocks beco
 strings), so a plain open-and-save or an autosave would rewrite 20-100 lines of a chapter.
 ``jupytext.toml`` filters the metadata JupyterLab adds; this hook does the rest: when the text
 about to be written describes the same notebook as the file on disk (same cells, sources and
-metadata, as jupytext reads them), the file's own bytes are written back unchanged. A real
-edit is saved as jupytext writes it.
+metadata, as jupytext reads them) as the file on disk or the file in git's last commit, those
+bytes are written instead (so an edit that was autosaved and then undone leaves git clean).
+A real edit is saved as jupytext writes it.
 
 JupyterLab renders the MyST of markdown cells with jupyterlab-myst, which runs in the
 browser and cannot read ``literalinclude``d files: the chapters' teaching code would be
@@ -93,14 +94,34 @@ def keep_unchanged_notebook_text(model, path, contents_manager, **kwargs):
         old_text = os_path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return
-    if old_text == new_text or not old_text.startswith("---\njupytext:"):
+    if old_text == new_text:
         return
+    # The file as it is, then as git has it: an edit that was autosaved and then undone
+    # gets the committed bytes back.
+    for candidate in (old_text, _committed_text(os_path)):
+        if not candidate or not candidate.startswith("---\njupytext:"):
+            continue
+        try:
+            unchanged = _notebook_key(candidate) == _notebook_key(new_text)
+        except Exception:  # a file jupytext cannot read is saved as usual
+            return
+        if unchanged:
+            model["content"] = candidate
+            return
+
+
+def _committed_text(os_path: Path) -> str | None:
+    """The file's text in the last commit (None outside git or for a new file)."""
+    import subprocess
+
     try:
-        unchanged = _notebook_key(old_text) == _notebook_key(new_text)
-    except Exception:  # a file jupytext cannot read is saved as usual
-        return
-    if unchanged:
-        model["content"] = old_text
+        done = subprocess.run(
+            ["git", "show", f"HEAD:./{os_path.name}"],
+            cwd=os_path.parent, capture_output=True, timeout=10,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return done.stdout.decode("utf-8", "replace") if done.returncode == 0 else None
 
 
 from jupytext.async_contentsmanager import AsyncTextFileContentsManager  # noqa: E402

@@ -121,16 +121,24 @@ def open_page(chromium, color_scheme="light", *, viewport=DESKTOP, touch=False, 
     return context, page, log
 
 
-def axe_serious(page) -> list[str]:
-    """Run axe-core (from node_modules) on the open page: serious and critical violations."""
+def axe_serious(page, rules=None) -> list[str]:
+    """Run axe-core (from node_modules) on the open page: serious and critical violations.
+
+    ``preload: false``: axe would re-fetch every stylesheet for its CSSOM (only the
+    orientation-lock rule uses it) and resolves the theme's ``@import "basic.css"`` against
+    the site root, a 404 that is axe's, not the page's. ``rules``: only these axe rule ids.
+    """
     page.add_script_tag(content=AXE_JS.read_text())
     result = page.evaluate(
-        """async () => {
-             const r = await axe.run(document, {resultTypes: ['violations']});
+        """async (rules) => {
+             const options = {resultTypes: ['violations'], preload: false};
+             if (rules) options.runOnly = {type: 'rule', values: rules};
+             const r = await axe.run(document, options);
              return r.violations.filter(v => ['serious', 'critical'].includes(v.impact))
                .map(v => `${v.impact} ${v.id} (${v.nodes.length}): ${v.help}; first: `
                          + v.nodes[0].target.join(' '));
-           }"""
+           }""",
+        rules,
     )
     return result
 

@@ -11,10 +11,12 @@ repository root. The tests check that
   sends it after a run (outputs, language_info, widget state, cell UI metadata), leaves every
   file byte-identical (``jupytext.toml`` filters, the pre-save hook in
   ``scripts/jupyter_lab_config.py``), while a real edit is still written;
-* in Debian's chromium, a double-click on a chapter with a widget opens it as a notebook
+* in Debian's chromium, a chapter with a widget opens with the default viewer as a notebook
   (not in the text editor), Run All Cells runs every cell with no error, and moving a
-  widget slider with the keyboard redraws the widget's SVG drawing. A screenshot goes to
-  ``_build/screenshots/lab-<chapter>.png``.
+  widget slider with the keyboard redraws the widget's SVG drawing and reaches the kernel.
+  A screenshot goes to ``_build/screenshots/lab-<chapter>.png``;
+* chapters 2 and 9 render their MyST, run clean, survive two minutes of autosave
+  byte-identical, and run with two parameters changed.
 
 JupyterLab's user settings and workspaces go to a temporary folder, so a reader's own
 settings cannot change the outcome; autosave is ON there (every 10 s), and the tests check
@@ -44,7 +46,6 @@ from pathlib import Path
 import jupytext
 import pytest
 from conftest import ROOT, _open_page
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 pytestmark = [pytest.mark.lab, pytest.mark.browser]
 
@@ -354,117 +355,32 @@ def test_a_real_edit_is_still_saved(lab_server, chapters_restored):
     assert jupytext.reads(text, fmt="md:myst").cells[-1].source.endswith("A line a reader added.")
 
 
-def _open_in_file_browser(page, name: str):
-    item = page.locator(".jp-DirListing-item").filter(
-        has=page.locator(".jp-DirListing-itemText", has_text=re.compile(rf"^{re.escape(name)}$"))
-    )
-    item.first.wait_for(state="visible", timeout=20_000)
-    item.first.dblclick()
+OPEN_DEFAULT_JS = """
+async (path) => {
+    const app = window.jupyterapp;
+    await app.restored;
+    // What a double-click in the file browser does: open with the default viewer.
+    const panel = await app.commands.execute('docmanager:open', {path});
+    await panel.context.ready;
+    await panel.sessionContext.ready;
+    window.ropePanels = window.ropePanels || {};
+    window.ropePanels[path] = panel;
+    return {isNotebook: Boolean(panel.model && panel.model.cells), title: panel.title.label};
+}
+"""
 
-
-def test_widget_chapter_runs_and_its_slider_redraws_in_jupyterlab(lab_server, chromium, screenshot_dir):
-    chapter = widget_chapter()
-    source_before = chapter.read_text(encoding="utf-8")
-    context, page, log = _open_page(chromium)
-    try:
-        page.set_default_timeout(30_000)
-        page.goto(f"{lab_server.base_url}/lab?token={lab_server.token}")
-        page.locator("#filebrowser").wait_for(state="visible")
-
-        # Double-click book/, then the chapter: it must open as a notebook.
-        _open_in_file_browser(page, "book")
-        page.locator(".jp-BreadCrumbs").get_by_text("book").wait_for()
-        _open_in_file_browser(page, chapter.name)
-        notebook = page.locator(".jp-NotebookPanel:visible")
-        notebook.wait_for(state="visible")
-        assert page.locator("#jp-main-dock-panel .jp-FileEditor:visible").count() == 0
-        tab = page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.jp-mod-current")
-        assert chapter.name in tab.inner_text()
-        # Wait until the kernel is connected and idle (status bar), then Run → Run All Cells.
-        page.locator(".jp-StatusBar-Widget", has_text=re.compile(r"Python 3.*\|\s*Idle")).first.wait_for(
-            timeout=30_000
-        )
-        first_prompt = notebook.locator(".jp-CodeCell .jp-InputArea-prompt").first
-        for attempt in range(3):
-            page.locator(".lm-MenuBar-item", has_text=re.compile(r"^Run$")).click()
-            page.locator(".lm-Menu-item", has_text="Run All Cells").first.click()
-            try:  # the first cell shows [*] or [1] once the kernel took the request
-                page.wait_for_function(
-                    "(p) => /\\[(\\*|\\d+)\\]/.test(p.textContent)",
-                    arg=first_prompt.element_handle(),
-                    timeout=10_000,
-                )
-                break
-            except PlaywrightTimeout:
-                if attempt == 2:
-                    raise
-
-        code_cells = notebook.locator(".jp-CodeCell")
-        n_code = code_cells.count()
-        assert n_code > 0
-        prompts = notebook.locator(".jp-CodeCell .jp-InputArea-prompt")
-        page.wait_for_function(
-            """(n) => {
-                const prompts = [...document.querySelectorAll(
-                    '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell .jp-InputArea-prompt')];
-                return prompts.length === n && prompts.every(p => /^\\[\\d+\\]:$/.test(p.textContent.trim()));
-            }""",
-            arg=n_code,
-            timeout=60_000,
-        )
-        assert prompts.count() == n_code
-        page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for()
-        _assert_no_error_output(notebook)
-
-        # A probe cell at the end prints the first widget's integer traits as the kernel sees them.
-        notebook.locator(".jp-Cell .jp-InputPrompt").last.click()
-        page.keyboard.press("Escape")
-        page.keyboard.press("b")  # insert a cell below, in command mode
-        page.keyboard.press("Enter")  # edit it
-        page.keyboard.type(PROBE_CODE)
-        page.keyboard.press("Escape")
-        probe = notebook.locator(".jp-CodeCell").nth(n_code)
-        kernel_before = _run_probe(page, probe)
-        assert kernel_before, "the probe cell printed no widget trait"
-
-        # Move the first slider of the first widget with the keyboard.
-        widget = notebook.locator(".jp-OutputArea-output .rope-w").first
-        widget.wait_for(state="visible")
-        widget.scroll_into_view_if_needed()
-        drawing = widget.locator("svg.rope-w-svg").first
-        slider = widget.locator("input[type=range]").first
-        before_svg = drawing.inner_html()
-        before_value = slider.input_value()
-        slider.focus()
-        for _ in range(3):
-            page.keyboard.press("ArrowRight")
-        page.wait_for_function(
-            "([svg, old]) => svg.innerHTML !== old",
-            arg=[drawing.element_handle(), before_svg],
-            timeout=10_000,
-        )
-        assert int(slider.input_value()) == int(before_value) + 3
-        # The key presses went to the slider, not to the notebook (no cell moved/added).
-        assert notebook.locator(".jp-CodeCell").count() == n_code + 1
-        # The kernel received the move: exactly one integer trait went up by 3.
-        page.wait_for_timeout(300)
-        kernel_after = _run_probe(page, probe)
-        changed = {name: (kernel_before[name], value) for name, value in kernel_after.items()
-                   if kernel_before.get(name) != value}
-        assert len(changed) == 1 and [new - old for old, new in changed.values()] == [3], (
-            kernel_before, kernel_after)
-        probe.scroll_into_view_if_needed()
-        _assert_no_error_output(notebook)
-        widget.scroll_into_view_if_needed()
-        page.screenshot(path=str(screenshot_dir / f"lab-{chapter.stem}.png"))
-        assert log.page_errors == [], log.page_errors
-    except Exception:
-        page.screenshot(path=str(screenshot_dir / f"lab-{chapter.stem}-failure.png"))
-        raise
-    finally:
-        context.close()
-    assert chapter.read_text(encoding="utf-8") == source_before, "running the chapter rewrote it"
-
+KERNEL_PROBE_JS = """
+async ([path, code]) => {
+    const kernel = window.ropePanels[path].sessionContext.session.kernel;
+    const future = kernel.requestExecute({code, store_history: false});
+    let text = '';
+    future.onIOPub = (message) => {
+        if (message.header.msg_type === 'stream') { text += message.content.text; }
+    };
+    await future.done;
+    return text;
+}
+"""
 
 PROBE_CODE = (
     "import anywidget; _w = next(v for _, v in sorted(Out.items()) if isinstance(v, anywidget.AnyWidget)); "
@@ -472,29 +388,68 @@ PROBE_CODE = (
 )
 
 
-def _run_probe(page, probe) -> dict[str, int]:
-    """Run the probe cell (Ctrl+Enter in command mode) and parse the traits it printed."""
-    prompt = probe.locator(".jp-InputArea-prompt")
-    old_prompt = prompt.inner_text()
-    probe.locator(".jp-InputPrompt").click()
-    page.keyboard.press("Escape")
-    page.keyboard.press("Control+Enter")
-    page.wait_for_function(
-        "([p, old]) => /^\\[\\d+\\]:$/.test(p.textContent.trim()) && p.textContent.trim() !== old",
-        arg=[prompt.element_handle(), old_prompt.strip()],
-        timeout=20_000,
-    )
-    text = probe.locator(".jp-OutputArea-output").first.inner_text()
+def _probe(page, path: str) -> dict[str, int]:
+    """The first widget's integer traits, as the kernel sees them (run beside the notebook)."""
+    text = page.evaluate(KERNEL_PROBE_JS, [path, PROBE_CODE])
     return {name: int(value) for name, value in re.findall(r"\('(\w+)', (-?\d+)\)", text)}
 
 
-def _assert_no_error_output(notebook):
-    errors = notebook.locator(
-        ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr'],"
-        " .jp-OutputArea-output[data-mime-type='application/vnd.jupyter.error']"
-    )
-    texts = errors.all_inner_texts()
-    assert texts == [], "the kernel reported:\n" + "\n---\n".join(texts)[:4000]
+def test_widget_chapter_runs_and_its_slider_redraws_in_jupyterlab(
+    lab_server, chromium, screenshot_dir, chapters_restored
+):
+    chapter = widget_chapter()
+    path = f"book/{chapter.name}"
+    context, page, log = _open_page(chromium)
+    try:
+        page.set_default_timeout(180_000)  # bounds only: under load a run-all can take minutes
+        page.goto(f"{lab_server.base_url}/lab?token={lab_server.token}")
+        page.wait_for_function("() => window.jupyterapp !== undefined")
+
+        # A chapter opens as a notebook with the default viewer (the overrides), not as text.
+        opened = page.evaluate(OPEN_DEFAULT_JS, path)
+        assert opened == {"isNotebook": True, "title": chapter.name}
+        assert page.evaluate(RUN_ALL_JS, path) is True
+        errors, stray = _errors_and_stderr(page.evaluate(NOTEBOOK_JSON_JS, path))
+        assert errors == [] and stray == [], (errors, stray)
+        kernel_before = _probe(page, path)
+        assert kernel_before, "the probe printed no widget trait"
+        n_cells = page.evaluate("(p) => window.ropePanels[p].model.cells.length", path)
+
+        # Move the first slider of the first widget with the keyboard (ARIA role slider).
+        panel_id = page.evaluate("(p) => window.ropePanels[p].id", path)
+        output = page.locator(f"[id='{panel_id}'] .rope-w").first  # our widget's own class
+        output.scroll_into_view_if_needed()
+        drawing = output.locator("svg").first
+        slider = output.get_by_role("slider").first
+        before_svg = drawing.inner_html()
+        before_value = slider.input_value()
+        slider.focus()
+        for _ in range(3):
+            page.keyboard.press("ArrowRight")
+        page.wait_for_function(
+            "([svg, old]) => svg.innerHTML !== old", arg=[drawing.element_handle(), before_svg]
+        )
+        assert int(slider.input_value()) == int(before_value) + 3
+        # The key presses went to the slider, not to the notebook (no cell moved or added).
+        assert page.evaluate("(p) => window.ropePanels[p].model.cells.length", path) == n_cells
+        # The kernel received the move: exactly one integer trait went up by 3 (polled, no sleep).
+        deadline = time.monotonic() + 60
+        while True:
+            kernel_after = _probe(page, path)
+            changed = {k: (kernel_before[k], v) for k, v in kernel_after.items() if kernel_before.get(k) != v}
+            if changed or time.monotonic() > deadline:
+                break
+        assert len(changed) == 1 and [new - old for old, new in changed.values()] == [3], (
+            kernel_before, kernel_after)
+        page.screenshot(path=str(screenshot_dir / f"lab-{chapter.stem}.png"))
+        assert log.page_errors == [], log.page_errors
+    except Exception:
+        page.screenshot(path=str(screenshot_dir / f"lab-{chapter.stem}-failure.png"))
+        raise
+    finally:
+        context.close()
+    # Autosave is on: whatever it saved while the widget moved, the file is unchanged.
+    assert chapter.read_bytes() == chapters_restored[chapter], "running the chapter rewrote it"
 
 
 # --- chapters in JupyterLab through public hooks, with autosave on ---------------------------
@@ -534,8 +489,8 @@ NOTEBOOK_JSON_JS = "(path) => window.ropePanels[path].model.toJSON()"
 
 RENDERED_JS = """
 (path) => {
-    const node = window.ropePanels[path].content.node;
-    const markdown = [...node.querySelectorAll('.jp-MarkdownCell')];
+    const markdown = window.ropePanels[path].content.widgets
+        .filter((cell) => cell.model.type === 'markdown').map((cell) => cell.node);
     const text = markdown.map((cell) => cell.innerText).join('\\n');
     const details = markdown.flatMap((cell) => [...cell.querySelectorAll('details')]);
     const codeBlocks = markdown.flatMap((cell) => [...cell.querySelectorAll('pre')])
@@ -597,10 +552,15 @@ def test_chapters_render_run_and_survive_autosave_in_jupyterlab(
 
             # Rendered MyST: no directive or role left as text, admonitions as boxes, every
             # solution in a closed <details>, the included teaching code shown as code.
-            rendered = page.evaluate(RENDERED_JS, f"book/{path.name}")
             source = path.read_text(encoding="utf-8")
-            assert rendered["rawMyst"] == [], (path.name, rendered["rawMyst"][:5])
+            # jupyterlab-myst renders cell by cell, asynchronously: wait until every solution is.
             solutions = len(re.findall(r"^(`{3,}|:{3,})\{solution\}", source, re.M))
+            page.wait_for_function(
+                f"([path, n]) => ({RENDERED_JS.strip()})(path).details >= n",
+                arg=[f"book/{path.name}", solutions], timeout=60_000,
+            )
+            rendered = page.evaluate(RENDERED_JS, f"book/{path.name}")
+            assert rendered["rawMyst"] == [], (path.name, rendered["rawMyst"][:5])
             assert rendered["details"] >= solutions > 0 and rendered["open"] == 0, (path.name, rendered)
             assert any("What you will learn" in aside for aside in rendered["asides"]), rendered["asides"]
             for name in re.findall(r"\{literalinclude\}[^\n]*\n:pyobject:\s*(\w+)", source):
@@ -616,8 +576,10 @@ def test_chapters_render_run_and_survive_autosave_in_jupyterlab(
 
             # Look at it: the first solution, opened by the reader.
             page.evaluate(
-                """(path) => { const d = window.ropePanels[path].content.node.querySelector(
-                    '.jp-MarkdownCell details'); d.scrollIntoView({block: 'center'}); }""",
+                """(path) => { const d = window.ropePanels[path].content.widgets
+                    .filter((cell) => cell.model.type === 'markdown')
+                    .map((cell) => cell.node.querySelector('details')).find(Boolean);
+                    d.scrollIntoView({block: 'center'}); }""",
                 f"book/{path.name}",
             )
             page.screenshot(path=str(screenshot_dir / f"lab-myst-{path.stem}.png"))

@@ -103,3 +103,53 @@ def test_qwen2_vl_positions_resume_after_the_image():
 def test_bad_input_names_the_argument(call, match):
     with pytest.raises((ValueError, TypeError), match=match):
         call()
+
+
+def test_mrope_height_and_width_are_not_interchangeable():
+    # Second check of the section order (M27): swapping h and w must move the score, and the
+    # rotation of a one-hot feature in the width section follows w only.
+    q = RNG.normal(size=128)
+    tall = mm.mrope(q[None], [0], [7], [0])[0]
+    wide = mm.mrope(q[None], [0], [0], [7])[0]
+    assert np.abs(tall - wide).max() > 1e-3
+    feature = 45                              # half layout: pair 45 (width section) is (45, 109)
+    e = np.zeros(128)
+    e[feature] = 1.0
+    theta = rope_core.inverse_frequencies(128)
+    out = mm.mrope(e[None], [3], [5], [11])[0]
+    np.testing.assert_allclose([out[feature], out[feature + 64]],
+                               [np.cos(11 * theta[feature]), np.sin(11 * theta[feature])], atol=1e-12)
+
+
+def test_interleaved_mrope_follows_transformers_slices():
+    # transformers: start from t, pairs 1::3 below 3*s_h take h, pairs 2::3 below 3*s_w take w.
+    axes = mm.interleaved_mrope_axes(128, (24, 20, 20))
+    expected = np.zeros(64, dtype=int)
+    expected[1:60:3] = 1
+    expected[2:60:3] = 2
+    np.testing.assert_array_equal(axes, expected)
+    angles = mm.interleaved_mrope_angles([2.0], [3.0], [5.0], 128, sections=(24, 20, 20), base=5e6)
+    theta = rope_core.inverse_frequencies(128, 5e6)
+    np.testing.assert_allclose(angles[0], np.array([2.0, 3.0, 5.0])[expected] * theta, rtol=1e-15)
+
+
+def test_interleaved_mrope_on_text_is_1d_rope_and_relative():
+    x = RNG.normal(size=(4, 128))
+    m = np.array([0, 9, 300, 40000])
+    np.testing.assert_allclose(mm.interleaved_mrope(x, m, m, m, base=5e6),
+                               rope_core.apply_rope(x, m, base=5e6, layout="half"), atol=1e-9)
+    q, k = RNG.normal(size=(2, 128))
+    a = score(mm.interleaved_mrope, q, k, (4, 2, 3), (4, 6, 9))
+    b = score(mm.interleaved_mrope, q, k, (104, 52, 33), (104, 56, 39))
+    assert abs(a - b) < 1e-9 * max(1.0, abs(a))
+
+
+def test_time_aligned_ids_depend_on_seconds_not_frames():
+    np.testing.assert_array_equal(mm.time_aligned_temporal_ids(4, 2.0), [0, 4, 8, 12])
+    np.testing.assert_array_equal(mm.time_aligned_temporal_ids(8, 1.0)[::2], mm.time_aligned_temporal_ids(4, 2.0))
+    np.testing.assert_array_equal(mm.time_aligned_temporal_ids(3, 0.7), [0, 1, 2])   # floor(1.4), floor(2.8)
+    for bad in (0, -1.0, float("nan"), True):
+        with pytest.raises(ValueError, match="second_per_grid_t"):
+            mm.time_aligned_temporal_ids(3, bad)
+    with pytest.raises((TypeError, ValueError), match="grid_t"):
+        mm.time_aligned_temporal_ids(0, 1.0)

@@ -78,6 +78,10 @@ def test_decay_expected_contributions_and_base_bound_draw_their_data():
     assert ax.images[0].get_array().shape == (3, 5)
     ax = plots.plot_base_bound([1024, 4096], [5.6e3, 2.9e4], used={"model": (4096, 1e4)})
     np.testing.assert_array_equal(ax.get_lines()[0].get_ydata(), [5.6e3, 2.9e4])
+    ax = plots.plot_base_bound([1024, 4096], [5.6e3, 2.9e4], all_pass=[6e3, 6e4])
+    np.testing.assert_array_equal(ax.get_lines()[1].get_ydata(), [6e3, 6e4])
+    with pytest.raises(ValueError, match="all_pass"):
+        plots.plot_base_bound([1024, 4096], [5.6e3, 2.9e4], all_pass=[6e3, 2e4])
 
 
 @pytest.mark.parametrize(

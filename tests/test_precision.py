@@ -59,3 +59,15 @@ def test_float16_overflow_is_reported_not_hidden():
 def test_bad_input_names_the_argument(call, match):
     with pytest.raises((ValueError, TypeError), match=match):
         call()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+def test_angles_match_numpy_low_precision_arithmetic_bit_for_bit(dtype):
+    # Independent reference: NumPy's own float32/float16 multiply rounds the product (M49).
+    positions = np.array([0, 1, 3, 255, 257, 2047, 2049, 40_000, 65_000])
+    if dtype == "float32":
+        positions = np.concatenate([positions, [2**20 - 1, 2**20 + 3, 2**24 - 1]])
+    theta = rope_core.inverse_frequencies(128, 10000.0)
+    low = getattr(np, dtype)
+    expected = (positions.astype(low)[:, None] * theta.astype(low)).astype(np.float64)
+    np.testing.assert_array_equal(precision.angles_in_dtype(positions, 128, dtype=dtype), expected)

@@ -183,3 +183,106 @@ def test_code_cells_show_88_columns(width, built_book, book_server, chromium):
     )
     assert columns >= 88, f"{columns:.1f} columns at {width} px"
     context.close()
+
+
+# ---- every reader: axe-core, keyboard, one search box ---------------------------------
+
+@pytest.mark.book
+def test_axe_finds_no_serious_violation_on_any_page(built_book, book_server, chromium):
+    """axe-core (pinned in package.json) on every page: every rule on the desktop in light
+    mode; then, on a dark phone, the rules that depend on colours and width."""
+    from _browser import PHONE, axe_serious
+    from test_book import book_pages
+
+    found = []
+    phone_rules = ["color-contrast", "scrollable-region-focusable", "link-in-text-block"]
+    for scheme, viewport, touch, rules in (("light", None, False, None), ("dark", PHONE, True, phone_rules)):
+        kwargs = {"viewport": viewport, "touch": touch} if viewport else {}
+        context, page, log = open_page(chromium, scheme, **kwargs)
+        for name in book_pages(built_book):
+            page.goto(f"{book_server}/{name}", wait_until="networkidle")
+            page.wait_for_function("() => !window.MathJax || !MathJax.startup || MathJax.startup.promise")
+            page.evaluate("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
+            page.wait_for_timeout(50)  # rope-site.js marks scrolling boxes right after typesetting
+            found += [f"{scheme} {viewport and 'phone' or 'desktop'} {name}: {v}" for v in axe_serious(page, rules)]
+        assert log.problems() == []
+        context.close()
+    assert not found, "\n".join(found)
+
+
+def _tab_to_first_slider(page, limit=200):
+    """Press Tab from the top of the page until a widget slider has focus; count presses."""
+    rings = []
+    for presses in range(1, limit + 1):
+        page.keyboard.press("Tab")
+        focused = page.evaluate(
+            """() => { const e = document.activeElement; const s = getComputedStyle(e);
+                       const ring = (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2)
+                                    || s.boxShadow !== 'none';
+                       return {slider: e.matches('.rope-w input[type=range]'), ring,
+                               what: e.tagName + '.' + e.className + ' ' + (e.getAttribute('aria-label') || e.textContent.trim().slice(0, 30))}; }"""
+        )
+        rings.append(focused)
+        if focused["slider"]:
+            return presses, rings
+    return None, rings
+
+
+@pytest.mark.book
+def test_keyboard_reaches_chapter_2_slider_with_rings(built_book, book_server, browser_page, screenshot_dir):
+    """Formulas are not tab stops; every stop shows a ring; the widget skip link leads in."""
+    page, log = browser_page
+    page.goto(f"{book_server}/book/02-rotations.html", wait_until="networkidle")
+    page.wait_for_function("document.documentElement.dataset.ropeWidgets === 'ready'")
+    page.evaluate("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
+    assert page.locator("mjx-container[tabindex='0']").count() == 0
+    presses, stops = _tab_to_first_slider(page)
+    assert presses is not None, [s["what"] for s in stops]
+    without_ring = [s["what"] for s in stops if not s["ring"]]
+    assert not without_ring, without_ring
+    # A keyboard reader: Tab, Tab to "Skip to the first interactive figure", Enter, Tab.
+    page.goto(f"{book_server}/book/02-rotations.html", wait_until="networkidle")
+    page.wait_for_function("document.documentElement.dataset.ropeWidgets === 'ready'")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.textContent") == "Skip to the first interactive figure"
+    page.screenshot(path=str(screenshot_dir / "skip-to-widget.png"))
+    page.keyboard.press("Enter")
+    after_skip = _press_until_slider(page)
+    assert after_skip is not None and 2 + after_skip <= 30, after_skip
+    assert log.problems() == []
+
+
+@pytest.mark.book
+@pytest.mark.parametrize("width", [390, 900, 1280])
+def test_one_search_box_per_page(width, built_book, book_server, chromium):
+    context, page, log = open_page(chromium, viewport={"width": width, "height": 844}, touch=width < 1000)
+    page.goto(f"{book_server}/book/02-rotations.html", wait_until="networkidle")
+    visible = [b for b in page.locator(".search-button, .search-button-field, input[type=search], form[role=search]").all()
+               if b.is_visible()]
+    assert len(visible) == 1, [b.evaluate("e => e.outerHTML.slice(0, 80)") for b in visible]
+    visible[0].click()
+    page.locator("#pst-search-dialog input[type=search]").wait_for(state="visible")
+    page.keyboard.type("rotation")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#search-results li", timeout=15000)
+    assert log.problems() == []
+    context.close()
+
+
+def _press_until_slider(page, limit=60):
+    """Tab presses from the current focus until a widget slider has focus (None if never)."""
+    for presses in range(1, limit + 1):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.matches('.rope-w input[type=range]')"):
+            return presses
+    return None
+
+
+@pytest.mark.book
+def test_references_link_every_arxiv_id(built_book):
+    html = (built_book / "book" / "appendix-references.html").read_text()
+    text = re.sub(r"<[^>]+>", "", html)
+    ids = set(re.findall(r"arXiv:(\d{4}\.\d{4,5})", text))
+    linked = set(re.findall(r'href="https://arxiv\.org/abs/(\d{4}\.\d{4,5})"', html))
+    assert len(ids) >= 10 and ids <= linked, sorted(ids - linked)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import traitlets
 
 import rope_core as rc
 from rope_core import widgets as W
 
-ALL = [W.RotationExplorer, W.RelativeInvariance, W.FrequencyClocks, W.RotationMatrixHeatmap,
-       W.DecayExplorer, W.ContextExtension, W.LayoutExplorer]
+ALL = list(W.REGISTRY)
 
 
 @pytest.mark.parametrize("cls", ALL, ids=lambda c: c.__name__)
@@ -121,3 +121,210 @@ def test_layout_explorer_permutation():
 def test_bad_parameters_raise_naming_the_argument(build, match):
     with pytest.raises((ValueError, TypeError), match=match):
         build()
+
+
+def _closed_form_ratios(method, factor, dim=128, base=10000.0, length=4096):
+    """p theta'_i / (L theta_i) at p = factor * L, from each scheme's formula (no rope_core)."""
+    i = np.arange(dim // 2)
+    theta = base ** (-2 * i / dim)
+    if method == "linear":          # PI divides every frequency by s
+        scaled = theta / factor
+    elif method == "ntk":           # NTK-aware raises the base to base * s^(d/(d-2))
+        scaled = (base * factor ** (dim / (dim - 2))) ** (-2 * i / dim)
+    elif method == "yarn":          # ramp over the pair index between the beta_fast=32 / beta_slow=1 turns
+        pair_at = lambda turns: dim * np.log(length / (turns * 2 * np.pi)) / (2 * np.log(base))  # noqa: E731
+        low, high = max(np.floor(pair_at(32)), 0), min(np.ceil(pair_at(1)), dim - 1)
+        ramp = np.clip((i - low) / (high - low), 0, 1)
+        scaled = theta / factor * ramp + theta * (1 - ramp)
+    elif method == "llama3":        # bands in wavelength: > L interpolated, < L/4 kept, between smoothed
+        wave = 2 * np.pi / theta
+        smooth = np.clip((length / wave - 1.0) / (4.0 - 1.0), 0, 1)
+        scaled = (1 - smooth) * theta / factor + smooth * theta
+    else:
+        raise AssertionError(method)
+    slow = length * theta < 2 * np.pi
+    return (factor * length * scaled / (length * theta))[slow]
+
+
+@pytest.mark.parametrize("method, beyond, worst", [("ntk", 17, 1.75), ("linear", 0, 1.0),
+                                                   ("yarn", 0, 1.0), ("llama3", 0, 1.0)])
+def test_context_extension_counts_every_slow_pair_beyond_training(method, beyond, worst):
+    # Issue 9: at s = 8 NTK-aware leaves 17 of the 18 slow pairs beyond the angles of training
+    # (by up to 1.75x); PI, YaRN and Llama 3.1 leave none. The slowest pair alone shows nothing.
+    ratios = _closed_form_ratios(method, 8)
+    assert ratios.size == 18
+    assert int((ratios > 1 + 1e-9).sum()) == beyond and round(ratios.max(), 2) == worst
+    widget = W.ContextExtension()
+    data = widget.data
+    f, p = data["factors"].index(8), data["positions"].index(8 * 4096)
+    assert (widget.factor_index, widget.position_index) == (f, p), "the default state shows this case"
+    entry = data["per_factor"][f][method]
+    assert data["slow_pairs"] == 18
+    assert entry["beyond_count"][p] == beyond
+    assert entry["worst_ratio"][p] == pytest.approx(ratios.max(), abs=1e-6)
+    assert round(entry["worst_ratio"][p], 2) == worst
+
+
+@pytest.mark.parametrize("factor", [2, 4, 16, 32])
+def test_context_extension_beyond_counts_at_every_position(factor):
+    data = W.ContextExtension(factors=(factor,)).data
+    for method in ("linear", "ntk", "yarn", "llama3"):
+        entry = data["per_factor"][0][method]
+        at_extended = _closed_form_ratios(method, factor)
+        for p, position in enumerate(data["positions"]):
+            ratios = at_extended * position / (factor * 4096)
+            assert entry["beyond_count"][p] == int((ratios > 1 + 1e-9).sum()), (method, position)
+            assert entry["worst_ratio"][p] == pytest.approx(ratios.max(), abs=1e-6), (method, position)
+    # Without scaling every slow pair is beyond training at any position past L.
+    entry = data["per_factor"][0]["default"]
+    assert [c for c, p in zip(entry["beyond_count"], data["positions"]) if p > 4096] == [18] * 5
+
+
+@pytest.mark.parametrize("cls", ALL, ids=lambda c: c.__name__)
+def test_every_slider_trait_is_validated_on_every_change(cls):
+    # Issue 14: traits were checked only at construction. Each slider in the widget's one
+    # declarative spec refuses out-of-range values afterwards, with the trait's name, and the
+    # widget keeps its state.
+    widget = cls()
+    assert widget._sliders, cls.__name__
+    for name, stops in widget._sliders.items():
+        before, data = getattr(widget, name), widget.data
+        for bad in (10**6, stops(widget), -1, 1.5, True):
+            # TraitError for a wrong type (traitlets' own check), ValueError for a wrong range.
+            with pytest.raises((ValueError, traitlets.TraitError), match=name):
+                setattr(widget, name, bad)
+            assert getattr(widget, name) == before and widget.data is data
+        setattr(widget, name, stops(widget) - 1)  # the last stop is accepted
+        assert getattr(widget, name) == stops(widget) - 1
+    # Every int trait synced to the page is a slider of the spec (none forgotten).
+    synced = {n for n, t in widget.traits(sync=True).items() if isinstance(t, traitlets.Int) and not n.startswith("_")}
+    assert synced == set(widget._sliders), cls.__name__
+
+
+@pytest.mark.parametrize("name, bad", [("dims", [256]), ("dims", [7]), ("dims", []), ("bases", []),
+                                       ("bases", [0.0]), ("bases", [-1.0, 100.0])])
+def test_frequency_clocks_choices_validated_after_construction(name, bad):
+    widget = W.FrequencyClocks()
+    before, data = list(getattr(widget, name)), widget.data
+    with pytest.raises((ValueError, traitlets.TraitError), match=name):
+        setattr(widget, name, bad)
+    assert getattr(widget, name) == before and widget.data is data
+    widget.dims = [8, 64]  # a good change still recomputes, and stays under 200 KB
+    assert widget.data["dims"] == [8, 64] and widget.state_size() < 200_000
+
+
+# The model menu (issue 9 item 5, issue 12): every atlas model and layer type with RoPE.
+MENU = [(name, layer_type) for name in rc.atlas.names() for layer_type in rc.atlas.specs(name)]
+SCALED = ("linear", "ntk", "dynamic", "yarn", "llama3", "longrope")
+
+
+def test_model_menu_offers_every_atlas_model_and_layer_type():
+    widget = W.ContextExtension()
+    offered = [(m["name"], m["layer_type"]) for m in widget.data["models"]]
+    assert offered == MENU
+    names = {name for name, _ in offered}
+    assert {"llama-2-7b", "llama-3.1-8b", "qwen3-8b", "gemma-3-4b", "deepseek-v3", "gpt-oss-20b"} <= names
+    assert ("gemma-3-4b", "sliding_attention") in offered and ("gemma-3-4b", "full_attention") in offered
+    assert offered[widget.model_index] == ("llama-3.1-8b", None), "opens on Llama 3.1 8B"
+    # Embedded state (tables, menu, module, styles) stays under the 200 KB budget.
+    assert widget.state_size() <= 200_000, widget.state_size()
+
+
+@pytest.mark.parametrize("name, layer_type", MENU, ids=[f"{n}-{t}" for n, t in MENU])
+def test_model_menu_numbers_are_rope_core(name, layer_type):
+    index = MENU.index((name, layer_type))
+    shown = W.ContextExtension().data["models"][index]
+    spec = rc.atlas.specs(name)[layer_type]
+    context = spec.max_position_embeddings
+    shipped = spec.frequencies_at(context)  # dynamic NTK / LongRoPE: the frequencies at that length
+    turning = shipped > 0
+    assert (shown["rope_type"], shown["base"], shown["rotary_dim"], shown["head_dim"]) == (
+        spec.rope_type, spec.base, spec.rotary_dim, spec.head_dim)
+    assert shown["context"] == context and shown["rotated_pairs"] == spec.rotated_pairs
+    assert shown["factor"] == spec.rope_parameters.get("factor")
+    got = np.array([np.nan if v is None else 10.0 ** v for v in shown["log10_wavelength"]])
+    assert np.array_equal(np.isnan(got), ~turning)
+    np.testing.assert_allclose(got[turning], 2 * np.pi / shipped[turning], rtol=1e-9)
+    # Unscaled frequencies, as in training: base^(-2i/d) over the rotated dims (closed form).
+    if spec.rope_type in SCALED:
+        trained = spec.base ** (-np.arange(0, spec.rotary_dim, 2) / spec.rotary_dim)
+        back = np.array([10.0 ** v for v in shown["log10_wavelength_trained"]])
+        np.testing.assert_allclose(back, 2 * np.pi / trained, rtol=1e-9)
+    else:
+        trained = shipped
+        assert shown["log10_wavelength_trained"] is None
+    training = spec.original_max_position_embeddings
+    if training is None and spec.rope_type not in SCALED:
+        training = context
+    assert shown["training"] == training
+    if training is None:
+        slow = turning & (context * shipped < 2 * np.pi)
+    else:
+        slow = turning & (training * trained < 2 * np.pi)
+    assert shown["slow"] == np.flatnonzero(slow).tolist()
+    if training is None or context <= training or not slow.any():
+        assert shown["beyond"] is None
+    else:
+        ratio = context * shipped[slow] / (training * trained[slow])
+        assert shown["beyond"] == int((ratio > 1 + 1e-9).sum())
+        assert shown["worst"] == pytest.approx(ratio.max(), rel=1e-6)
+    scale = np.ones_like(shipped)
+    scale[turning] = trained[turning] / shipped[turning]
+    for i in np.flatnonzero(turning):
+        expected = 0 if abs(scale[i] - 1) <= 1e-9 else 2 if abs(scale[i] - scale.max()) <= 1e-9 * scale.max() else 1
+        assert shown["band"][i] == expected, (i, scale[i])
+
+
+def test_model_menu_worked_numbers():
+    # Llama 3.1 8B ships factor 8 from 8192 tokens for 131 072 positions (16x): its 29 slow pairs
+    # reach twice their trained angles there. DeepSeek-V3 (x40 from 4096 to 163 840) and
+    # gpt-oss (x32 from 4096 to 131 072) bring every slow pair back.
+    by_key = {(m["name"], m["layer_type"]): m for m in W.ContextExtension().data["models"]}
+    llama = by_key[("llama-3.1-8b", None)]
+    assert (len(llama["slow"]), llama["beyond"]) == (29, 29) and llama["worst"] == pytest.approx(2.0)
+    assert by_key[("deepseek-v3", None)]["beyond"] == 0
+    assert by_key[("gpt-oss-20b", "full_attention")]["beyond"] == 0
+    # Gemma 4's proportional RoPE: 64 of the 256 pairs turn, the slowest in about 188 tokens.
+    gemma = by_key[("gemma-4", "full_attention")]
+    assert gemma["rotated_pairs"] == 64 and gemma["pairs"] == 256
+    assert 10 ** max(v for v in gemma["log10_wavelength"] if v is not None) == pytest.approx(188, abs=1)
+
+
+@pytest.mark.parametrize("build, match", [
+    (lambda: W.ContextExtension(models=("no-such-model",)), "models"),
+    (lambda: W.ContextExtension(models=()), "models"),
+    (lambda: W.ContextExtension(models="llama-2-7b"), "models"),
+    (lambda: W.ContextExtension(model_index=999), "model_index"),
+])
+def test_model_menu_bad_parameters(build, match):
+    with pytest.raises(ValueError, match=match):
+        build()
+
+
+def test_registry_is_every_widget_and_the_gallery_shows_it_in_order():
+    from pathlib import Path
+
+    classes = {name for name in W.__all__ if isinstance(getattr(W, name), type)}
+    assert {cls.__name__ for cls in W.REGISTRY} == classes and len(W.REGISTRY) == len(classes)
+    gallery = (Path(__file__).resolve().parents[1] / "book" / "gallery.md").read_text()
+    import re
+
+    assert re.findall(r"^widgets\.(\w+)\(", gallery, flags=re.M) == [cls.__name__ for cls in W.REGISTRY]
+
+
+def test_relative_invariance_rotated_vectors_closed_form():
+    # Found by scripts/mutate_widgets.py: a 1 % error in the rotated k drawn on the page passed.
+    widget = W.RelativeInvariance(q_angle_deg=20.0, k_angle_deg=75.0, q_length=1.0, k_length=0.8, theta=0.3)
+    angles = 0.3 * np.arange(2 * widget._max_position + 1)
+    for key, deg, length in (("rotated_q", 20.0, 1.0), ("rotated_k", 75.0, 0.8)):
+        expected = length * np.stack([np.cos(np.radians(deg) + angles), np.sin(np.radians(deg) + angles)], axis=-1)
+        np.testing.assert_allclose(widget.data[key], expected, atol=1e-6)
+
+
+def test_frequency_clocks_wavelengths_closed_form():
+    # Found by scripts/mutate_widgets.py: a 1 % error in the wavelength read-out passed.
+    widget = W.FrequencyClocks()
+    for dim, per_base in zip(widget.data["dims"], widget.data["tables"]):
+        for base, entry in zip(widget.data["bases"], per_base):
+            expected = 2 * np.pi * base ** (np.arange(0, dim, 2) / dim)
+            np.testing.assert_allclose(entry["wavelength"], expected, atol=1e-3 + 1e-9, rtol=0)

@@ -16,8 +16,7 @@ import rope_core as rc
 from rope_core import widgets as W
 
 pytestmark = [pytest.mark.book, pytest.mark.browser]
-ORDER = ["RotationExplorer", "RelativeInvariance", "FrequencyClocks", "RotationMatrixHeatmap",
-         "DecayExplorer", "ContextExtension", "LayoutExplorer"]
+ORDER = [cls.__name__ for cls in W.REGISTRY]  # the gallery shows the registry in order
 
 
 @pytest.fixture
@@ -49,16 +48,16 @@ def press(root, name, key="ArrowRight", times=1):
 def test_every_slider_changes_its_drawing(gallery, screenshot_dir):
     page, _ = gallery
     widgets = page.locator(".rope-w")
-    assert widgets.count() == 7
-    for w in range(7):
+    assert widgets.count() == len(ORDER)
+    for w in range(len(ORDER)):
         root = widgets.nth(w)
         for s in range(root.locator("input[type=range]").count()):
             control = root.locator("input[type=range]").nth(s)
-            before = root.locator("svg").inner_html()
+            before = root.locator("svg").first.inner_html()
             control.focus()
             key = "ArrowLeft" if control.input_value() == control.get_attribute("max") else "ArrowRight"
             control.press(key)
-            assert root.locator("svg").inner_html() != before, (ORDER[w], control.get_attribute("data-name"))
+            assert root.locator("svg").first.inner_html() != before, (ORDER[w], control.get_attribute("data-name"))
     page.screenshot(path=str(screenshot_dir / "widgets-gallery-after-keys.png"), full_page=True)
 
 
@@ -124,6 +123,25 @@ def test_readouts_equal_rope_core(gallery):
         theta = rc.inverse_frequencies(data["dim"], data["base"], rope_scaling=scaling)
         cell = root.locator('td[data-method="yarn"][data-field="slowest_turns"]')
         assert abs(float(cell.get_attribute("data-value")) - data["positions"][p] * theta[-1] / (2 * np.pi)) < 1e-6
+    # Its warning counts every slow pair beyond its trained angle (issue 9), here against the
+    # closed forms of PI (theta / s) and NTK-aware (base * s^(d/(d-2))), at every factor and
+    # position the sliders reach.
+    d, base, L = data["dim"], data["base"], data["training_length"]
+    theta = base ** (-2 * np.arange(d // 2) / d)
+    slow = L * theta < 2 * np.pi
+    press(root, "factor", key="Home")
+    for f, s in enumerate(data["factors"]):
+        press(root, "position", key="Home")
+        for p, position in enumerate(data["positions"]):
+            assert (slider_index(root, "factor"), slider_index(root, "position")) == (f, p)
+            for method, scaled in (("linear", theta / s), ("ntk", (base * s ** (d / (d - 2))) ** (-2 * np.arange(d // 2) / d))):
+                ratio = position * scaled[slow] / (L * theta[slow])
+                cell = root.locator(f'td[data-method="{method}"][data-field="beyond"]')
+                assert int(cell.get_attribute("data-count")) == int((ratio > 1 + 1e-9).sum()), (method, s, position)
+                assert ("⚠" in cell.inner_text()) == bool((ratio > 1 + 1e-9).any()), (method, s, position)
+                assert abs(float(cell.get_attribute("data-worst")) - ratio.max()) < 1e-6, (method, s, position)
+            press(root, "position")
+        press(root, "factor")
 
     # Layouts: the pair's features in both layouts.
     root = widget(page, "LayoutExplorer")
@@ -139,7 +157,7 @@ def test_embedded_state_per_widget_under_200_kb(built_book):
     start = html.index(">", html.index('<script type="application/vnd.jupyter.widget-state+json">')) + 1
     models = json.loads(html[start:html.index("</script>", start)])["state"].values()
     sizes = [len(json.dumps(model)) for model in models if model.get("model_module") == "anywidget"]
-    assert len(sizes) == 7
+    assert len(sizes) == len(ORDER)
     assert max(sizes) <= 200_000, sizes
 
 
@@ -178,7 +196,7 @@ CONTRAST = """
 def test_widgets_readable_in_both_modes(scheme, book_server, browser_page, dark_browser_page, screenshot_dir):
     page, log = browser_page if scheme == "light" else dark_browser_page
     page.goto(f"{book_server}/book/gallery.html", wait_until="networkidle")
-    page.wait_for_function("document.querySelectorAll('.rope-w svg').length === 7", timeout=20000)
+    page.wait_for_function(f"document.querySelectorAll('.rope-w > .rope-w-body > svg').length === {len(ORDER)}", timeout=20000)
     assert page.evaluate("document.documentElement.dataset.theme") == scheme
     widgets = page.locator(".rope-w")
     for w, name in enumerate(ORDER):

@@ -1,6 +1,9 @@
-"""Rebuild the pages when the site's own CSS/JS (``book/_site``) changes.
+"""The site's own CSS and JS (``book/_site/rope-site``) on every page, kept up to date.
 
-Sphinx copies static files only while it writes pages, and writes none when no document is
+``rope-site.css`` (phones, focus rings, contrast, print) and ``rope-site.js`` (keyboard
+access to boxes that scroll sideways, deferred) are added to every page.
+
+Rebuilds: Sphinx copies static files only while it writes pages, and writes none when no document is
 out of date: an edit to ``rope-site.css`` alone would never reach ``_build/html``. The hash
 of ``book/_site`` is a config value that needs an HTML rebuild, so a change re-renders the
 pages (from the execution cache: nothing is re-executed) and copies the new files.
@@ -26,6 +29,8 @@ def _record_hash(app, config):
 
 
 def setup(app):
+    app.add_css_file("rope-site/rope-site.css")
+    app.add_js_file("rope-site/rope-site.js", defer="defer")
     app.add_config_value("rope_site_assets_hash", "", "html")
     app.connect("config-inited", _record_hash)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -307,7 +307,7 @@ def plot_pair_contributions(distances, contributions, *, ax=None):
     return ax
 
 
-def plot_base_bound(context_lengths, bases, *, used=None, ax=None):
+def plot_base_bound(context_lengths, bases, *, all_pass=None, used=None, ax=None):
     """Smallest base for a context length on log-log axes, with bases models use.
 
     Parameters
@@ -315,6 +315,10 @@ def plot_base_bound(context_lengths, bases, *, used=None, ax=None):
     context_lengths : array_like, shape (n,)
     bases : array_like, shape (n,)
         For example :func:`rope_core.min_base_for_context` for each length.
+    all_pass : array_like, shape (n,), optional
+        The base from which every larger base passes
+        (:func:`rope_core.bounds.base_from_which_all_pass`); drawn as a second line, with the
+        band between the two shaded as "mixed".
     used : dict of str to (float, float), optional
         ``{name: (context_length, base)}`` points to mark, such as real models.
     ax : matplotlib.axes.Axes, optional
@@ -329,6 +333,13 @@ def plot_base_bound(context_lengths, bases, *, used=None, ax=None):
     ax.loglog(lengths, bases, "o-", color=PALETTE["query"], label="smallest base (bound)")
     ax.fill_between(lengths, bases, bases.min() / 10, color=PALETTE["key"], alpha=0.12, lw=0,
                     label=r"$\sum_i\cos(m\theta_i) < 0$ for some $m \leq L$")
+    if all_pass is not None:
+        all_pass = _as_1d(all_pass, "all_pass", lengths.size)
+        if np.any(all_pass < bases):
+            raise ValueError("all_pass must be >= bases at every length")
+        ax.loglog(lengths, all_pass, "s--", color=PALETTE["key"], label="every larger base passes")
+        ax.fill_between(lengths, bases, all_pass, color=PALETTE["key"], alpha=0.05, lw=0,
+                        hatch="//", label="mixed: some bases pass, some fail")
     for name, (length, base) in (used or {}).items():
         ax.plot(length, base, "*", ms=10, color=PALETTE["highlight"])
         ax.annotate(name, (length, base), xytext=(5, -3), textcoords="offset points", fontsize=8)

@@ -9,7 +9,7 @@ from ._style import PALETTE, axes_or_new
 __all__ = ["plot_grid_scores", "plot_mrope_positions"]
 
 
-def plot_grid_scores(scores, query_row, query_col, *, title=None, ax=None):
+def plot_grid_scores(scores, query_row, query_col, *, title=None, vmin=None, vmax=None, ax=None):
     """Heat map of the scores of one query against keys at every cell of an image grid.
 
     Parameters
@@ -19,6 +19,8 @@ def plot_grid_scores(scores, query_row, query_col, *, title=None, ax=None):
     query_row, query_col : int
         Where the query sits (marked with a cross).
     title : str, optional
+    vmin, vmax : float, optional
+        Ends of the colour scale; give two panels the same values to compare them.
     ax : matplotlib.axes.Axes, optional
 
     Returns
@@ -29,7 +31,7 @@ def plot_grid_scores(scores, query_row, query_col, *, title=None, ax=None):
     if scores.ndim != 2:
         raise ValueError(f"scores must be a 2-D (rows, cols) array, got shape {scores.shape}")
     ax = axes_or_new(ax, figsize=(4, 4))
-    image = ax.imshow(scores, cmap="viridis")
+    image = ax.imshow(scores, cmap="viridis", vmin=vmin, vmax=vmax)
     ax.plot(query_col, query_row, marker="x", color="white", markersize=10, mew=2)
     ax.figure.colorbar(image, ax=ax, shrink=0.75, label="score")
     ax.set_xlabel("key column")

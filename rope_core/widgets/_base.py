@@ -60,11 +60,34 @@ def check_max_position(value, name="max_position", upper=4096):
     return int(value)
 
 
+class SliderError(traitlets.TraitError, ValueError):
+    """A slider trait set outside its range (a ``ValueError`` too, as at construction)."""
+
+
 class RopeWidget(anywidget.AnyWidget):
-    """Base class: a synced ``data`` table and the shared stylesheet."""
+    """Base class: a synced ``data`` table and the shared stylesheet.
+
+    ``_sliders`` is the one declarative spec of a widget's slider traits: name -> a function of
+    the widget giving the number of stops. Every assignment (at construction, from a kernel
+    user, or from the page) is validated against it, so ``w.position = 10**6`` is refused with
+    a clear error and leaves the widget as it was.
+    """
 
     _css = _COMMON_CSS
     data = traitlets.Dict().tag(sync=True)
+    _sliders: dict = {}
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "_sliders" in cls.__dict__ and cls._sliders:
+            cls._validate_sliders = traitlets.validate(*cls._sliders)(RopeWidget._check_slider)
+
+    def _check_slider(self, proposal):
+        name, value = proposal["trait"].name, proposal["value"]
+        stops = type(self)._sliders[name](self)
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not 0 <= value < stops:
+            raise SliderError(f"{type(self).__name__}.{name} must be an integer in [0, {stops - 1}], got {value!r}")
+        return int(value)
 
     @classmethod
     def _fit_default_indices(cls, kwargs, **lengths):

@@ -7,6 +7,7 @@ import traitlets
 
 from .. import (
     EXTENSION_METHODS,
+    atlas,
     attention_factor,
     example_rope_scaling,
     interleaved_to_half_permutation,
@@ -18,7 +19,7 @@ from .. import (
     wavelengths,
 )
 from .._checks import check_dim
-from ._base import RopeWidget, check_choices, check_index, check_max_position, module, table
+from ._base import RopeWidget, SliderError, check_choices, check_max_position, module, table
 
 
 def _unit(angle_deg):
@@ -43,6 +44,8 @@ class RotationExplorer(RopeWidget):
     """
 
     _esm = module("rotation_explorer")
+    _sliders = {"position": lambda w: w._max_position + 1, "theta_index": lambda w: len(w._thetas),
+                "q_angle_index": lambda w: len(w._q_angles), "length_index": lambda w: len(w._lengths)}
     position = traitlets.Int(3).tag(sync=True)
     theta_index = traitlets.Int(2).tag(sync=True)
     q_angle_index = traitlets.Int(1).tag(sync=True)
@@ -57,10 +60,6 @@ class RotationExplorer(RopeWidget):
         self._fit_default_indices(kwargs, position=self._max_position + 1, theta_index=len(self._thetas),
                                   q_angle_index=len(self._q_angles), length_index=len(self._lengths))
         super().__init__(**kwargs)
-        check_index(self.position, self._max_position + 1, "position")
-        check_index(self.theta_index, len(self._thetas), "theta_index")
-        check_index(self.q_angle_index, len(self._q_angles), "q_angle_index")
-        check_index(self.length_index, len(self._lengths), "length_index")
         self.data = self._compute()
 
     def _compute(self):
@@ -96,6 +95,7 @@ class RelativeInvariance(RopeWidget):
     """
 
     _esm = module("relative_invariance")
+    _sliders = {name: (lambda w: w._max_position + 1) for name in ("m", "n", "shift")}
     m = traitlets.Int(2).tag(sync=True)
     n = traitlets.Int(7).tag(sync=True)
     shift = traitlets.Int(0).tag(sync=True)
@@ -109,8 +109,6 @@ class RelativeInvariance(RopeWidget):
         self._fit_default_indices(kwargs, m=self._max_position + 1, n=self._max_position + 1,
                                   shift=self._max_position + 1)
         super().__init__(**kwargs)
-        for name in ("m", "n", "shift"):
-            check_index(getattr(self, name), self._max_position + 1, name)
         self.data = self._compute()
 
     def _compute(self):
@@ -148,6 +146,8 @@ class FrequencyClocks(RopeWidget):
     """
 
     _esm = module("frequency_clocks")
+    _sliders = {"position": lambda w: w._max_position + 1, "context_index": lambda w: len(w._contexts),
+                "dim_index": lambda w: len(w.dims), "base_index": lambda w: len(w.bases)}
     dims = traitlets.List(traitlets.Int()).tag(sync=True)
     bases = traitlets.List(traitlets.Float()).tag(sync=True)
     dim_index = traitlets.Int(1).tag(sync=True)
@@ -159,16 +159,32 @@ class FrequencyClocks(RopeWidget):
                  contexts=(16, 64, 256, 1024, 4096), max_position=64, **kwargs):
         self._contexts = check_choices(contexts, "contexts", integer=True)
         self._max_position = check_max_position(max_position, upper=512)
-        dims = [check_dim(d, "dims") for d in check_choices(dims, "dims", integer=True)]
-        bases = check_choices(bases, "bases")
-        if any(d > 64 for d in dims):
-            raise ValueError(f"dims must be at most 64 (32 clocks), got {dims}")
+        dims, bases = self._checked_dims(dims), self._checked_bases(bases)
         self._fit_default_indices(kwargs, position=self._max_position + 1, context_index=len(self._contexts),
                                   dim_index=len(dims), base_index=len(bases))
         super().__init__(dims=dims, bases=bases, **kwargs)
-        check_index(self.position, self._max_position + 1, "position")
-        check_index(self.context_index, len(self._contexts), "context_index")
         self._recompute()
+
+    @staticmethod
+    def _checked_dims(dims):
+        dims = [check_dim(d, "dims") for d in check_choices(dims, "dims", integer=True)]
+        if any(d > 64 for d in dims):
+            raise SliderError(f"dims must be at most 64 (32 clocks), got {dims}")
+        return dims
+
+    @staticmethod
+    def _checked_bases(bases):
+        return check_choices(bases, "bases")
+
+    @traitlets.validate("dims", "bases")
+    def _validate_choices(self, proposal):
+        # Checked on every change too: dims = [256] (a 450 KB state) or bases = [] is refused
+        # and the widget keeps its table.
+        name = proposal["trait"].name
+        try:
+            return (self._checked_dims if name == "dims" else self._checked_bases)(proposal["value"])
+        except (TypeError, ValueError) as error:
+            raise SliderError(f"FrequencyClocks.{error}") from None
 
     @traitlets.observe("dims", "bases")
     def _on_choices(self, change):
@@ -210,6 +226,8 @@ class RotationMatrixHeatmap(RopeWidget):
     """
 
     _esm = module("rotation_matrix_heatmap")
+    _sliders = {"dim_index": lambda w: len(w._dims), "base_index": lambda w: len(w._bases),
+                "position": lambda w: w._max_position + 1, "pair": lambda w: min(w._dims) // 2}
     dim_index = traitlets.Int(1).tag(sync=True)
     base_index = traitlets.Int(0).tag(sync=True)
     position = traitlets.Int(1).tag(sync=True)
@@ -224,9 +242,6 @@ class RotationMatrixHeatmap(RopeWidget):
         self._fit_default_indices(kwargs, dim_index=len(self._dims), base_index=len(self._bases),
                                   position=self._max_position + 1, pair=min(self._dims) // 2)
         super().__init__(**kwargs)
-        check_index(self.dim_index, len(self._dims), "dim_index")
-        check_index(self.base_index, len(self._bases), "base_index")
-        check_index(self.position, self._max_position + 1, "position")
         self.data = self._compute()
 
     def _compute(self):
@@ -265,6 +280,7 @@ class DecayExplorer(RopeWidget):
     """
 
     _esm = module("decay_explorer")
+    _sliders = {"base_index": lambda w: len(w._bases), "distance_index": lambda w: w._distances}
     base_index = traitlets.Int(2).tag(sync=True)
     distance_index = traitlets.Int(32).tag(sync=True)
 
@@ -275,10 +291,9 @@ class DecayExplorer(RopeWidget):
         self._step = check_max_position(step, "step", upper=self._max_distance)
         self._seed = seed
         distances = np.arange(0, self._max_distance + 1, self._step)
+        self._distances = distances.size
         self._fit_default_indices(kwargs, base_index=len(self._bases), distance_index=distances.size)
         super().__init__(**kwargs)
-        check_index(self.base_index, len(self._bases), "base_index")
-        check_index(self.distance_index, distances.size, "distance_index")
         self.data = self._compute(distances)
 
     def _compute(self, distances):
@@ -298,7 +313,14 @@ class DecayExplorer(RopeWidget):
 
 class ContextExtension(RopeWidget):
     r"""Wavelength of every pair under five context-extension schemes, with a factor slider,
-    and the angle the slowest pair reaches at a chosen position.
+    and, at a chosen position, which of the slow pairs turn further than they did in training.
+
+    A pair is *slow* when it completes less than one turn over the training length,
+    :math:`L\,\theta_i < 2\pi`; the largest angle it reached in training is then
+    :math:`L\,\theta_i`. At position :math:`p` with scaled frequencies :math:`\theta'_i` it
+    is beyond training when :math:`p\,\theta'_i > L\,\theta_i`; the widget counts those
+    pairs and reports the worst ratio :math:`p\,\theta'_i / (L\,\theta_i)`, for every pair
+    (a fast pair has seen every angle and is never beyond).
 
     Parameters
     ----------
@@ -309,15 +331,21 @@ class ContextExtension(RopeWidget):
     factors : sequence of float
         Choices for the scale factor :math:`s` (>= 1).
     positions : sequence of int
-        Choices for the position at which the slowest pair's angle is read out.
+        Choices for the position :math:`p` at which the angles are read out.
+    models : sequence of str, optional
+        Atlas names (:func:`rope_core.atlas.names`) offered in the model menu, each layer type
+        with RoPE as its own entry (see ``model_spectrum`` in this module); default every atlas model.
     """
 
     _esm = module("context_extension")
+    _sliders = {"factor_index": lambda w: len(w._factors), "position_index": lambda w: len(w._positions),
+                "model_index": lambda w: len(w._menu)}
     factor_index = traitlets.Int(3).tag(sync=True)
-    position_index = traitlets.Int(3).tag(sync=True)
+    position_index = traitlets.Int(4).tag(sync=True)
+    model_index = traitlets.Int(0).tag(sync=True)
 
     def __init__(self, dim=128, base=10000.0, training_length=4096, factors=(1, 2, 4, 8, 16, 32),
-                 positions=(1024, 4096, 8192, 16384, 32768, 65536, 131072), **kwargs):
+                 positions=(1024, 4096, 8192, 16384, 32768, 65536, 131072), models=None, **kwargs):
         self._dim = check_dim(dim)
         self._base = check_choices([base], "base")[0]
         self._length = check_choices([training_length], "training_length", integer=True)[0]
@@ -325,32 +353,184 @@ class ContextExtension(RopeWidget):
         if min(self._factors) < 1:
             raise ValueError(f"factors must all be >= 1, got {self._factors}")
         self._positions = check_choices(positions, "positions", integer=True)
+        self._models = _check_model_names(models)
+        if "model_index" not in kwargs and DEFAULT_MODEL in self._models:
+            kwargs["model_index"] = [key for key, _ in _model_layer_specs(self._models)].index((DEFAULT_MODEL, None))
+        self._menu = [model_spectrum(spec, name) for (name, _), spec in _model_layer_specs(self._models)]
         self._fit_default_indices(kwargs, factor_index=len(self._factors), position_index=len(self._positions))
         super().__init__(**kwargs)
-        check_index(self.factor_index, len(self._factors), "factor_index")
-        check_index(self.position_index, len(self._positions), "position_index")
-        self.data = self._compute()
+        # One assignment: the state a page embeds is what the trait held when it was synced.
+        self.data = {**self._compute(), "models": self._menu}
 
     def _compute(self):
-        slowest_trained = self._length * inverse_frequencies(self._dim, self._base)[-1] / (2 * np.pi)
+        theta = inverse_frequencies(self._dim, self._base)
+        trained_angle = self._length * theta          # largest angle of a slow pair in training
+        slow = trained_angle < 2 * np.pi               # fewer than one turn over L
+        positions = np.asarray(self._positions, dtype=np.float64)
         per_factor = []
         for factor in self._factors:
             per_method = {}
             for method in EXTENSION_METHODS:
                 scaling = example_rope_scaling(method, factor, self._length)
-                theta = inverse_frequencies(self._dim, self._base, rope_scaling=scaling)
-                turns = np.asarray(self._positions) * theta[-1] / (2 * np.pi)
+                scaled = inverse_frequencies(self._dim, self._base, rope_scaling=scaling)
+                turns = positions * scaled[-1] / (2 * np.pi)
+                count, worst = slow_pairs_beyond_training(theta, scaled, self._length, positions)
                 per_method[method] = {
-                    "log10_wavelength": table(np.log10(2 * np.pi / theta)),
+                    "log10_wavelength": table(np.log10(2 * np.pi / scaled)),
                     "attention_factor": round(attention_factor(self._dim, self._base, rope_scaling=scaling), 6),
                     "slowest_turns": table(turns),
-                    "within_training": [bool(t <= slowest_trained * (1 + 1e-9)) for t in turns],
+                    "beyond_count": count.tolist(),
+                    "worst_ratio": table(worst),
                 }
             per_factor.append(per_method)
         return {"dim": self._dim, "base": self._base, "training_length": self._length,
                 "factors": self._factors, "positions": self._positions,
                 "methods": list(EXTENSION_METHODS), "labels": list(EXTENSION_METHODS.values()),
-                "slowest_turns_in_training": round(float(slowest_trained), 6), "per_factor": per_factor}
+                "slow_pairs": int(slow.sum()),
+                "slowest_turns_in_training": round(float(trained_angle[-1] / (2 * np.pi)), 6),
+                "per_factor": per_factor}
+
+
+DEFAULT_MODEL = "llama-3.1-8b"
+SCALED_TYPES = ("linear", "ntk", "dynamic", "yarn", "llama3", "longrope")
+BAND_KEPT, BAND_BLENDED, BAND_SCALED = 0, 1, 2
+_LOG_DECIMALS = 11  # log10 wavelengths: 1e-11 absolute is 2.3e-11 relative, for 1e-9 checks
+
+
+def _check_model_names(models):
+    if models is None:
+        return list(atlas.names())
+    if isinstance(models, str) or not hasattr(models, "__len__") or len(models) == 0:
+        raise ValueError(f"models must be a non-empty sequence of atlas names, got {models!r}")
+    for name in models:
+        if name not in atlas.names():
+            raise ValueError(f"models must contain atlas names {atlas.names()}, got {name!r}")
+    return list(models)
+
+
+def _model_layer_specs(models):
+    """``[((name, layer_type), RopeSpec), ...]``: one entry per model and layer type with RoPE."""
+    return [((name, layer_type), spec) for name in models for layer_type, spec in atlas.specs(name).items()]
+
+
+def trained_frequencies(spec):
+    r"""The frequencies a model was trained with before its scaling: :math:`\theta_i` unscaled.
+
+    For a scaled ``rope_type`` (linear, ntk, dynamic, yarn, llama3, longrope) the default
+    frequencies over ``spec.rotary_dim`` with ``spec.base``; for ``"proportional"`` the same
+    type without its ``factor``; otherwise ``spec.inverse_frequencies``. Shape ``(rotary_dim // 2,)``.
+    """
+    if spec.rope_type in SCALED_TYPES:
+        return inverse_frequencies(spec.rotary_dim, spec.base)
+    if spec.rope_type == "proportional" and spec.rope_parameters.get("factor", 1.0) != 1.0:
+        block = {"rope_type": "proportional",
+                 "partial_rotary_factor": spec.rope_parameters.get("partial_rotary_factor", 1.0)}
+        return inverse_frequencies(spec.rotary_dim, spec.base, rope_scaling=block)
+    return np.asarray(spec.inverse_frequencies, dtype=np.float64)
+
+
+def _log10_wavelengths(theta):
+    with np.errstate(divide="ignore"):
+        log = np.log10(2 * np.pi / np.asarray(theta, dtype=np.float64))
+    return [None if not np.isfinite(v) else round(float(v), _LOG_DECIMALS) for v in log]
+
+
+def model_spectrum(spec, name, *, rtol=1e-9):
+    r"""What the model menu shows for one atlas model and layer type, from its ``RopeSpec``.
+
+    Parameters
+    ----------
+    spec : rope_core.RopeSpec
+    name : str
+        The atlas name (for the title and the menu).
+    rtol : float
+        Tolerance of the band and beyond-training tests (round-off).
+
+    Returns
+    -------
+    dict
+        ``log10_wavelength`` (shipped :math:`2\pi/\theta'_i`, ``None`` for pairs that never
+        turn) and ``log10_wavelength_trained`` (unscaled, ``None`` when equal to the shipped
+        ones); ``training`` (``original_max_position_embeddings``, or
+        ``max_position_embeddings`` for an unscaled model, ``None`` when the config gives no
+        training length) and ``context`` (``max_position_embeddings``); ``slow`` (pair indices
+        that complete less than one turn over ``training`` at the unscaled frequencies, or over
+        ``context`` at the shipped ones when there is no ``training``); ``band`` per pair (0 kept:
+        :math:`\theta'_i = \theta_i`; 2 scaled by the largest ratio :math:`\theta_i/\theta'_i`;
+        1 in between; ``None`` for pairs that never turn); ``beyond`` and ``worst``: slow pairs
+        whose angle at ``context`` exceeds the largest angle they reached in training, and the
+        worst ratio (see :func:`slow_pairs_beyond_training`; ``None`` without a training length).
+    """
+    entry = atlas.entry(name)
+    context = spec.max_position_embeddings
+    # Dynamic NTK and LongRoPE change with the length: show the frequencies used at `context`.
+    shipped = np.asarray(spec.frequencies_at(context), dtype=np.float64)
+    trained = trained_frequencies(spec)
+    turning = shipped > 0
+    if spec.original_max_position_embeddings is not None:
+        training = int(spec.original_max_position_embeddings)
+    elif spec.rope_type not in SCALED_TYPES:
+        training = spec.max_position_embeddings
+    else:
+        training = None
+    if training is not None:
+        slow = turning & (training * trained < 2 * np.pi)
+    else:
+        slow = turning & (context * shipped < 2 * np.pi)
+    ratio = np.ones_like(shipped)
+    ratio[turning] = trained[turning] / shipped[turning]
+    largest = ratio.max()
+    band = np.where(np.abs(ratio - 1) <= rtol, BAND_KEPT,
+                    np.where(np.abs(ratio - largest) <= rtol * largest, BAND_SCALED, BAND_BLENDED))
+    beyond = worst = None
+    if training is not None and context is not None and context > training and slow.any():
+        count, ratios = slow_pairs_beyond_training(trained[turning], shipped[turning], training, [context],
+                                                   rtol=rtol)
+        beyond, worst = int(count[0]), round(float(ratios[0]), 6)
+    same = bool(np.array_equal(trained, shipped))
+    layer = "" if spec.layer_type is None else f" · {spec.layer_type} layers"
+    return {
+        "name": name, "layer_type": spec.layer_type, "label": f"{entry.title}{layer}",
+        "rope_type": spec.rope_type, "base": spec.base, "rotary_dim": spec.rotary_dim,
+        "head_dim": spec.head_dim, "pairs": int(shipped.size), "rotated_pairs": int(turning.sum()),
+        "factor": spec.rope_parameters.get("factor"), "training": training, "context": context,
+        "log10_wavelength": _log10_wavelengths(shipped),
+        "log10_wavelength_trained": None if same else _log10_wavelengths(trained),
+        "slow": np.flatnonzero(slow).tolist(),
+        "band": [int(b) if t else None for b, t in zip(band, turning)],
+        "largest_ratio": round(float(largest), 6), "beyond": beyond, "worst": worst,
+    }
+
+
+def slow_pairs_beyond_training(theta, scaled, training_length, positions, *, rtol=1e-9):
+    r"""How many slow pairs turn further at each position than they did in training.
+
+    Parameters
+    ----------
+    theta : array, shape (d/2,)
+        Unscaled inverse frequencies :math:`\theta_i` (those used in training).
+    scaled : array, shape (d/2,)
+        Scaled inverse frequencies :math:`\theta'_i`.
+    training_length : int
+        :math:`L`; a pair is slow when :math:`L\theta_i < 2\pi`.
+    positions : array, shape (P,)
+        Read-out positions :math:`p`.
+    rtol : float
+        Ratios within ``1 + rtol`` of 1 count as reached in training (round-off).
+
+    Returns
+    -------
+    count : int array, shape (P,)
+        Slow pairs with :math:`p\theta'_i > L\theta_i`.
+    worst : float array, shape (P,)
+        :math:`\max_i p\theta'_i / (L\theta_i)` over the slow pairs (0 when there are none).
+    """
+    trained_angle = training_length * np.asarray(theta, dtype=np.float64)
+    slow = trained_angle < 2 * np.pi
+    ratio = np.outer(positions, np.asarray(scaled, dtype=np.float64)[slow]) / trained_angle[slow]  # (P, S)
+    count = (ratio > 1 + rtol).sum(axis=1)
+    worst = ratio.max(axis=1) if slow.any() else np.zeros(len(positions))
+    return count, worst
 
 
 class LayoutExplorer(RopeWidget):
@@ -366,6 +546,7 @@ class LayoutExplorer(RopeWidget):
     """
 
     _esm = module("layout_explorer")
+    _sliders = {"dim_index": lambda w: len(w._dims), "pair": lambda w: min(w._dims) // 2}
     dim_index = traitlets.Int(0).tag(sync=True)
     pair = traitlets.Int(1).tag(sync=True)
 
@@ -376,8 +557,6 @@ class LayoutExplorer(RopeWidget):
         self._base = check_choices([base], "base")[0]
         self._fit_default_indices(kwargs, dim_index=len(self._dims), pair=min(self._dims) // 2)
         super().__init__(**kwargs)
-        check_index(self.dim_index, len(self._dims), "dim_index")
-        check_index(self.pair, min(self._dims) // 2, "pair")
         self.data = self._compute()
 
     def _compute(self):

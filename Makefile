@@ -16,7 +16,7 @@ HTML := $(BUILD)/html
 # pip on some machines prints a warning per package about unused local indexes; hide that noise only.
 PIP_QUIET := 2>&1 | { grep -v "^WARNING: Location 'file://" || true; }
 
-.PHONY: help venv vendor book test unit lint check lab serve notebooks bench clean
+.PHONY: help venv vendor book test unit lint check lock need-npm lab serve notebooks bench clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -24,12 +24,21 @@ help:  ## list the targets
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-# Re-install when the requirements or the package metadata change.
-$(VENV)/.installed: $(BIN)/python requirements.txt requirements-dev.txt pyproject.toml
+# Installs the exact versions of requirements.lock (`make lock` updates it from the ranges in
+# requirements*.txt); re-installs when the lock or the package metadata change.
+$(VENV)/.installed: $(BIN)/python requirements.lock pyproject.toml
 	$(BIN)/python -m pip install -q --upgrade pip $(PIP_QUIET)
-	$(BIN)/python -m pip install -q -r requirements-dev.txt $(PIP_QUIET)
-	$(BIN)/python -m pip install -q -e . $(PIP_QUIET)
+	$(BIN)/python -m pip install -q -r requirements.lock $(PIP_QUIET)
+	PYTHONWARNINGS=ignore $(BIN)/python -m pip install -q --no-deps -e . $(PIP_QUIET)
 	touch $@
+
+# pip-tools lives in a venv of its own, so that it never changes what the book runs with.
+lock:  ## re-pin requirements.lock to the newest versions the ranges in requirements*.txt allow
+	@test -x .venv-lock/bin/pip-compile || { $(PYTHON) -m venv .venv-lock && \
+	  .venv-lock/bin/python -m pip install -q "pip-tools>=7.4,<8" $(PIP_QUIET); }
+	.venv-lock/bin/pip-compile -q --upgrade --strip-extras --allow-unsafe --no-emit-index-url \
+	  --no-emit-find-links -o requirements.lock requirements-dev.txt $(PIP_QUIET)
+	@sed -i 's/^#    pip-compile .*/#    make lock   (pip-compile from requirements-dev.txt; see the Makefile)/' requirements.lock
 
 venv: $(VENV)/.installed  ## create .venv with everything the book, notebooks and tests need
 
@@ -42,36 +51,30 @@ book/_vendor/static/rope-vendor/.stamp: node_modules/.package-lock.json scripts/
 
 vendor: book/_vendor/static/rope-vendor/.stamp  ## copy MathJax, RequireJS, the widget manager and anywidget into the book
 
-# Jupyter Book caches executed notebooks by their own text only; the chapters also depend
-# on rope_core (maths, plots, widget JS), so a change there drops the execution cache.
-$(BUILD)/.rope_core.hash: FORCE | $(VENV)/.installed
-	@mkdir -p $(BUILD)
-	@new=$$(find rope_core -type f \( -name '*.py' -o -name '*.js' -o -name '*.css' \) -print0 | sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16); \
-	if [ "$$(cat $@ 2>/dev/null)" != "$$new" ]; then \
-	  rm -rf $(BUILD)/.jupyter_cache $(BUILD)/.doctrees; echo "$$new" > $@; echo "rope_core changed: chapters will be re-executed"; \
-	fi
-FORCE:
+# One build path for `make book` and the tests: scripts/build_book.py drops the execution
+# cache when rope_core (widget JS included), the installed packages or the execute settings
+# changed, executes the pages on every core, then builds strictly (a warning is an error).
+# Checked first, so that a machine without npm hears it before minutes of pip installs.
+need-npm:
+	@command -v npm >/dev/null || { echo "make book needs npm (Node.js 20) for the book's JavaScript:" \
+	  "install it first, e.g. 'apt-get install nodejs npm'" >&2; exit 1; }
 
-# Pages are executed on every core into Jupyter Book's cache first (it runs them one by one);
-# skipped when no page and no part of rope_core changed since the last run.
-$(BUILD)/.executed: $(wildcard book/*.md) _toc.yml $(BUILD)/.rope_core.hash | $(VENV)/.installed
-	$(BIN)/python scripts/execute_chapters.py
-	touch $@
-
-book: $(VENV)/.installed vendor $(BUILD)/.rope_core.hash $(BUILD)/.executed  ## build the HTML book into _build/html
-	$(BIN)/jupyter-book build . -W -n --keep-going
+book: need-npm $(VENV)/.installed vendor  ## build the HTML book into _build/html
+	$(BIN)/python scripts/build_book.py
 	@echo "The book: $(abspath $(HTML))/index.html"
+	@echo "Next: 'make serve' to read it on http://127.0.0.1:$(PORT), 'make lab' to run the chapters"
 
-test: $(VENV)/.installed vendor  ## set up, then run every test (unit, chapters, book build, browsers)
-	@command -v chromium >/dev/null || { echo "Installing Debian's chromium for the browser tests"; \
-	  $(if $(filter 0,$(shell id -u)),,sudo) apt-get update -qq && \
-	  $(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+test: need-npm $(VENV)/.installed vendor  ## set up, then run every test (unit, chapters, book build, browsers)
+	@command -v chromium >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ]; then echo "Installing Debian's chromium for the browser tests"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else echo "chromium is missing: the browser tests skip (they fail under CI=true)." \
+	    "Install it with: sudo apt-get install chromium"; fi; }
 	$(MAKE) --no-print-directory lint
-	$(MAKE) --no-print-directory $(BUILD)/.rope_core.hash
 	$(BIN)/python -m pytest
 
-unit: $(VENV)/.installed  ## only the fast unit tests of rope_core
-	$(BIN)/python -m pytest -m "not book and not browser and not lab"
+unit: $(VENV)/.installed  ## the fast unit tests: rope_core's maths and the pages' sources
+	$(BIN)/python -m pytest -q -m "not chapters and not book and not browser and not lab"
 
 lint: $(VENV)/.installed  ## ruff on the whole tree (rules in pyproject.toml)
 	$(BIN)/ruff check --quiet .
@@ -104,5 +107,5 @@ bench: $(VENV)/.installed  ## run the benchmarks (apply_rope always; widgets nee
 	@if [ -f $(HTML)/index.html ]; then $(BIN)/python benchmarks/bench_widgets.py; fi
 
 clean:  ## remove the build, the JS copies and caches (keeps .venv and node_modules)
-	rm -rf $(BUILD) book/_vendor .pytest_cache .hypothesis
+	rm -rf $(BUILD) build book/_vendor .pytest_cache .hypothesis
 	find . -name __pycache__ -not -path './.venv/*' -not -path './node_modules/*' -prune -exec rm -rf {} +

@@ -26,8 +26,10 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 HTML = ROOT / "_build" / "html"
-NAMES = ["RotationExplorer", "RelativeInvariance", "FrequencyClocks", "RotationMatrixHeatmap",
-         "DecayExplorer", "ContextExtension", "LayoutExplorer"]
+sys.path.insert(0, str(ROOT))
+from rope_core.widgets import REGISTRY  # noqa: E402  (the one widget list, gallery order)
+
+NAMES = [cls.__name__ for cls in REGISTRY]
 
 INSTRUMENT = """
 (root) => {

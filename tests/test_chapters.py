@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import re
 import sys
-import time
 from pathlib import Path
 
-import jupytext
-import nbclient
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,20 +26,31 @@ def test_no_notebook_files_are_committed():
     assert not list(BOOK.rglob("*.ipynb")), "chapters are MyST markdown only"
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
-def test_page_executes_without_error(path):
-    notebook = jupytext.read(path)
-    client = nbclient.NotebookClient(
-        notebook,
-        timeout=120,
-        kernel_name="python3",
-        resources={"metadata": {"path": str(BOOK)}},
-    )
-    start = time.perf_counter()
-    client.execute()  # raises CellExecutionError on the first failing cell
-    elapsed = time.perf_counter() - start
-    # Kernel start-up is included; the chapter budget is 10 s of cell time.
-    assert elapsed < 25, f"{path.name} took {elapsed:.1f} s to execute"
+# Executing the pages is the strict book build's job (scripts/build_book.py, once per test
+# run, tests/test_book.py); this file checks their source only, so it runs with the unit tests.
+
+# Chapters allowed not to check their claims with rope_core.claims yet (none now: every
+# chapter does). A name listed here fails the test below as soon as its chapter calls claim().
+PENDING_CLAIMS: set[str] = set()
+# Pages that still write "({eq}`...`)", which renders as "((8))"; same rule as above.
+PENDING_PARENTHESES: set[str] = set()
+CODE_CELL = re.compile(r"^```\{code-cell\}[^\n]*\n(.*?)^```", flags=re.M | re.S)
+
+
+def test_pending_lists_name_real_chapters():
+    names = {path.stem for path in CHAPTERS}
+    assert PENDING_CLAIMS <= names and PENDING_PARENTHESES <= names
+
+
+@pytest.mark.parametrize("path", sorted(BOOK.glob("*.md")), ids=lambda p: p.name)
+def test_no_doubled_parentheses_around_references(path):
+    # {eq} already prints "(8)"; a source "({eq}`x`)" shows the reader "((8))".
+    hits = [m.group(0) for m in re.finditer(r"\(\{(?:eq|numref)\}`[^`]*`[^)\n]*\)?",
+                                            path.read_text())]
+    if path.stem in PENDING_PARENTHESES:
+        assert hits, f"{path.name} is fixed: take it off PENDING_PARENTHESES"
+        pytest.skip(f"pending (ch8to11 stream): {len(hits)} doubled parentheses")
+    assert not hits, f"write {{eq}}`label` without parentheses around it: {hits[:5]}"
 
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name)
@@ -58,8 +66,15 @@ def test_chapter_has_the_book_shape(path):
     assert 3 <= len(exercises) <= 5, f"{len(exercises)} exercises; the book wants 3-5"
     assert len(solutions) == len(exercises), "every exercise has a solution in a dropdown"
     assert re.search(r"\$\$\s*\(eq-", text), "a chapter has at least one labelled equation"
-    assert re.search(r"\bclaim(_close)?\(|\bassert\b", text), (
-        "a chapter checks its claims (rope_core.claims.claim / claim_close, or assert) at build time"
-    )
+    code = "\n".join(CODE_CELL.findall(text))
+    checks = re.findall(r"^\s*claim(?:_close)?\(", code, flags=re.M)
+    imported = re.search(r"^from rope_core\.claims import .*\bclaim", code, flags=re.M)
+    if path.stem in PENDING_CLAIMS:
+        assert not checks, f"{path.name} checks its claims now: take it off PENDING_CLAIMS"
+    else:
+        assert imported and checks, (
+            "a chapter checks its claims at build time with rope_core.claims.claim / "
+            "claim_close, called in a code cell (not in prose or a comment)"
+        )
     assert "{literalinclude}" in text or "getsource" in text, "a chapter shows rope_core code"
     assert "pip install" not in text.replace("`pip install", ""), "no install cells in chapters"

@@ -33,6 +33,9 @@ BOOK = ROOT / "book"
 CHAPTER = "02-rotations"  # the chapter both routes run: rotations, figures and claims
 PIP_TIMEOUT = 900
 
+# Exports every page (seconds of work): not part of the fast `make unit`.
+pytestmark = pytest.mark.chapters
+
 
 def _notebook_sources() -> list[Path]:
     """The MyST-markdown notebooks in book/ (chapters and gallery), as the exporter sees them."""

@@ -176,3 +176,21 @@ def apply_rope_with_theta(v, m, theta, layout):
         return out
     a, b = v[: d // 2], v[d // 2:]
     return np.concatenate([a * c - b * s, b * c + a * s])
+
+
+@PROPERTY
+@given(batch=st.integers(1, 4), heads=st.integers(1, 4), seq=st.integers(1, 6),
+       half_dim=st.integers(1, 8), layout=st.sampled_from(["interleaved", "half"]),
+       seed=st.integers(0, 2**32 - 1))
+def test_position_ids_rotate_each_batch_entry_for_every_head(batch, heads, seq, half_dim, layout,
+                                                              seed):
+    """transformers' (batch, seq) position_ids with (batch, heads, seq, d): entry [b, h] is
+    rotated by row b, whatever the sizes (batch == heads included)."""
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((batch, heads, seq, 2 * half_dim))
+    position_ids = rng.integers(0, 10_000, size=(batch, seq))
+    got = apply_rope(x, position_ids, layout=layout)
+    for b in range(batch):
+        for h in range(heads):
+            np.testing.assert_allclose(got[b, h], apply_rope(x[b, h], position_ids[b], layout=layout),
+                                       atol=1e-12)

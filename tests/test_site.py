@@ -277,3 +277,12 @@ def _press_until_slider(page, limit=60):
         if page.evaluate("document.activeElement.matches('.rope-w input[type=range]')"):
             return presses
     return None
+
+
+@pytest.mark.book
+def test_references_link_every_arxiv_id(built_book):
+    html = (built_book / "book" / "appendix-references.html").read_text()
+    text = re.sub(r"<[^>]+>", "", html)
+    ids = set(re.findall(r"arXiv:(\d{4}\.\d{4,5})", text))
+    linked = set(re.findall(r'href="https://arxiv\.org/abs/(\d{4}\.\d{4,5})"', html))
+    assert len(ids) >= 10 and ids <= linked, sorted(ids - linked)

@@ -9,8 +9,7 @@ import traitlets
 import rope_core as rc
 from rope_core import widgets as W
 
-ALL = [W.RotationExplorer, W.RelativeInvariance, W.FrequencyClocks, W.RotationMatrixHeatmap,
-       W.DecayExplorer, W.ContextExtension, W.LayoutExplorer]
+ALL = list(W.REGISTRY)
 
 
 @pytest.mark.parametrize("cls", ALL, ids=lambda c: c.__name__)
@@ -181,7 +180,7 @@ def test_context_extension_beyond_counts_at_every_position(factor):
     assert [c for c, p in zip(entry["beyond_count"], data["positions"]) if p > 4096] == [18] * 5
 
 
-@pytest.mark.parametrize("cls", [getattr(W, name) for name in W.__all__])
+@pytest.mark.parametrize("cls", ALL, ids=lambda c: c.__name__)
 def test_every_slider_trait_is_validated_on_every_change(cls):
     # Issue 14: traits were checked only at construction. Each slider in the widget's one
     # declarative spec refuses out-of-range values afterwards, with the trait's name, and the
@@ -300,3 +299,32 @@ def test_model_menu_worked_numbers():
 def test_model_menu_bad_parameters(build, match):
     with pytest.raises(ValueError, match=match):
         build()
+
+
+def test_registry_is_every_widget_and_the_gallery_shows_it_in_order():
+    from pathlib import Path
+
+    classes = {name for name in W.__all__ if isinstance(getattr(W, name), type)}
+    assert {cls.__name__ for cls in W.REGISTRY} == classes and len(W.REGISTRY) == len(classes)
+    gallery = (Path(__file__).resolve().parents[1] / "book" / "gallery.md").read_text()
+    import re
+
+    assert re.findall(r"^widgets\.(\w+)\(", gallery, flags=re.M) == [cls.__name__ for cls in W.REGISTRY]
+
+
+def test_relative_invariance_rotated_vectors_closed_form():
+    # Found by scripts/mutate_widgets.py: a 1 % error in the rotated k drawn on the page passed.
+    widget = W.RelativeInvariance(q_angle_deg=20.0, k_angle_deg=75.0, q_length=1.0, k_length=0.8, theta=0.3)
+    angles = 0.3 * np.arange(2 * widget._max_position + 1)
+    for key, deg, length in (("rotated_q", 20.0, 1.0), ("rotated_k", 75.0, 0.8)):
+        expected = length * np.stack([np.cos(np.radians(deg) + angles), np.sin(np.radians(deg) + angles)], axis=-1)
+        np.testing.assert_allclose(widget.data[key], expected, atol=1e-6)
+
+
+def test_frequency_clocks_wavelengths_closed_form():
+    # Found by scripts/mutate_widgets.py: a 1 % error in the wavelength read-out passed.
+    widget = W.FrequencyClocks()
+    for dim, per_base in zip(widget.data["dims"], widget.data["tables"]):
+        for base, entry in zip(widget.data["bases"], per_base):
+            expected = 2 * np.pi * base ** (np.arange(0, dim, 2) / dim)
+            np.testing.assert_allclose(entry["wavelength"], expected, atol=1e-3 + 1e-9, rtol=0)

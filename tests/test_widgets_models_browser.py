@@ -68,6 +68,25 @@ def check_readout(page, index):
         assert f"{want['beyond']} of {want['slow']} slow pairs" in text and f"{want['worst']:.2f}×" in text, text
 
 
+LINE_CONTRAST = """
+(root) => {
+  const rgb = (c) => c.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const ratio = (a, b) => (Math.max(lum(a), lum(b)) + 0.05) / (Math.min(lum(a), lum(b)) + 0.05);
+  const bg = rgb(getComputedStyle(root).backgroundColor);
+  const svg = root.querySelector(".rope-w-section svg");
+  const out = {};
+  for (const dot of svg.querySelectorAll("circle[data-band]")) out[`band ${dot.dataset.band}`] = ratio(bg, rgb(getComputedStyle(dot).fill));
+  for (const cls of ["rope-w-context", "rope-w-trained"]) {
+    const line = svg.querySelector(`.${cls}`);
+    if (line) out[cls] = ratio(bg, rgb(getComputedStyle(line).stroke));
+  }
+  return out;
+}
+"""
+
+
 def open_chapter(chromium, book_server, scheme, viewport, touch):
     context, page, log = open_page(chromium, scheme, viewport=viewport, touch=touch)
     page.goto(f"{book_server}/{PAGE}", wait_until="networkidle")
@@ -107,6 +126,9 @@ def test_model_menu_redraws_with_each_models_numbers(chromium, book_server, scre
         for key in [("gemma-3-4b", "full_attention"), ("deepseek-v3", None), ("gpt-oss-20b", "sliding_attention")]:
             select.select_option(str(MENU.index(key)))
             widget.screenshot(path=str(screenshot_dir / f"models-{key[0]}-{scheme}-{viewport['width']}.png"))
+        # Lines and dots that carry meaning stand out from the background: >= 3:1 (WCAG 1.4.11).
+        ratios = widget.evaluate(LINE_CONTRAST)
+        assert ratios and min(ratios.values()) >= 3.0, ratios
         # Nothing sticks out of a phone's screen.
         width = page.evaluate("document.documentElement.clientWidth")
         box = widget.bounding_box()

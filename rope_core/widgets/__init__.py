@@ -18,7 +18,13 @@ from .explorers import (  # noqa: E402
     RotationMatrixHeatmap,
 )
 
+# The one widget registry, in the gallery's order: the tests, the gallery check and the
+# benchmark iterate it (adding a widget = one class + one entry here + its gallery section).
+REGISTRY = (RotationExplorer, RelativeInvariance, FrequencyClocks, RotationMatrixHeatmap,
+            DecayExplorer, ContextExtension, LayoutExplorer)
+
 __all__ = [
+    "REGISTRY",
     "ContextExtension",
     "DecayExplorer",
     "FrequencyClocks",

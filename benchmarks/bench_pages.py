@@ -1,0 +1,112 @@
+"""Page weight, first paint and first working slider of the built book (issue 11).
+
+Serves ``_build/html`` from 127.0.0.1 without compression (a conservative stand-in for any
+host) and opens it in Debian's chromium with an empty cache:
+
+- every page: bytes transferred (encoded sizes of all responses, fast link);
+- chapter 2 and the gallery under ``Network.emulateNetworkConditions`` 1.6 Mbit/s down,
+  150 ms latency: first contentful paint, and the first working slider (the first moment a
+  slider exists and moving it changes its drawing), from navigation start.
+
+Targets: every page <= 3 MB; FCP <= 3 s and first working slider <= 6 s on both pages.
+Run after ``make book``: ``.venv/bin/python benchmarks/bench_pages.py [--repeat N]``.
+Numbers are noisy when other work shares the CPU: repeat and report the median.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from _browser import SLOW_4G, launch, open_page, serve  # noqa: E402
+
+HTML = ROOT / "_build" / "html"
+SLOW_PAGES = ["book/02-rotations.html", "book/gallery.html"]
+
+# Installed before any page script: polls each frame until a slider moves its drawing.
+FIRST_SLIDER = """
+(() => {
+  const probe = () => {
+    const input = document.querySelector('.rope-w input[type=range]');
+    const svg = input && input.closest('.rope-w').querySelector('svg');
+    if (svg) {
+      const before = svg.innerHTML;
+      const old = input.value;
+      input.value = Number(old) + (Number(old) < Number(input.max) ? 1 : -1);
+      input.dispatchEvent(new Event('input', {bubbles: true}));
+      if (svg.innerHTML !== before) { window.__firstSlider = performance.now(); return; }
+      input.value = old;
+    }
+    requestAnimationFrame(probe);
+  };
+  requestAnimationFrame(probe);
+})();
+"""
+
+
+def pages():
+    from test_book import book_pages
+
+    return [p for p in book_pages(HTML) if p != "index.html"]
+
+
+def page_weight(browser, url, name):
+    context, page, log = open_page(browser, count_bytes=True)
+    page.goto(f"{url}/{name}", wait_until="networkidle")
+    page.wait_for_timeout(200)
+    context.close()
+    return log.bytes_received
+
+
+def slow_load(browser, url, name):
+    context, page, log = open_page(browser, network=SLOW_4G)
+    page.add_init_script(FIRST_SLIDER)
+    page.goto(f"{url}/{name}", wait_until="commit", timeout=120_000)
+    page.wait_for_function("window.__firstSlider !== undefined", timeout=120_000, polling=100)
+    fcp = page.evaluate(
+        "() => performance.getEntriesByName('first-contentful-paint')[0].startTime"
+    )
+    slider = page.evaluate("window.__firstSlider")
+    problems = log.problems()
+    context.close()
+    return fcp / 1000, slider / 1000, problems
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3, help="slow-link loads per page")
+    args = parser.parse_args()
+    if not (HTML / "index.html").exists():
+        sys.exit("No book: run `make book` first")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright, serve(HTML) as url:
+        browser = launch(playwright)
+        weights = {name: page_weight(browser, url, name) for name in pages()}
+        print("page weight (bytes transferred, uncompressed, empty cache)")
+        for name, size in sorted(weights.items(), key=lambda item: -item[1]):
+            print(f"  {size / 1e6:6.2f} MB  {name}")
+        sizes = list(weights.values())
+        print(f"  max {max(sizes) / 1e6:.2f} MB, median {statistics.median(sizes) / 1e6:.2f} MB "
+              f"(target: every page <= 3 MB)")
+        print(f"slow link: {SLOW_4G['download_mbps']} Mbit/s down, {SLOW_4G['latency_ms']} ms, "
+              f"{args.repeat} loads each (median; target FCP <= 3 s, slider <= 6 s)")
+        for name in SLOW_PAGES:
+            runs = [slow_load(browser, url, name) for _ in range(args.repeat)]
+            for *_, problems in runs:
+                if problems:
+                    print("  problems:", problems)
+            fcp = statistics.median(r[0] for r in runs)
+            slider = statistics.median(r[1] for r in runs)
+            print(f"  {name}: first contentful paint {fcp:.2f} s, first working slider {slider:.2f} s "
+                  f"(runs: {', '.join(f'{r[0]:.2f}/{r[1]:.2f}' for r in runs)})")
+        browser.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -40,7 +40,6 @@ WORKERS = int(os.environ.get("ROPE_VARIANT_WORKERS", "2"))
 # (requests in /work/coord/requests.md); the test below fails as soon as one of these gains
 # its cell, so that the name is taken off the list and the chapter's variants become required.
 PENDING_PARAMETERS = {
-    "08-rope-in-attention.md",
     "13-pitfalls.md",
     "14-beyond-1d.md",
 }

@@ -41,7 +41,6 @@ WORKERS = int(os.environ.get("ROPE_VARIANT_WORKERS", "2"))
 # its cell, so that the name is taken off the list and the chapter's variants become required.
 PENDING_PARAMETERS = {
     "13-pitfalls.md",
-    "14-beyond-1d.md",
 }
 
 

@@ -39,9 +39,7 @@ WORKERS = int(os.environ.get("ROPE_VARIANT_WORKERS", "2"))
 # Chapters that do not have a parameters cell yet. The chapter streams are adding them
 # (requests in /work/coord/requests.md); the test below fails as soon as one of these gains
 # its cell, so that the name is taken off the list and the chapter's variants become required.
-PENDING_PARAMETERS = {
-    "13-pitfalls.md",
-}
+PENDING_PARAMETERS: set[str] = set()
 
 
 def is_notebook(path: Path) -> bool:

@@ -143,6 +143,22 @@ def mixed_rope_2d(x, rows, cols, theta_rows, theta_cols, *, layout="half"):
     return rotate_pairs(x, angles, layout=layout)
 
 
+
+def _check_mrope_arguments(t, h, w, dim, base, sections):
+    """Validate the M-RoPE arguments shared by the two layouts; broadcast t, h, w (float64)."""
+    dim = check_dim(dim)
+    base = check_base(base)
+    if (not isinstance(sections, (tuple, list)) or len(sections) != 3
+            or any(isinstance(s, bool) or not isinstance(s, numbers.Integral) or s < 0 for s in sections)):
+        raise ValueError(f"sections must be three non-negative integers, got {sections!r}")
+    if sum(sections) != dim // 2:
+        raise ValueError(f"sections must add up to dim // 2 = {dim // 2}, got {tuple(sections)}")
+    components = [np.atleast_1d(np.asarray(p, dtype=np.float64)) for p in (t, h, w)]
+    for name, component in zip("thw", components):
+        if not np.all(np.isfinite(component)):
+            raise ValueError(f"{name} must be finite")
+    return dim, base, np.broadcast_arrays(*components)
+
 def mrope_angles(t, h, w, dim, *, sections=(16, 24, 24), base=10000.0):
     r"""Qwen2-VL's M-RoPE angles: consecutive sections of pairs follow time, height, width.
 
@@ -167,18 +183,7 @@ def mrope_angles(t, h, w, dim, *, sections=(16, 24, 24), base=10000.0):
     >>> mrope_angles([2], [2], [2], 8, sections=(1, 2, 1)).round(4)
     array([[2.   , 0.2  , 0.02 , 0.002]])
     """
-    dim = check_dim(dim)
-    base = check_base(base)
-    if (not isinstance(sections, (tuple, list)) or len(sections) != 3
-            or any(isinstance(s, bool) or not isinstance(s, numbers.Integral) or s < 0 for s in sections)):
-        raise ValueError(f"sections must be three non-negative integers, got {sections!r}")
-    if sum(sections) != dim // 2:
-        raise ValueError(f"sections must add up to dim // 2 = {dim // 2}, got {tuple(sections)}")
-    components = [np.atleast_1d(np.asarray(p, dtype=np.float64)) for p in (t, h, w)]
-    for name, component in zip("thw", components):
-        if not np.all(np.isfinite(component)):
-            raise ValueError(f"{name} must be finite")
-    t, h, w = np.broadcast_arrays(*components)
+    dim, base, (t, h, w) = _check_mrope_arguments(t, h, w, dim, base, sections)
     section_of_pair = np.repeat([0, 1, 2], sections)                 # (d/2,)
     positions = np.stack([t, h, w], axis=-1)[..., section_of_pair]   # (..., L, d/2)
     return positions * inverse_frequencies(dim, base)
@@ -276,18 +281,7 @@ def interleaved_mrope_angles(t, h, w, dim, *, sections=(24, 20, 20), base=500000
     >>> (angles / inverse_frequencies(12, 5000000.0)).round(9).tolist()   # the position per pair
     [[1.0, 10.0, 100.0, 1.0, 10.0, 100.0]]
     """
-    dim = check_dim(dim)
-    base = check_base(base)
-    if (not isinstance(sections, (tuple, list)) or len(sections) != 3
-            or any(isinstance(s, bool) or not isinstance(s, numbers.Integral) or s < 0 for s in sections)):
-        raise ValueError(f"sections must be three non-negative integers, got {sections!r}")
-    if sum(sections) != dim // 2:
-        raise ValueError(f"sections must add up to dim // 2 = {dim // 2}, got {tuple(sections)}")
-    components = [np.atleast_1d(np.asarray(p, dtype=np.float64)) for p in (t, h, w)]
-    for name, component in zip("thw", components):
-        if not np.all(np.isfinite(component)):
-            raise ValueError(f"{name} must be finite")
-    t, h, w = np.broadcast_arrays(*components)
+    dim, base, (t, h, w) = _check_mrope_arguments(t, h, w, dim, base, sections)
     axis_of_pair = interleaved_mrope_axes(dim, sections)
     positions = np.stack([t, h, w], axis=-1)[..., axis_of_pair]
     return positions * inverse_frequencies(dim, base)

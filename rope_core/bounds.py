@@ -166,6 +166,12 @@ def min_cosine_sum(bases, context_len, dim):
     return result
 
 
+
+def _check_grid_step(rtol):
+    """The base grid's relative step must be a real number in (0, 1)."""
+    if isinstance(rtol, bool) or not isinstance(rtol, numbers.Real) or not 0 < rtol < 1:
+        raise ValueError(f"rtol must be a number in (0, 1), got {rtol!r}")
+
 def min_base_for_context(context_len, dim, *, rtol=0.005, low=2.0, high=1e12):
     r"""The smallest base for which RoPE can still tell similar tokens apart up to a length.
 
@@ -214,8 +220,7 @@ def min_base_for_context(context_len, dim, *, rtol=0.005, low=2.0, high=1e12):
     context_len = check_int(context_len, "context_len", min=1)
     dim = check_dim(dim)
     low, high = check_base(low), check_base(high)
-    if isinstance(rtol, bool) or not isinstance(rtol, numbers.Real) or not 0 < rtol < 1:
-        raise ValueError(f"rtol must be a number in (0, 1), got {rtol!r}")
+    _check_grid_step(rtol)
     if not 1 < low < high:
         raise ValueError(f"low and high must satisfy 1 < low < high, got {low} and {high}")
     block = 4096
@@ -287,8 +292,7 @@ def base_from_which_all_pass(context_len, dim, *, start, high, rtol=0.005):
     context_len = check_int(context_len, "context_len", min=1)
     dim = check_dim(dim)
     start, high = check_base(start), check_base(high)
-    if isinstance(rtol, bool) or not isinstance(rtol, numbers.Real) or not 0 < rtol < 1:
-        raise ValueError(f"rtol must be a number in (0, 1), got {rtol!r}")
+    _check_grid_step(rtol)
     if not 1 < start < high:
         raise ValueError(f"start and high must satisfy 1 < start < high, got {start} and {high}")
     steps = int(np.floor(np.log(high / start) / np.log1p(rtol)))

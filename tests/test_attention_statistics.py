@@ -3,7 +3,6 @@ dense, independent construction of RoPE."""
 
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
 from hypothesis import given, settings

@@ -9,14 +9,14 @@ import math
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
 
-import rope_core as rc  # noqa: E402
-from rope_core import plots  # noqa: E402
-from rope_core import widgets as W  # noqa: E402
-from rope_core.demos import context, decay  # noqa: E402
+import rope_core as rc
+from rope_core import plots
+from rope_core import widgets as W
+from rope_core.demos import context, decay
 
 
 def closed_form_scaled(method, factor, dim, base, length):

@@ -209,7 +209,7 @@ function render({ model, el }) {
   // Small multiples on one axis: the chosen scheme at every factor, the current one bold.
   const family = (() => {
     const fw = 440, fh = 260, fl = 50, fr = 74, ft = 12, fb = 40;
-    const section = htmlEl("div", { class: "rope-w-body rope-w-family" }, root);
+    const section = htmlEl("div", { class: "rope-w-family" }, root);
     const title = htmlEl("div", { class: "rope-w-title", style: "width: 100%; margin: 8px 0 0" }, section);
     const fsvg = svgEl("svg", { viewBox: `0 0 ${fw} ${fh}`, width: fw, height: fh, role: "img", class: "rope-w-svg rope-w-large",
       "data-plot": "family" }, section);

@@ -44,9 +44,10 @@ MUTANTS = [
      "(theta / factor) * extrapolation_weight + theta * (1.0 - extrapolation_weight)"),
     ("M06 YaRN range clipped at d/2-1", F, "return max(low, 0), min(high, dim - 1)",
      "return max(low, 0), min(high, dim // 2 - 1)"),
-    ("M07 llama3 edges swapped", F, "np.where(wavelength > length / low, theta / factor, theta)",
-     "np.where(wavelength > length / high, theta / factor, theta)"),
-    ("M08 llama3 high edge x1.2", F, "(wavelength >= length / high)", "(wavelength >= 1.2 * length / high)"),
+    # (Swapping the edges of the first np.where alone is equivalent: the band overwrites it.)
+    ("M07 llama3 band edges swapped", F, "medium = (wavelength >= length / high) & (wavelength <= length / low)",
+     "medium = (wavelength >= length / low) & (wavelength <= length / high)"),
+    ("M08 llama3 high edge x1.2", F, "(wavelength >= length / high) &", "(wavelength >= 1.2 * length / high) &"),
     ("M09 llama3 smooth uses high", F, "smooth = (length / wavelength[medium] - low) / (high - low)",
      "smooth = (length / wavelength[medium] - high) / (high - low)"),
     ("M10 permutation odd-first", L, "np.concatenate([np.arange(0, dim, 2), np.arange(1, dim, 2)])",

@@ -41,6 +41,15 @@ from ._base import _HERE, RopeWidget, SliderError, check_choices, check_max_posi
 _DRAG_JS = "\n" + (_HERE / "drag.js").read_text()
 
 
+class _Degrees(traitlets.Float):
+    """A direction in degrees: a float, never a bool (``True`` is not 1°); wrapped by the widget."""
+
+    def validate(self, obj, value):
+        if isinstance(value, bool):
+            self.error(obj, value)
+        return super().validate(obj, value)
+
+
 class RotationExplorer(RopeWidget):
     r"""A vector :math:`q` and its rotation :math:`R(m\theta)\,q`: drag :math:`q` on the drawing
     (or turn it with the arrow keys), move the position :math:`m`, the frequency :math:`\theta`
@@ -68,7 +77,7 @@ class RotationExplorer(RopeWidget):
     position = traitlets.Int(ROTATION_DEFAULTS["position"]).tag(sync=True)
     theta_index = traitlets.Int(ROTATION_DEFAULTS["theta_index"]).tag(sync=True)
     length_index = traitlets.Int(ROTATION_DEFAULTS["length_index"]).tag(sync=True)
-    q_angle = traitlets.Float(ROTATION_DEFAULTS["q_angle"]).tag(sync=True)
+    q_angle = _Degrees(ROTATION_DEFAULTS["q_angle"]).tag(sync=True)
 
     def __init__(self, thetas=ROTATION_DEFAULTS["thetas"], max_position=ROTATION_DEFAULTS["max_position"],
                  q_angles_deg=ROTATION_DEFAULTS["q_angles_deg"], lengths=ROTATION_DEFAULTS["lengths"], **kwargs):
@@ -129,8 +138,8 @@ class RelativeInvariance(RopeWidget):
     m = traitlets.Int(RELATIVE_DEFAULTS["m"]).tag(sync=True)
     n = traitlets.Int(RELATIVE_DEFAULTS["n"]).tag(sync=True)
     shift = traitlets.Int(RELATIVE_DEFAULTS["shift"]).tag(sync=True)
-    q_angle = traitlets.Float(RELATIVE_DEFAULTS["q_angle"]).tag(sync=True)
-    k_angle = traitlets.Float(RELATIVE_DEFAULTS["k_angle"]).tag(sync=True)
+    q_angle = _Degrees(RELATIVE_DEFAULTS["q_angle"]).tag(sync=True)
+    k_angle = _Degrees(RELATIVE_DEFAULTS["k_angle"]).tag(sync=True)
 
     def __init__(self, q_angle_deg=RELATIVE_DEFAULTS["q_angle"], k_angle_deg=RELATIVE_DEFAULTS["k_angle"],
                  q_length=RELATIVE_DEFAULTS["q_length"], k_length=RELATIVE_DEFAULTS["k_length"],

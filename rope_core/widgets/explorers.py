@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import traitlets
 
@@ -34,8 +36,18 @@ from ..demos.rotation import (
     rotation_table,
     unit_vector,
 )
-from ._base import _HERE, RopeWidget, SliderError, check_choices, check_max_position, module, table
+from ._base import (
+    _COMMON_CSS,
+    _HERE,
+    RopeWidget,
+    SliderError,
+    check_choices,
+    check_max_position,
+    module,
+    table,
+)
 
+_CONTEXT_CSS = (Path(__file__).parent / "context.css").read_text()
 # Pointer, touch and keyboard dragging of a vector, and the play button: shared by the two
 # widgets with draggable vectors (function declarations, so appending them is enough).
 _DRAG_JS = "\n" + (_HERE / "drag.js").read_text()
@@ -330,6 +342,7 @@ class DecayExplorer(RopeWidget):
     """
 
     _esm = module("decay_explorer")
+    _css = _COMMON_CSS + _CONTEXT_CSS
     _sliders = {"base_index": lambda w: len(w._bases), "distance_index": lambda w: w._distances}
     base_index = traitlets.Int(2).tag(sync=True)
     distance_index = traitlets.Int(32).tag(sync=True)
@@ -382,10 +395,12 @@ class ContextExtension(RopeWidget):
     """
 
     _esm = module("context_extension")
+    _css = _COMMON_CSS + _CONTEXT_CSS
     _sliders = {"factor_index": lambda w: len(w._factors), "position_index": lambda w: len(w._positions),
-                "model_index": lambda w: len(w._menu)}
+                "scheme_index": lambda w: len(EXTENSION_METHODS), "model_index": lambda w: len(w._menu)}
     factor_index = traitlets.Int(3).tag(sync=True)
     position_index = traitlets.Int(4).tag(sync=True)
+    scheme_index = traitlets.Int(3).tag(sync=True)  # YaRN: its bands and every factor drawn
     model_index = traitlets.Int(0).tag(sync=True)
 
     def __init__(self, dim=CONTEXT_DEFAULTS["dim"], base=CONTEXT_DEFAULTS["base"],

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import traitlets
 
@@ -24,7 +26,18 @@ from ..demos.context import (
 from ..demos.context import trained_frequencies as trained_frequencies  # announced here first
 from ..demos.decay import DECAY_DEFAULTS, decay_table
 from ..demos.spectrum import clock_positions, clock_table, layout_table, matrix_table
-from ._base import RopeWidget, SliderError, check_choices, check_max_position, exact, module, table
+from ._base import (
+    _COMMON_CSS,
+    RopeWidget,
+    SliderError,
+    check_choices,
+    check_max_position,
+    exact,
+    module,
+    table,
+)
+
+_CONTEXT_CSS = (Path(__file__).parent / "context.css").read_text()
 
 
 def _unit(angle_deg):
@@ -287,6 +300,7 @@ class DecayExplorer(RopeWidget):
     """
 
     _esm = module("decay_explorer")
+    _css = _COMMON_CSS + _CONTEXT_CSS
     _sliders = {"base_index": lambda w: len(w._bases), "distance_index": lambda w: w._distances}
     base_index = traitlets.Int(2).tag(sync=True)
     distance_index = traitlets.Int(32).tag(sync=True)
@@ -339,10 +353,12 @@ class ContextExtension(RopeWidget):
     """
 
     _esm = module("context_extension")
+    _css = _COMMON_CSS + _CONTEXT_CSS
     _sliders = {"factor_index": lambda w: len(w._factors), "position_index": lambda w: len(w._positions),
-                "model_index": lambda w: len(w._menu)}
+                "scheme_index": lambda w: len(EXTENSION_METHODS), "model_index": lambda w: len(w._menu)}
     factor_index = traitlets.Int(3).tag(sync=True)
     position_index = traitlets.Int(4).tag(sync=True)
+    scheme_index = traitlets.Int(3).tag(sync=True)  # YaRN: its bands and every factor drawn
     model_index = traitlets.Int(0).tag(sync=True)
 
     def __init__(self, dim=CONTEXT_DEFAULTS["dim"], base=CONTEXT_DEFAULTS["base"],

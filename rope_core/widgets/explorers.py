@@ -161,6 +161,8 @@ class FrequencyClocks(RopeWidget):
         to 64, then log-spaced stops (:func:`rope_core.demos.spectrum.clock_positions`), so the
         slow hands move too. A play button steps through them.
 
+    Notes
+    -----
     Python sends :math:`\theta_i` (unrounded), :math:`\lambda_i` and the context marks from
     :func:`rope_core.demos.spectrum.clock_table`; the page draws each hand at
     :math:`m\theta_i \bmod 2\pi` (one multiplication, checked against that table in the
@@ -242,6 +244,8 @@ class RotationMatrixHeatmap(RopeWidget):
     max_position : int
         The position slider goes from 0 to this value.
 
+    Notes
+    -----
     The page draws :func:`rope_core.demos.spectrum.matrix_table` with a colour scale; hovering
     or focusing a cell shows its value, :math:`m\theta_i` and :math:`\lambda_i` and outlines
     its block.
@@ -477,6 +481,8 @@ class LayoutExplorer(RopeWidget):
     base : float
         Used for the read-out of each pair's frequency.
 
+    Notes
+    -----
     The page draws :func:`rope_core.demos.spectrum.layout_table`; hovering or focusing a
     feature highlights its pair in both layouts and shows :math:`\theta_i` and
     :math:`\lambda_i`.

@@ -95,7 +95,7 @@ def dataset(page, selector):
 
 
 def text_numbers(text):
-    """The numbers of a 3-significant-digit read-out (sig3 in common.js), in order."""
+    """The numbers of a 3-significant-digit read-out (fmt3 in common.js), in order."""
     text = text.replace("−", "-")
     sup = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
     pattern = r"-?\d+(?:\.\d+)?(?:×10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)?"

@@ -66,9 +66,8 @@ function fmt(value, digits = 4) {
 }
 
 // Three significant digits, as a reader reads them: 0.540, 1230, 2.37×10⁻⁶, −0.841 (U+2212).
-// parseSig3 (tests, hover read-outs) reads them back.
-const SUPERSCRIPT = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
-function sig3(value) {
+const SUPERSCRIPT_DIGITS = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
+function fmt3(value) {
   const v = Number(value);
   if (!Number.isFinite(v)) return String(v);
   if (v === 0) return "0";
@@ -78,7 +77,7 @@ function sig3(value) {
     text = a >= 1000 ? String(Math.round(Number(a.toPrecision(3)))) : a.toPrecision(3);
   } else {
     const [mantissa, exponent] = a.toExponential(2).split("e");
-    text = `${mantissa}×10${String(Number(exponent)).replace(/[-0-9]/g, (c) => SUPERSCRIPT[c])}`;
+    text = `${mantissa}×10${String(Number(exponent)).replace(/[-0-9]/g, (c) => SUPERSCRIPT_DIGITS[c])}`;
   }
   return (v < 0 ? "−" : "") + text;
 }

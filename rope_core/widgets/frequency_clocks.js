@@ -14,7 +14,7 @@ function render({ model, el }) {
     const angle = m * tab.theta[i], shown = hand(m, tab.theta[i]);
     out.hover.textContent = "";
     typeset(htmlEl("span", {}, out.hover),
-      `pair ${i}: θ_${i} = ${sig3(tab.theta[i])}, m·θ_${i} = ${sig3(angle)} rad (${sig3(angle / TAU)} turns), λ_${i} = ${sig3(tab.wavelength[i])}, cos = ${sig3(Math.cos(angle))}, sin = ${sig3(Math.sin(angle))}`);
+      `pair ${i}: θ_${i} = ${fmt3(tab.theta[i])}, m·θ_${i} = ${fmt3(angle)} rad (${fmt3(angle / TAU)} turns), λ_${i} = ${fmt3(tab.wavelength[i])}, cos = ${fmt3(Math.cos(angle))}, sin = ${fmt3(Math.sin(angle))}`);
     Object.assign(out.hover.dataset, { pair: i, theta: tab.theta[i], angle, hand: shown, wavelength: tab.wavelength[i],
       cos: Math.cos(angle), sin: Math.sin(angle), beyond: tab.beyond_context[state.c][i] ? "1" : "0" });
     for (const g of svg.querySelectorAll("g[data-pair]")) g.classList.toggle("rope-w-hover-clock", Number(g.dataset.pair) === i);
@@ -39,7 +39,7 @@ function render({ model, el }) {
       if (far) beyond++;
       const angle = hand(m, tab.theta[i]);
       const group = svgEl("g", { "data-pair": i, "data-angle": angle, "data-beyond": far ? "1" : "0",
-        "aria-label": `pair ${i}: angle ${sig3(angle)} rad${far ? ", does not complete a turn within the context" : ""}` }, svg);
+        "aria-label": `pair ${i}: angle ${fmt3(angle)} rad${far ? ", does not complete a turn within the context" : ""}` }, svg);
       svgEl("circle", { cx, cy, r: radius + 4, class: "rope-w-clock-hit" }, group);
       svgEl("circle", { cx, cy, r: radius, class: "rope-w-meaning", "stroke-dasharray": far ? "4 3" : "none" }, group);
       // Angles are counter-clockwise from 3 o'clock, as in the rotation explorer.
@@ -51,8 +51,8 @@ function render({ model, el }) {
     out.summary.textContent = `${pairs} pairs; ${beyond} with wavelength > ${data.contexts[state.c]} (dashed: not one turn within the context)`;
     Object.assign(out.summary.dataset, { pairs, beyond, context: data.contexts[state.c], position: m });
     const last = pairs - 1, slowAngle = m * tab.theta[last];
-    typeset(out.fastest, `θ_0 = ${sig3(tab.theta[0])}, m·θ_0 = ${sig3(m * tab.theta[0])} rad (${sig3(m * tab.theta[0] / TAU)} turns)`);
-    typeset(out.slowest, `θ_${last} = ${sig3(tab.theta[last])}, m·θ_${last} = ${sig3(slowAngle)} rad (${sig3(slowAngle / TAU)} turns), λ_${last} = ${sig3(tab.wavelength[last])}`);
+    typeset(out.fastest, `θ_0 = ${fmt3(tab.theta[0])}, m·θ_0 = ${fmt3(m * tab.theta[0])} rad (${fmt3(m * tab.theta[0] / TAU)} turns)`);
+    typeset(out.slowest, `θ_${last} = ${fmt3(tab.theta[last])}, m·θ_${last} = ${fmt3(slowAngle)} rad (${fmt3(slowAngle / TAU)} turns), λ_${last} = ${fmt3(tab.wavelength[last])}`);
     Object.assign(out.fastest.dataset, { angle: hand(m, tab.theta[0]), theta: tab.theta[0] });
     Object.assign(out.slowest.dataset, { angle: slowAngle, turns: slowAngle / TAU, theta: tab.theta[last], wavelength: tab.wavelength[last] });
     hide();
@@ -65,7 +65,7 @@ function render({ model, el }) {
     state.m = Math.min(state.m, data.positions.length - 1);
     positionSlider = slider(controls, { label: "position m", name: "position", values: data.positions, index: state.m, onInput: sync("m", "position") });
     player(controls, positionSlider, { label: "play position m" });
-    slider(controls, { label: "base", name: "base", values: data.bases, index: state.b, format: sig3, onInput: sync("b", "base_index") });
+    slider(controls, { label: "base", name: "base", values: data.bases, index: state.b, format: fmt3, onInput: sync("b", "base_index") });
     slider(controls, { label: "dimension d", name: "dim", values: data.dims, index: state.d, onInput: sync("d", "dim_index") });
     slider(controls, { label: "context length", name: "context", values: data.contexts, index: state.c, onInput: sync("c", "context_index") });
     out.summary = readout(controls, "summary", "");

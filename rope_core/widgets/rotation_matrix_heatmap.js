@@ -17,8 +17,8 @@ function render({ model, el }) {
     const angle = tab.angle[state.m][i];
     const what = (r % 2 === c % 2) ? "cos" : (r % 2 === 0 ? "−sin" : "sin");
     out.hover.textContent = "";
-    typeset(htmlEl("span", {}, out.hover), `row ${r}, column ${c}: ${what}(m·θ_${i}) = ${sig3(values[e])}; `);
-    typeset(htmlEl("span", {}, out.hover), `m·θ_${i} = ${sig3(angle)} rad, λ_${i} = ${sig3(tab.wavelength[i])}`);
+    typeset(htmlEl("span", {}, out.hover), `row ${r}, column ${c}: ${what}(m·θ_${i}) = ${fmt3(values[e])}; `);
+    typeset(htmlEl("span", {}, out.hover), `m·θ_${i} = ${fmt3(angle)} rad, λ_${i} = ${fmt3(tab.wavelength[i])}`);
     Object.assign(out.hover.dataset, { row: r, col: c, pair: i, value: values[e], angle, wavelength: tab.wavelength[i] });
     hoverBox.setAttribute("x", left + 2 * i * (span / data.dims[state.d]));
     hoverBox.setAttribute("y", top + 2 * i * (span / data.dims[state.d]));
@@ -42,7 +42,7 @@ function render({ model, el }) {
     for (let e = 0; e < values.length; e++) {
       const r = tab.rows[e], c = tab.cols[e];
       const rect = svgEl("rect", { x: left + c * cell, y: top + r * cell, width: cell, height: cell, style: `fill: ${colour(values[e])}`,
-        "data-row": r, "data-col": c, "data-value": values[e], "aria-label": `row ${r}, column ${c}: ${sig3(values[e])}` }, svg);
+        "data-row": r, "data-col": c, "data-value": values[e], "aria-label": `row ${r}, column ${c}: ${fmt3(values[e])}` }, svg);
       marks.push(rect);
     }
     // Tick labels: every column and row while they fit, else every other / every fourth.
@@ -59,16 +59,16 @@ function render({ model, el }) {
     colourScale(svg, { x: left, y: top + span + 14, width: 180, colour, ticks: [-1, 0, 1], label: "entry value" });
     hoverable(marks, { columns: 2, start: 4 * p, onShow: (e) => showCell(tab, values, e), onHide: hide });
     const base = 4 * p;
-    out.block.textContent = `[[${sig3(values[base])}, ${sig3(values[base + 1])}], [${sig3(values[base + 2])}, ${sig3(values[base + 3])}]]`;
+    out.block.textContent = `[[${fmt3(values[base])}, ${fmt3(values[base + 1])}], [${fmt3(values[base + 2])}, ${fmt3(values[base + 3])}]]`;
     Object.assign(out.block.dataset, { cos: values[base], sin: values[base + 2], pair: p, angle: tab.angle[state.m][p] });
-    typeset(out.theta, `θ_${p} = ${sig3(tab.theta[p])}, m·θ_${p} = ${sig3(tab.angle[state.m][p])} rad, λ_${p} = ${sig3(tab.wavelength[p])}`);
+    typeset(out.theta, `θ_${p} = ${fmt3(tab.theta[p])}, m·θ_${p} = ${fmt3(tab.angle[state.m][p])} rad, λ_${p} = ${fmt3(tab.wavelength[p])}`);
     Object.assign(out.theta.dataset, { theta: tab.theta[p], wavelength: tab.wavelength[p] });
     hide();
   }
   const sync = syncer(model, state, draw);
   slider(controls, { label: "position m", name: "position", values: data.positions, index: state.m, onInput: sync("m", "position") });
   slider(controls, { label: "dimension d", name: "dim", values: data.dims, index: state.d, onInput: sync("d", "dim_index") });
-  slider(controls, { label: "base", name: "base", values: data.bases, index: state.b, format: sig3, onInput: sync("b", "base_index") });
+  slider(controls, { label: "base", name: "base", values: data.bases, index: state.b, format: fmt3, onInput: sync("b", "base_index") });
   const pairs = Array.from({ length: Math.max(...data.dims) / 2 }, (_, i) => i);
   pairSlider = slider(controls, { label: "highlight pair i", name: "pair", values: pairs, index: state.p, onInput: sync("p", "pair") });
   out.block = readout(controls, "block", "block R(m·θ_i) =");

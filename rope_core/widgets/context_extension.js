@@ -392,7 +392,7 @@ function renderModels(model, data, state, root, views, setPair) {
     }
     mark = svgEl("g", { class: "rope-w-mark", "pointer-events": "none" }, svg);
     pairTargets(svg, geometry, setPair);
-    markPair(Math.min(state.pair, n - 1));
+    markPair(state.pair);
 
     shown.replaceChildren();
     const line = (text) => htmlEl("div", {}, shown, text);

@@ -343,7 +343,8 @@ def main(argv=None) -> int:
     finally:
         for path, text in originals.items():
             path.write_text(text)
-        rebuild()
+        if any(stage not in ("unit", "unit-only") for _, stage in results):
+            rebuild()  # the book was rebuilt with a mutant: leave it built from the real code
     print("\ncaught / total per file:")
     for path in sorted({m.path for m, _ in results}):
         mine = [stage for m, stage in results if m.path == path]

@@ -9,12 +9,6 @@ import traitlets
 
 from .. import (
     atlas,
-    interleaved_to_half_permutation,
-    inverse_frequencies,
-    relative_scores,
-    rope_matrix,
-    rotate_2d,
-    wavelengths,
 )
 from .._checks import check_dim
 from ..demos.context import (
@@ -29,27 +23,51 @@ from ..demos.context import (
 )
 from ..demos.context import trained_frequencies as trained_frequencies  # announced here first
 from ..demos.decay import DECAY_DEFAULTS, decay_table
+from ..demos.rotation import (
+    RELATIVE_DEFAULTS,
+    ROTATION_DEFAULTS,
+    check_angle_deg,
+    relative_state,
+    rotation_state,
+    rotation_table,
+    unit_vector,
+)
+from ..demos.spectrum import clock_positions, clock_table, layout_table, matrix_table
 from ._base import (
     _COMMON_CSS,
+    _HERE,
     RopeWidget,
     SliderError,
     check_choices,
     check_max_position,
+    exact,
     module,
     table,
 )
 
 _CONTEXT_CSS = (Path(__file__).parent / "context.css").read_text()
+# Pointer, touch and keyboard dragging of a vector, and the play button: shared by the two
+# widgets with draggable vectors (function declarations, so appending them is enough).
+_DRAG_JS = "\n" + (_HERE / "drag.js").read_text()
 
 
-def _unit(angle_deg):
-    angle = np.deg2rad(angle_deg)
-    return np.stack([np.cos(angle), np.sin(angle)], axis=-1)
+class _Degrees(traitlets.Float):
+    """A direction in degrees: a float, never a bool (``True`` is not 1°); wrapped by the widget."""
+
+    def validate(self, obj, value):
+        if isinstance(value, bool):
+            self.error(obj, value)
+        return super().validate(obj, value)
 
 
 class RotationExplorer(RopeWidget):
-    r"""A vector :math:`q` and its rotation :math:`R(m\theta)\,q`, with sliders for
-    the angle and length of :math:`q`, the position :math:`m` and the frequency :math:`\theta`.
+    r"""A vector :math:`q` and its rotation :math:`R(m\theta)\,q`: drag :math:`q` on the drawing
+    (or turn it with the arrow keys), move the position :math:`m`, the frequency :math:`\theta`
+    and the length of :math:`q`, or press play to watch :math:`m` advance.
+
+    The direction of :math:`q` is continuous (the synced float trait ``q_angle``, degrees), so
+    the page rotates it itself with :math:`\cos m\theta`, :math:`\sin m\theta`; ``state()``
+    gives the same numbers from rope_core (``rope_core.demos.rotation``).
 
     Parameters
     ----------
@@ -58,54 +76,65 @@ class RotationExplorer(RopeWidget):
     max_position : int
         The position slider goes from 0 to this value.
     q_angles_deg : sequence of float
-        Angle choices for :math:`q`, in degrees.
+        Preset directions of :math:`q` for the page's "angle of q" slider, in degrees.
     lengths : sequence of float
         Length choices for :math:`q`.
     """
 
-    _esm = module("rotation_explorer")
+    _esm = module("rotation_explorer") + _DRAG_JS
     _sliders = {"position": lambda w: w._max_position + 1, "theta_index": lambda w: len(w._thetas),
-                "q_angle_index": lambda w: len(w._q_angles), "length_index": lambda w: len(w._lengths)}
-    position = traitlets.Int(3).tag(sync=True)
-    theta_index = traitlets.Int(2).tag(sync=True)
-    q_angle_index = traitlets.Int(1).tag(sync=True)
-    length_index = traitlets.Int(1).tag(sync=True)
+                "length_index": lambda w: len(w._lengths)}
+    position = traitlets.Int(ROTATION_DEFAULTS["position"]).tag(sync=True)
+    theta_index = traitlets.Int(ROTATION_DEFAULTS["theta_index"]).tag(sync=True)
+    length_index = traitlets.Int(ROTATION_DEFAULTS["length_index"]).tag(sync=True)
+    q_angle = _Degrees(ROTATION_DEFAULTS["q_angle"]).tag(sync=True)
 
-    def __init__(self, thetas=(0.1, 0.2, 0.3, 0.5, 1.0), max_position=64,
-                 q_angles_deg=tuple(range(0, 360, 30)), lengths=(0.5, 1.0, 1.5), **kwargs):
+    def __init__(self, thetas=ROTATION_DEFAULTS["thetas"], max_position=ROTATION_DEFAULTS["max_position"],
+                 q_angles_deg=ROTATION_DEFAULTS["q_angles_deg"], lengths=ROTATION_DEFAULTS["lengths"], **kwargs):
         self._thetas = check_choices(thetas, "thetas")
         self._max_position = check_max_position(max_position, upper=256)
         self._q_angles = check_choices(q_angles_deg, "q_angles_deg", positive=False)
         self._lengths = check_choices(lengths, "lengths")
         self._fit_default_indices(kwargs, position=self._max_position + 1, theta_index=len(self._thetas),
-                                  q_angle_index=len(self._q_angles), length_index=len(self._lengths))
+                                  length_index=len(self._lengths))
         super().__init__(**kwargs)
         self.data = self._compute()
 
+    @traitlets.validate("q_angle")
+    def _check_q_angle(self, proposal):
+        try:
+            return check_angle_deg(proposal["value"], "RotationExplorer.q_angle")
+        except ValueError as error:
+            raise SliderError(str(error)) from None
+
     def _compute(self):
-        positions = np.arange(self._max_position + 1)
-        thetas = np.asarray(self._thetas)
-        angles = positions[None, :] * thetas[:, None]                       # (T, M)
-        unit_q = _unit(np.asarray(self._q_angles))                             # (A, 2)
-        rotated = rotate_2d(unit_q[None, :, None, :], angles[:, None, :])     # (T, A, M, 2)
+        tables = rotation_table(self._thetas, self._max_position)
         return {
-            "thetas": self._thetas, "positions": positions.tolist(),
+            "thetas": self._thetas, "positions": list(range(self._max_position + 1)),
             "q_angles_deg": self._q_angles, "lengths": self._lengths,
-            "q": table(unit_q), "angle": table(angles),
-            "angle_deg": table(np.rad2deg(angles) % 360.0),
-            "cos": table(np.cos(angles)), "sin": table(np.sin(angles)),
-            "rotated": table(rotated),
+            **{name: table(values) for name, values in tables.items()},
         }
+
+    def state(self):
+        """What the page shows now, from rope_core: ``demos.rotation.rotation_state``."""
+        q = self._lengths[self.length_index] * unit_vector(self.q_angle)
+        return rotation_state(q, self.position, self._thetas[self.theta_index])
 
 
 class RelativeInvariance(RopeWidget):
     r"""Two vectors at positions :math:`m` and :math:`n`, and a slider that shifts both:
-    the score :math:`\langle R_m q, R_n k\rangle` stays put while the drawing turns.
+    the score :math:`\langle R_{m+s} q, R_{n+s} k\rangle` stays put while the drawing turns.
+    Drag :math:`q` or :math:`k` on the drawing (or turn them with the arrow keys), or press play
+    to watch the shift :math:`s` advance.
+
+    The directions of :math:`q` and :math:`k` are the synced float traits ``q_angle`` and
+    ``k_angle`` (degrees); the page rotates them itself; ``state()`` gives the same numbers
+    from rope_core (``rope_core.demos.rotation.relative_state``).
 
     Parameters
     ----------
     q_angle_deg, k_angle_deg : float
-        Directions of :math:`q` and :math:`k`.
+        Starting directions of :math:`q` and :math:`k`, in degrees.
     q_length, k_length : float
         Their lengths.
     theta : float
@@ -114,36 +143,47 @@ class RelativeInvariance(RopeWidget):
         Range of the ``m``, ``n`` and shift sliders (each 0 .. max_position).
     """
 
-    _esm = module("relative_invariance")
+    _esm = module("relative_invariance") + _DRAG_JS
     _sliders = {name: (lambda w: w._max_position + 1) for name in ("m", "n", "shift")}
-    m = traitlets.Int(2).tag(sync=True)
-    n = traitlets.Int(7).tag(sync=True)
-    shift = traitlets.Int(0).tag(sync=True)
+    m = traitlets.Int(RELATIVE_DEFAULTS["m"]).tag(sync=True)
+    n = traitlets.Int(RELATIVE_DEFAULTS["n"]).tag(sync=True)
+    shift = traitlets.Int(RELATIVE_DEFAULTS["shift"]).tag(sync=True)
+    q_angle = _Degrees(RELATIVE_DEFAULTS["q_angle"]).tag(sync=True)
+    k_angle = _Degrees(RELATIVE_DEFAULTS["k_angle"]).tag(sync=True)
 
-    def __init__(self, q_angle_deg=20.0, k_angle_deg=75.0, q_length=1.0, k_length=0.8,
-                 theta=0.3, max_position=24, **kwargs):
-        self._q = check_choices([q_length], "q_length")[0] * _unit(check_choices([q_angle_deg], "q_angle_deg", positive=False)[0])
-        self._k = check_choices([k_length], "k_length")[0] * _unit(check_choices([k_angle_deg], "k_angle_deg", positive=False)[0])
+    def __init__(self, q_angle_deg=RELATIVE_DEFAULTS["q_angle"], k_angle_deg=RELATIVE_DEFAULTS["k_angle"],
+                 q_length=RELATIVE_DEFAULTS["q_length"], k_length=RELATIVE_DEFAULTS["k_length"],
+                 theta=RELATIVE_DEFAULTS["theta"], max_position=RELATIVE_DEFAULTS["max_position"], **kwargs):
+        kwargs.setdefault("q_angle", check_choices([q_angle_deg], "q_angle_deg", positive=False)[0])
+        kwargs.setdefault("k_angle", check_choices([k_angle_deg], "k_angle_deg", positive=False)[0])
+        self._q_length = check_choices([q_length], "q_length")[0]
+        self._k_length = check_choices([k_length], "k_length")[0]
         self._theta = check_choices([theta], "theta")[0]
         self._max_position = check_max_position(max_position, upper=128)
         self._fit_default_indices(kwargs, m=self._max_position + 1, n=self._max_position + 1,
                                   shift=self._max_position + 1)
         super().__init__(**kwargs)
-        self.data = self._compute()
+        self.data = {"theta": self._theta, "max_position": self._max_position,
+                     "q_length": self._q_length, "k_length": self._k_length}
 
-    def _compute(self):
-        top = 2 * self._max_position
-        positions = np.arange(top + 1)
-        # A 2-D RoPE has theta_0 = 1; scaling the positions by theta gives frequency theta.
-        scaled = positions * self._theta
-        scores = relative_scores(self._q, self._k, scaled, scaled, base=10000.0)
-        return {
-            "theta": self._theta, "max_position": self._max_position,
-            "q": table(self._q), "k": table(self._k),
-            "rotated_q": table(rotate_2d(self._q, scaled)),
-            "rotated_k": table(rotate_2d(self._k, scaled)),
-            "scores": table(scores),
-        }
+    @traitlets.validate("q_angle", "k_angle")
+    def _check_angles(self, proposal):
+        try:
+            return check_angle_deg(proposal["value"], f"RelativeInvariance.{proposal['trait'].name}")
+        except ValueError as error:
+            raise SliderError(str(error)) from None
+
+    @property
+    def _q(self):
+        return self._q_length * unit_vector(self.q_angle)
+
+    @property
+    def _k(self):
+        return self._k_length * unit_vector(self.k_angle)
+
+    def state(self):
+        """What the page shows now, from rope_core: ``demos.rotation.relative_state``."""
+        return relative_state(self._q, self._k, self.m, self.n, self.shift, self._theta)
 
 
 class FrequencyClocks(RopeWidget):
@@ -159,14 +199,21 @@ class FrequencyClocks(RopeWidget):
         Context lengths; pairs whose wavelength exceeds the chosen one are marked: they do not
         complete a turn within the context.
     max_position : int
-        The position slider goes from 0 to this value.
+        The position slider goes from 0 to this value (at most :math:`10^6`): every position up
+        to 64, then log-spaced stops (:func:`rope_core.demos.spectrum.clock_positions`), so the
+        slow hands move too. A play button steps through them.
 
-    In a live kernel, assigning new ``dims`` or ``bases`` recomputes the table with
-    ``rope_core`` (any value, not only the precomputed ones).
+    Notes
+    -----
+    Python sends :math:`\theta_i` (unrounded), :math:`\lambda_i` and the context marks from
+    :func:`rope_core.demos.spectrum.clock_table`; the page draws each hand at
+    :math:`m\theta_i \bmod 2\pi` (one multiplication, checked against that table in the
+    browser tests). In a live kernel, assigning new ``dims`` or ``bases`` recomputes the table
+    with ``rope_core`` (any value, not only the precomputed ones).
     """
 
     _esm = module("frequency_clocks")
-    _sliders = {"position": lambda w: w._max_position + 1, "context_index": lambda w: len(w._contexts),
+    _sliders = {"position": lambda w: len(w._positions), "context_index": lambda w: len(w._contexts),
                 "dim_index": lambda w: len(w.dims), "base_index": lambda w: len(w.bases)}
     dims = traitlets.List(traitlets.Int()).tag(sync=True)
     bases = traitlets.List(traitlets.Float()).tag(sync=True)
@@ -176,11 +223,12 @@ class FrequencyClocks(RopeWidget):
     position = traitlets.Int(1).tag(sync=True)
 
     def __init__(self, dims=(8, 16, 32), bases=(1e2, 1e3, 1e4, 1e5, 1e6),
-                 contexts=(16, 64, 256, 1024, 4096), max_position=64, **kwargs):
+                 contexts=(16, 64, 256, 1024, 4096), max_position=100_000, **kwargs):
         self._contexts = check_choices(contexts, "contexts", integer=True)
-        self._max_position = check_max_position(max_position, upper=512)
+        self._max_position = check_max_position(max_position, upper=10**6)
+        self._positions = clock_positions(self._max_position)
         dims, bases = self._checked_dims(dims), self._checked_bases(bases)
-        self._fit_default_indices(kwargs, position=self._max_position + 1, context_index=len(self._contexts),
+        self._fit_default_indices(kwargs, position=len(self._positions), context_index=len(self._contexts),
                                   dim_index=len(dims), base_index=len(bases))
         super().__init__(dims=dims, bases=bases, **kwargs)
         self._recompute()
@@ -214,22 +262,16 @@ class FrequencyClocks(RopeWidget):
     def _recompute(self):
         self.dim_index = min(self.dim_index, len(self.dims) - 1)
         self.base_index = min(self.base_index, len(self.bases) - 1)
-        positions = np.arange(self._max_position + 1)
         per_dim = []
         for dim in self.dims:
             per_base = []
             for base in self.bases:
-                theta = inverse_frequencies(dim, base)
-                wave = wavelengths(dim, base)
-                per_base.append({
-                    "theta": table(theta),
-                    "wavelength": table(wave, 3),
-                    "angle": table(np.mod(positions[:, None] * theta, 2 * np.pi)),
-                    "beyond_context": [[bool(w > c) for w in wave] for c in self._contexts],
-                })
+                clocks = clock_table(dim, base, [0], self._contexts)
+                per_base.append({"theta": exact(clocks["theta"]), "wavelength": exact(clocks["wavelength"]),
+                                 "beyond_context": clocks["beyond_context"].tolist()})
             per_dim.append(per_base)
         self.data = {"dims": list(self.dims), "bases": list(self.bases), "contexts": self._contexts,
-                     "positions": positions.tolist(), "tables": per_dim}
+                     "positions": self._positions.tolist(), "tables": per_dim}
 
 
 class RotationMatrixHeatmap(RopeWidget):
@@ -243,6 +285,12 @@ class RotationMatrixHeatmap(RopeWidget):
         Base choices.
     max_position : int
         The position slider goes from 0 to this value.
+
+    Notes
+    -----
+    The page draws :func:`rope_core.demos.spectrum.matrix_table` with a colour scale; hovering
+    or focusing a cell shows its value, :math:`m\theta_i` and :math:`\lambda_i` and outlines
+    its block.
     """
 
     _esm = module("rotation_matrix_heatmap")
@@ -265,18 +313,16 @@ class RotationMatrixHeatmap(RopeWidget):
         self.data = self._compute()
 
     def _compute(self):
+        # Only the entries of the 2x2 blocks (rows, cols): the rest of the matrix is zero.
+        positions = np.arange(self._max_position + 1)
         tables = []
         for dim in self._dims:
-            # Row and column of every entry of each 2x2 block; the rest of the matrix is zero.
-            block_rows, block_cols = np.nonzero(np.kron(np.eye(dim // 2), np.ones((2, 2))))
             per_base = []
             for base in self._bases:
-                entries = []
-                for m in range(self._max_position + 1):
-                    matrix = rope_matrix(m, dim, base)
-                    entries.append(table(matrix[block_rows, block_cols]))
-                per_base.append({"theta": table(inverse_frequencies(dim, base)), "blocks": entries,
-                                 "rows": block_rows.tolist(), "cols": block_cols.tolist()})
+                t = matrix_table(dim, base, positions)
+                per_base.append({"theta": exact(t["theta"]), "wavelength": exact(t["wavelength"]),
+                                 "angle": table(t["angle"]), "blocks": table(t["blocks"]),
+                                 "rows": t["rows"].tolist(), "cols": t["cols"].tolist()})
             tables.append(per_base)
         return {"dims": self._dims, "bases": self._bases,
                 "positions": list(range(self._max_position + 1)), "tables": tables}
@@ -476,6 +522,12 @@ class LayoutExplorer(RopeWidget):
         Dimension choices (even, at most 32).
     base : float
         Used for the read-out of each pair's frequency.
+
+    Notes
+    -----
+    The page draws :func:`rope_core.demos.spectrum.layout_table`; hovering or focusing a
+    feature highlights its pair in both layouts and shows :math:`\theta_i` and
+    :math:`\lambda_i`.
     """
 
     _esm = module("layout_explorer")
@@ -495,11 +547,7 @@ class LayoutExplorer(RopeWidget):
     def _compute(self):
         tables = []
         for dim in self._dims:
-            half = dim // 2
-            tables.append({
-                "interleaved_pairs": [[2 * i, 2 * i + 1] for i in range(half)],
-                "half_pairs": [[i, i + half] for i in range(half)],
-                "interleaved_to_half": interleaved_to_half_permutation(dim).tolist(),
-                "theta": table(inverse_frequencies(dim, self._base)),
-            })
+            t = layout_table(dim, self._base)
+            tables.append({key: t[key].tolist() for key in ("interleaved_pairs", "half_pairs", "interleaved_to_half")}
+                          | {"theta": exact(t["theta"]), "wavelength": exact(t["wavelength"])})
         return {"dims": self._dims, "base": self._base, "tables": tables}

@@ -201,9 +201,7 @@ def test_axe_finds_no_serious_violation_on_any_page(built_book, book_server, chr
         context, page, log = open_page(chromium, scheme, **kwargs)
         for name in book_pages(built_book):
             page.goto(f"{book_server}/{name}", wait_until="networkidle")
-            page.wait_for_function("() => !window.MathJax || !MathJax.startup || MathJax.startup.promise")
-            page.evaluate("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
-            page.wait_for_timeout(50)  # rope-site.js marks scrolling boxes right after typesetting
+            page.wait_for_timeout(50)  # rope-site.js marks scrolling boxes once the page is parsed
             found += [f"{scheme} {viewport and 'phone' or 'desktop'} {name}: {v}" for v in axe_serious(page, rules)]
         assert log.problems() == []
         context.close()
@@ -234,7 +232,6 @@ def test_keyboard_reaches_chapter_2_slider_with_rings(built_book, book_server, b
     page, log = browser_page
     page.goto(f"{book_server}/book/02-rotations.html", wait_until="networkidle")
     page.wait_for_function("document.documentElement.dataset.ropeWidgets === 'ready'")
-    page.evaluate("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
     assert page.locator("mjx-container[tabindex='0']").count() == 0
     presses, stops = _tab_to_first_slider(page)
     assert presses is not None, [s["what"] for s in stops]
@@ -286,3 +283,50 @@ def test_references_link_every_arxiv_id(built_book):
     ids = set(re.findall(r"arXiv:(\d{4}\.\d{4,5})", text))
     linked = set(re.findall(r'href="https://arxiv\.org/abs/(\d{4}\.\d{4,5})"', html))
     assert len(ids) >= 10 and ids <= linked, sorted(ids - linked)
+
+
+# ---- weight: nothing a page does not need ---------------------------------------------
+
+@pytest.mark.book
+def test_every_page_weighs_at_most_3_mb(built_book, book_server, chromium):
+    """Bytes transferred with an empty cache (served without compression), every page; and
+    none loads the theme's fontawesome.js, its icon fonts or MathJax (typeset at build time)."""
+    from test_book import book_pages
+
+    heavy, unwanted = [], []
+    for name in book_pages(built_book):
+        context, page, log = open_page(chromium, count_bytes=True)
+        urls = []
+        page.on("request", lambda request: urls.append(request.url))
+        page.goto(f"{book_server}/{name}", wait_until="networkidle")
+        page.wait_for_timeout(200)
+        context.close()
+        if log.bytes_received > 3e6:
+            heavy.append(f"{name}: {log.bytes_received / 1e6:.2f} MB")
+        unwanted += [f"{name}: {u}" for u in urls if re.search(r"fontawesome|/webfonts/fa-|mathjax", u, re.I)]
+        assert log.problems() == [], (name, log.problems())
+    assert not heavy and not unwanted, heavy + unwanted
+
+
+@pytest.mark.book
+@pytest.mark.parametrize("width", [390, 1280])
+def test_every_icon_is_drawn_without_fontawesome(width, built_book, book_server, chromium, screenshot_dir):
+    """Each ``fa-*`` icon on the gallery and chapter 2 is a CSS-mask drawing (rope-icons.css,
+    generated at build time): an icon missing from site_assets.ICONS would show nothing."""
+    for name in ("book/02-rotations.html", "book/gallery.html", "book/appendix-api.html"):
+        context, page, log = open_page(chromium, viewport={"width": width, "height": 844}, touch=width < 600)
+        page.goto(f"{book_server}/{name}", wait_until="networkidle")
+        icons = page.evaluate(
+            """() => [...document.querySelectorAll('[class*="fa-"]')].map(e => {
+                   const name = [...e.classList].find(c => c.startsWith('fa-') && !['fa-solid', 'fa-brands', 'fa-regular', 'fa-lg'].includes(c));
+                   const s = getComputedStyle(e, '::before');
+                   const mask = s.maskImage || s.webkitMaskImage || '';
+                   return {name, drawn: mask.includes('data:image/svg+xml') && parseFloat(s.width) > 0};
+               })"""
+        )
+        assert len(icons) >= 10, icons
+        assert [i["name"] for i in icons if not i["drawn"]] == [], name
+        assert log.problems() == []
+        if name.endswith("02-rotations.html"):
+            page.screenshot(path=str(screenshot_dir / f"icons-{width}.png"))
+        context.close()

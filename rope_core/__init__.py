@@ -30,11 +30,9 @@ from .attention import (
 from .bounds import long_term_decay_bound, min_base_for_context
 from .config import RopeSpec, from_config, layer_plan
 from .frequencies import (
-    EXTENSION_METHODS,
     ROPE_TYPES,
     attention_factor,
     default_inverse_frequencies,
-    example_rope_scaling,
     inverse_frequencies,
     wavelengths,
     yarn_correction_range,
@@ -54,7 +52,6 @@ except _metadata.PackageNotFoundError:  # imported from a source tree that was n
     __version__ = "0+unknown"
 
 __all__ = [
-    "EXTENSION_METHODS",
     "ROPE_TYPES",
     "RopeSpec",
     "apply_rope",
@@ -65,7 +62,6 @@ __all__ = [
     "clear_table_cache",
     "cos_sin_tables",
     "default_inverse_frequencies",
-    "example_rope_scaling",
     "from_config",
     "half_to_interleaved",
     "interleaved_to_half",

@@ -1,11 +1,8 @@
 """Tests of rope_core.blocks: any rotation of R^d is RoPE's block-diagonal matrix in some basis."""
 
-import doctest
-
 import numpy as np
 import pytest
 
-import rope_core.blocks
 from rope_core import rope_matrix, rotation_matrix
 from rope_core.blocks import block_rotation, rotation_blocks
 
@@ -108,11 +105,3 @@ def test_bad_arguments_are_refused_by_name():
         block_rotation([[0.1, 0.2]])
     with pytest.raises(ValueError, match="angles"):
         block_rotation([np.inf])
-
-
-def test_docstring_examples():
-    finder = doctest.DocTestFinder(exclude_empty=True)
-    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    for test in finder.find(rope_core.blocks, globs={"np": np, **vars(rope_core.blocks)}):
-        runner.run(test)
-    assert runner.summarize(verbose=False).failed == 0

@@ -8,7 +8,6 @@ code (cited next to each).
 from __future__ import annotations
 
 import copy
-import doctest
 
 import numpy as np
 import pytest
@@ -32,12 +31,6 @@ def v5(config):
     block["rope_theta"] = config.pop("rope_theta")
     config["rope_parameters"] = block
     return config
-
-
-def test_module_doctests():
-    for module in (rope_core.config, rope_core.atlas):
-        result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
-        assert result.attempted > 0 and result.failed == 0, module.__name__
 
 
 def test_v4_and_v5_forms_give_the_same_spec():

@@ -2,18 +2,11 @@
 
 from __future__ import annotations
 
-import doctest
-
 import numpy as np
 import pytest
 
 import rope_core
 from rope_core import precision
-
-
-def test_doctests():
-    result = doctest.testmod(precision, extraglobs={"np": np})
-    assert result.attempted >= 4 and result.failed == 0
 
 
 def test_bfloat16_keeps_8_significant_bits():

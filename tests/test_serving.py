@@ -1,7 +1,5 @@
 """rope_core.serving: position ids for padded and packed batches, re-rotating cached keys."""
 
-import doctest
-
 import numpy as np
 import pytest
 
@@ -9,10 +7,6 @@ import rope_core
 from rope_core import serving
 
 RNG = np.random.default_rng(3)
-
-
-def test_doctests():
-    assert doctest.testmod(serving).failed == 0
 
 
 def test_left_padding_numbers_real_tokens_from_zero():

@@ -8,6 +8,7 @@ import traitlets
 
 import rope_core as rc
 from rope_core import widgets as W
+from rope_core.demos.context import EXTENSION_METHODS, example_rope_scaling
 
 ALL = list(W.REGISTRY)
 
@@ -81,9 +82,9 @@ def test_decay_series_match_rope_core():
 def test_context_extension_matches_inverse_frequencies():
     widget = W.ContextExtension(dim=32, factors=(1, 4), positions=(100, 10000))
     for f, factor in enumerate((1, 4)):
-        for method in rc.EXTENSION_METHODS:
+        for method in EXTENSION_METHODS:
             entry = widget.data["per_factor"][f][method]
-            scaling = rc.example_rope_scaling(method, factor, 4096)
+            scaling = example_rope_scaling(method, factor, 4096)
             theta = rc.inverse_frequencies(32, 10000.0, rope_scaling=scaling)
             np.testing.assert_allclose(entry["log10_wavelength"], np.log10(2 * np.pi / theta), atol=1e-6)
             assert entry["attention_factor"] == pytest.approx(rc.attention_factor(32, rope_scaling=scaling), abs=1e-6)

@@ -14,6 +14,7 @@ import pytest
 
 import rope_core as rc
 from rope_core import widgets as W
+from rope_core.demos.context import example_rope_scaling
 
 pytestmark = [pytest.mark.book, pytest.mark.browser]
 ORDER = [cls.__name__ for cls in W.REGISTRY]  # the gallery shows the registry in order
@@ -119,7 +120,7 @@ def test_readouts_equal_rope_core(gallery):
     for _ in range(3):
         press(root, "position", key="ArrowLeft")
         f, p = slider_index(root, "factor"), slider_index(root, "position")
-        scaling = rc.example_rope_scaling("yarn", data["factors"][f], data["training_length"])
+        scaling = example_rope_scaling("yarn", data["factors"][f], data["training_length"])
         theta = rc.inverse_frequencies(data["dim"], data["base"], rope_scaling=scaling)
         cell = root.locator('td[data-method="yarn"][data-field="slowest_turns"]')
         assert abs(float(cell.get_attribute("data-value")) - data["positions"][p] * theta[-1] / (2 * np.pi)) < 1e-6

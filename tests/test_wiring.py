@@ -1,16 +1,10 @@
 """rope_core.wiring: Llama 4's temperature on NoPE layers and QK-norm's RMSNorm."""
 
-import doctest
-
 import numpy as np
 import pytest
 
 import rope_core
 from rope_core import wiring
-
-
-def test_doctests():
-    assert doctest.testmod(wiring).failed == 0
 
 
 def test_temperature_steps_at_multiples_of_floor_scale():

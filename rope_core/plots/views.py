@@ -10,16 +10,14 @@ import numpy as np
 from matplotlib.patches import Arc, Rectangle
 
 from .. import (
-    EXTENSION_METHODS,
-    attention_factor,
-    example_rope_scaling,
     interleaved_to_half_permutation,
     inverse_frequencies,
-    long_term_decay_bound,
     relative_scores,
     rope_matrix,
     rotate_2d,
 )
+from ..demos.context import CONTEXT_DEFAULTS, EXTENSION_METHODS, context_extension_table
+from ..demos.decay import DECAY_DEFAULTS, decay_table
 from ._style import PALETTE, axes_or_new
 
 __all__ = [
@@ -137,18 +135,16 @@ def plot_rotation_matrix(position=2, dim=16, base=10000.0, *, ax=None):
     return ax
 
 
-def plot_decay(dim=128, base=10000.0, max_distance=1024, seed=0, *, ax=None):
-    r"""The decay bound (relative to distance 0) and the aligned and random cosine scores."""
-    distances = np.arange(0, max_distance + 1, 4)
-    bound = long_term_decay_bound(distances, dim, base)
-    ones = np.ones(dim)
-    q, k = np.random.default_rng(seed).normal(size=(2, dim))
+def plot_decay(dim=DECAY_DEFAULTS["dim"], base=10000.0, max_distance=DECAY_DEFAULTS["max_distance"],
+               seed=DECAY_DEFAULTS["seed"], *, ax=None):
+    r"""The decay bound (relative to distance 0) and the aligned and random cosine scores:
+    the ``DecayExplorer`` widget at one base (:func:`rope_core.demos.decay.decay_table`)."""
+    curves = decay_table(dim, [base], max_distance, DECAY_DEFAULTS["step"], seed)
+    distances = curves["distances"]
     ax = axes_or_new(ax, figsize=(6, 3.4))
-    ax.plot(distances, bound / bound[0], color=PALETTE["accent"], label="bound / bound(0)")
-    ax.plot(distances, relative_scores(ones, ones, [0], distances, base=base)[0] / dim,
-            color=PALETTE["query"], label="aligned q = k")
-    ax.plot(distances, relative_scores(q, k, [0], distances, base=base)[0] / (np.linalg.norm(q) * np.linalg.norm(k)),
-            color=PALETTE["key"], label="random q, k")
+    ax.plot(distances, curves["bound"][0], color=PALETTE["accent"], label="bound / bound(0)")
+    ax.plot(distances, curves["aligned"][0], color=PALETTE["query"], label="aligned q = k")
+    ax.plot(distances, curves["random"][0], color=PALETTE["key"], label="random q, k")
     ax.set_xlabel("relative distance $n - m$")
     ax.set_ylabel("relative value")
     ax.set_ylim(-1, 1.05)
@@ -157,23 +153,24 @@ def plot_decay(dim=128, base=10000.0, max_distance=1024, seed=0, *, ax=None):
     return ax
 
 
-def plot_context_extension(factor=8.0, dim=128, base=10000.0, training_length=4096, *, ax=None):
-    r"""Wavelength of every pair under each context-extension scheme, on log axes."""
+def plot_context_extension(factor=8.0, dim=CONTEXT_DEFAULTS["dim"], base=CONTEXT_DEFAULTS["base"],
+                           training_length=CONTEXT_DEFAULTS["training_length"], *, ax=None):
+    r"""Wavelength of every pair under each context-extension scheme, on log axes: the
+    ``ContextExtension`` widget at one factor (:func:`rope_core.demos.context.context_extension_table`)."""
+    rows = context_extension_table(dim, base, training_length, [factor], [training_length])["per_factor"][0]
     ax = axes_or_new(ax, figsize=(6, 3.6))
     colours = ["#888888", PALETTE["query"], PALETTE["key"], PALETTE["rotated"], PALETTE["accent"]]
     for (method, label), colour in zip(EXTENSION_METHODS.items(), colours):
-        scaling = example_rope_scaling(method, factor, training_length)
-        theta = inverse_frequencies(dim, base, rope_scaling=scaling)
-        factor_note = attention_factor(dim, base, rope_scaling=scaling)
+        factor_note = rows[method]["attention_factor"]
         suffix = f" (attention × {factor_note:.3f})" if factor_note != 1 else ""
-        ax.plot(2 * np.pi / theta, color=colour, label=label + suffix)
+        ax.plot(rows[method]["wavelength"], color=colour, label=label + suffix)
     ax.axhline(training_length, color="#999999", ls="--", lw=1)
-    ax.text(1, training_length * 1.3, f"L = {training_length}", fontsize=8)
+    ax.text(1, training_length * 1.3, f"$L$ = {training_length}", fontsize=8)
     ax.set_yscale("log")
     ax.set_xlabel("pair index $i$")
-    ax.set_ylabel(r"wavelength $2\pi/\theta_i$ (tokens)")
+    ax.set_ylabel(r"wavelength $\lambda_i = 2\pi/\theta_i$ (tokens)")
     ax.legend(fontsize=7, loc="upper left")
-    ax.set_title(f"scale factor s = {factor:g}")
+    ax.set_title(f"scale factor $s$ = {factor:g}")
     return ax
 
 

@@ -6,19 +6,27 @@ import numpy as np
 import traitlets
 
 from .. import (
-    EXTENSION_METHODS,
     atlas,
-    attention_factor,
-    example_rope_scaling,
     interleaved_to_half_permutation,
     inverse_frequencies,
-    long_term_decay_bound,
     relative_scores,
     rope_matrix,
     rotate_2d,
     wavelengths,
 )
 from .._checks import check_dim
+from ..demos.context import (
+    BAND_NAMES,
+    CONTEXT_DEFAULTS,
+    EXTENSION_METHODS,
+    context_extension_table,
+    model_spectrum_table,
+)
+from ..demos.context import (
+    slow_pairs_beyond_training as slow_pairs_beyond_training,  # announced here first
+)
+from ..demos.context import trained_frequencies as trained_frequencies  # announced here first
+from ..demos.decay import DECAY_DEFAULTS, decay_table
 from ._base import RopeWidget, SliderError, check_choices, check_max_position, module, table
 
 
@@ -284,7 +292,9 @@ class DecayExplorer(RopeWidget):
     base_index = traitlets.Int(2).tag(sync=True)
     distance_index = traitlets.Int(32).tag(sync=True)
 
-    def __init__(self, dim=128, bases=(1e2, 1e3, 1e4, 1e5, 1e6), max_distance=1024, step=4, seed=0, **kwargs):
+    def __init__(self, dim=DECAY_DEFAULTS["dim"], bases=DECAY_DEFAULTS["bases"],
+                 max_distance=DECAY_DEFAULTS["max_distance"], step=DECAY_DEFAULTS["step"],
+                 seed=DECAY_DEFAULTS["seed"], **kwargs):
         self._dim = check_dim(dim)
         self._bases = check_choices(bases, "bases")
         self._max_distance = check_max_position(max_distance, "max_distance", upper=65536)
@@ -297,17 +307,9 @@ class DecayExplorer(RopeWidget):
         self.data = self._compute(distances)
 
     def _compute(self, distances):
-        rng = np.random.default_rng(self._seed)
-        q_random, k_random = rng.normal(size=(2, self._dim))
-        aligned = np.ones(self._dim)
-        series = []
-        for base in self._bases:
-            bound = long_term_decay_bound(distances, self._dim, base)
-            cos_aligned = relative_scores(aligned, aligned, [0], distances, base=base)[0] / self._dim
-            cos_random = relative_scores(q_random, k_random, [0], distances, base=base)[0] / (
-                np.linalg.norm(q_random) * np.linalg.norm(k_random))
-            series.append({"bound": table(bound / bound[0]), "aligned": table(cos_aligned),
-                           "random": table(cos_random)})
+        curves = decay_table(self._dim, self._bases, self._max_distance, self._step, self._seed)
+        series = [{key: table(curves[key][b]) for key in ("bound", "aligned", "random")}
+                  for b in range(len(self._bases))]
         return {"dim": self._dim, "bases": self._bases, "distances": distances.tolist(), "series": series}
 
 
@@ -344,8 +346,9 @@ class ContextExtension(RopeWidget):
     position_index = traitlets.Int(4).tag(sync=True)
     model_index = traitlets.Int(0).tag(sync=True)
 
-    def __init__(self, dim=128, base=10000.0, training_length=4096, factors=(1, 2, 4, 8, 16, 32),
-                 positions=(1024, 4096, 8192, 16384, 32768, 65536, 131072), models=None, **kwargs):
+    def __init__(self, dim=CONTEXT_DEFAULTS["dim"], base=CONTEXT_DEFAULTS["base"],
+                 training_length=CONTEXT_DEFAULTS["training_length"], factors=CONTEXT_DEFAULTS["factors"],
+                 positions=CONTEXT_DEFAULTS["positions"], models=None, **kwargs):
         self._dim = check_dim(dim)
         self._base = check_choices([base], "base")[0]
         self._length = check_choices([training_length], "training_length", integer=True)[0]
@@ -363,38 +366,37 @@ class ContextExtension(RopeWidget):
         self.data = {**self._compute(), "models": self._menu}
 
     def _compute(self):
-        theta = inverse_frequencies(self._dim, self._base)
-        trained_angle = self._length * theta          # largest angle of a slow pair in training
-        slow = trained_angle < 2 * np.pi               # fewer than one turn over L
-        positions = np.asarray(self._positions, dtype=np.float64)
-        per_factor = []
-        for factor in self._factors:
-            per_method = {}
-            for method in EXTENSION_METHODS:
-                scaling = example_rope_scaling(method, factor, self._length)
-                scaled = inverse_frequencies(self._dim, self._base, rope_scaling=scaling)
-                turns = positions * scaled[-1] / (2 * np.pi)
-                count, worst = slow_pairs_beyond_training(theta, scaled, self._length, positions)
-                per_method[method] = {
-                    "log10_wavelength": table(np.log10(2 * np.pi / scaled)),
-                    "attention_factor": round(attention_factor(self._dim, self._base, rope_scaling=scaling), 6),
-                    "slowest_turns": table(turns),
-                    "beyond_count": count.tolist(),
-                    "worst_ratio": table(worst),
-                }
-            per_factor.append(per_method)
+        tab = context_extension_table(self._dim, self._base, self._length, self._factors, self._positions)
+        per_factor = [{method: {
+            "log10_wavelength": table(np.log10(row["wavelength"]), 9),
+            "band": row["band"].tolist(),
+            "reach_per_token": significant(row["reach_per_token"], 7),
+            "attention_factor": round(float(row["attention_factor"]), 6),
+            "slowest_turns": table(row["slowest_turns"]),
+            "beyond_count": row["beyond_count"].tolist(),
+            "worst_ratio": table(row["worst_ratio"]),
+        } for method, row in per_method.items()} for per_method in tab["per_factor"]]
         return {"dim": self._dim, "base": self._base, "training_length": self._length,
                 "factors": self._factors, "positions": self._positions,
                 "methods": list(EXTENSION_METHODS), "labels": list(EXTENSION_METHODS.values()),
-                "slow_pairs": int(slow.sum()),
-                "slowest_turns_in_training": round(float(trained_angle[-1] / (2 * np.pi)), 6),
+                "bands": list(BAND_NAMES),
+                "theta": significant(tab["theta"]),
+                "turns_in_training": significant(tab["turns_in_training"]),
+                "slow": np.flatnonzero(tab["slow"]).tolist(),
+                "slow_pairs": int(tab["slow"].sum()),
+                "slowest_turns_in_training": round(float(tab["turns_in_training"][-1]), 6),
                 "per_factor": per_factor}
 
 
 DEFAULT_MODEL = "llama-3.1-8b"
-SCALED_TYPES = ("linear", "ntk", "dynamic", "yarn", "llama3", "longrope")
-BAND_KEPT, BAND_BLENDED, BAND_SCALED = 0, 1, 2
 _LOG_DECIMALS = 11  # log10 wavelengths: 1e-11 absolute is 2.3e-11 relative, for 1e-9 checks
+_SIGNIFICANT = 9    # frequencies and ratios spanning many decades: relative, not absolute, rounding
+
+
+def significant(values, digits=_SIGNIFICANT):
+    """Numbers as a list of floats rounded to ``digits`` significant digits (relative error
+    below ``0.5 * 10**(1 - digits)``), for values such as frequencies that span decades."""
+    return [float(f"{v:.{digits - 1}e}") for v in np.asarray(values, dtype=np.float64).ravel()]
 
 
 def _check_model_names(models):
@@ -413,22 +415,6 @@ def _model_layer_specs(models):
     return [((name, layer_type), spec) for name in models for layer_type, spec in atlas.specs(name).items()]
 
 
-def trained_frequencies(spec):
-    r"""The frequencies a model was trained with before its scaling: :math:`\theta_i` unscaled.
-
-    For a scaled ``rope_type`` (linear, ntk, dynamic, yarn, llama3, longrope) the default
-    frequencies over ``spec.rotary_dim`` with ``spec.base``; for ``"proportional"`` the same
-    type without its ``factor``; otherwise ``spec.inverse_frequencies``. Shape ``(rotary_dim // 2,)``.
-    """
-    if spec.rope_type in SCALED_TYPES:
-        return inverse_frequencies(spec.rotary_dim, spec.base)
-    if spec.rope_type == "proportional" and spec.rope_parameters.get("factor", 1.0) != 1.0:
-        block = {"rope_type": "proportional",
-                 "partial_rotary_factor": spec.rope_parameters.get("partial_rotary_factor", 1.0)}
-        return inverse_frequencies(spec.rotary_dim, spec.base, rope_scaling=block)
-    return np.asarray(spec.inverse_frequencies, dtype=np.float64)
-
-
 def _log10_wavelengths(theta):
     with np.errstate(divide="ignore"):
         log = np.log10(2 * np.pi / np.asarray(theta, dtype=np.float64))
@@ -436,101 +422,33 @@ def _log10_wavelengths(theta):
 
 
 def model_spectrum(spec, name, *, rtol=1e-9):
-    r"""What the model menu shows for one atlas model and layer type, from its ``RopeSpec``.
-
-    Parameters
-    ----------
-    spec : rope_core.RopeSpec
-    name : str
-        The atlas name (for the title and the menu).
-    rtol : float
-        Tolerance of the band and beyond-training tests (round-off).
+    r"""What the model menu sends to the page for one atlas model and layer type: the table of
+    :func:`rope_core.demos.context.model_spectrum_table` as JSON-ready lists.
 
     Returns
     -------
     dict
         ``log10_wavelength`` (shipped :math:`2\pi/\theta'_i`, ``None`` for pairs that never
         turn) and ``log10_wavelength_trained`` (unscaled, ``None`` when equal to the shipped
-        ones); ``training`` (``original_max_position_embeddings``, or
-        ``max_position_embeddings`` for an unscaled model, ``None`` when the config gives no
-        training length) and ``context`` (``max_position_embeddings``); ``slow`` (pair indices
-        that complete less than one turn over ``training`` at the unscaled frequencies, or over
-        ``context`` at the shipped ones when there is no ``training``); ``band`` per pair (0 kept:
-        :math:`\theta'_i = \theta_i`; 2 scaled by the largest ratio :math:`\theta_i/\theta'_i`;
-        1 in between; ``None`` for pairs that never turn); ``beyond`` and ``worst``: slow pairs
-        whose angle at ``context`` exceeds the largest angle they reached in training, and the
-        worst ratio (see :func:`slow_pairs_beyond_training`; ``None`` without a training length).
+        ones); ``training``, ``context``; ``slow`` (pair indices); ``band`` per pair (0 kept,
+        1 blended, 2 scaled; ``None`` for pairs that never turn); ``largest_ratio``, ``beyond``,
+        ``worst``, and the model's ``name``, ``layer_type``, ``label``, ``rope_type``, ``base``,
+        ``rotary_dim``, ``head_dim``, ``pairs``, ``rotated_pairs``, ``factor``.
     """
-    entry = atlas.entry(name)
-    context = spec.max_position_embeddings
-    # Dynamic NTK and LongRoPE change with the length: show the frequencies used at `context`.
-    shipped = np.asarray(spec.frequencies_at(context), dtype=np.float64)
-    trained = trained_frequencies(spec)
-    turning = shipped > 0
-    if spec.original_max_position_embeddings is not None:
-        training = int(spec.original_max_position_embeddings)
-    elif spec.rope_type not in SCALED_TYPES:
-        training = spec.max_position_embeddings
-    else:
-        training = None
-    if training is not None:
-        slow = turning & (training * trained < 2 * np.pi)
-    else:
-        slow = turning & (context * shipped < 2 * np.pi)
-    ratio = np.ones_like(shipped)
-    ratio[turning] = trained[turning] / shipped[turning]
-    largest = ratio.max()
-    band = np.where(np.abs(ratio - 1) <= rtol, BAND_KEPT,
-                    np.where(np.abs(ratio - largest) <= rtol * largest, BAND_SCALED, BAND_BLENDED))
-    beyond = worst = None
-    if training is not None and context is not None and context > training and slow.any():
-        count, ratios = slow_pairs_beyond_training(trained[turning], shipped[turning], training, [context],
-                                                   rtol=rtol)
-        beyond, worst = int(count[0]), round(float(ratios[0]), 6)
-    same = bool(np.array_equal(trained, shipped))
-    layer = "" if spec.layer_type is None else f" · {spec.layer_type} layers"
+    tab = model_spectrum_table(spec, name, rtol=rtol)
+    turning = tab["turning"]
     return {
-        "name": name, "layer_type": spec.layer_type, "label": f"{entry.title}{layer}",
-        "rope_type": spec.rope_type, "base": spec.base, "rotary_dim": spec.rotary_dim,
-        "head_dim": spec.head_dim, "pairs": int(shipped.size), "rotated_pairs": int(turning.sum()),
-        "factor": spec.rope_parameters.get("factor"), "training": training, "context": context,
-        "log10_wavelength": _log10_wavelengths(shipped),
-        "log10_wavelength_trained": None if same else _log10_wavelengths(trained),
-        "slow": np.flatnonzero(slow).tolist(),
-        "band": [int(b) if t else None for b, t in zip(band, turning)],
-        "largest_ratio": round(float(largest), 6), "beyond": beyond, "worst": worst,
+        "name": name, "layer_type": tab["layer_type"], "label": tab["label"],
+        "rope_type": tab["rope_type"], "base": tab["base"], "rotary_dim": tab["rotary_dim"],
+        "head_dim": tab["head_dim"], "pairs": int(turning.size), "rotated_pairs": int(turning.sum()),
+        "factor": tab["factor"], "training": tab["training"], "context": tab["context"],
+        "log10_wavelength": _log10_wavelengths(tab["shipped"]),
+        "log10_wavelength_trained": None if tab["same"] else _log10_wavelengths(tab["trained"]),
+        "slow": np.flatnonzero(tab["slow"]).tolist(),
+        "band": [int(b) if t else None for b, t in zip(tab["band"], turning)],
+        "largest_ratio": round(tab["largest_ratio"], 6), "beyond": tab["beyond"],
+        "worst": None if tab["worst"] is None else round(tab["worst"], 6),
     }
-
-
-def slow_pairs_beyond_training(theta, scaled, training_length, positions, *, rtol=1e-9):
-    r"""How many slow pairs turn further at each position than they did in training.
-
-    Parameters
-    ----------
-    theta : array, shape (d/2,)
-        Unscaled inverse frequencies :math:`\theta_i` (those used in training).
-    scaled : array, shape (d/2,)
-        Scaled inverse frequencies :math:`\theta'_i`.
-    training_length : int
-        :math:`L`; a pair is slow when :math:`L\theta_i < 2\pi`.
-    positions : array, shape (P,)
-        Read-out positions :math:`p`.
-    rtol : float
-        Ratios within ``1 + rtol`` of 1 count as reached in training (round-off).
-
-    Returns
-    -------
-    count : int array, shape (P,)
-        Slow pairs with :math:`p\theta'_i > L\theta_i`.
-    worst : float array, shape (P,)
-        :math:`\max_i p\theta'_i / (L\theta_i)` over the slow pairs (0 when there are none).
-    """
-    trained_angle = training_length * np.asarray(theta, dtype=np.float64)
-    slow = trained_angle < 2 * np.pi
-    ratio = np.outer(positions, np.asarray(scaled, dtype=np.float64)[slow]) / trained_angle[slow]  # (P, S)
-    count = (ratio > 1 + rtol).sum(axis=1)
-    worst = ratio.max(axis=1) if slow.any() else np.zeros(len(positions))
-    return count, worst
 
 
 class LayoutExplorer(RopeWidget):

@@ -297,7 +297,7 @@ def test_every_page_weighs_at_most_3_mb(built_book, book_server, chromium):
     for name in book_pages(built_book):
         context, page, log = open_page(chromium, count_bytes=True)
         urls = []
-        page.on("request", lambda request: urls.append(request.url))
+        page.on("request", lambda request, urls=urls: urls.append(request.url))
         page.goto(f"{book_server}/{name}", wait_until="networkidle")
         page.wait_for_timeout(200)
         context.close()

@@ -277,12 +277,32 @@ def _press_until_slider(page, limit=60):
 
 
 @pytest.mark.book
-def test_references_link_every_arxiv_id(built_book):
+def test_every_reference_links_to_its_source(built_book):
+    """Every entry of the references links out; every arXiv id to its abstract, every DOI
+    to doi.org, every post of Su's blog cited in the chapters to its page. (Opening the page
+    requests nothing outside: test_book.test_every_page_works_offline.)"""
     html = (built_book / "book" / "appendix-references.html").read_text()
-    text = re.sub(r"<[^>]+>", "", html)
+    article = html[html.index("<article"):html.index("</article>")]
+    entries = re.findall(r"<li>(.*?)</li>", article, re.S)
+    assert len(entries) >= 25
+    unlinked = [re.sub(r"<[^>]+>", "", e)[:80] for e in entries if not re.search(r'href="https://', e)]
+    assert not unlinked, unlinked
+    text = re.sub(r"<[^>]+>", "", article)
     ids = set(re.findall(r"arXiv:(\d{4}\.\d{4,5})", text))
-    linked = set(re.findall(r'href="https://arxiv\.org/abs/(\d{4}\.\d{4,5})"', html))
+    linked = set(re.findall(r'href="https://arxiv\.org/abs/(\d{4}\.\d{4,5})"', article))
     assert len(ids) >= 10 and ids <= linked, sorted(ids - linked)
+    dois = set(re.findall(r"doi:(10\.\d{4,5}/\S+?)[,.]?\s", text))
+    linked_dois = set(re.findall(r'href="https://doi\.org/(10\.[^"]+)"', article))
+    assert len(dois) >= 5 and dois <= linked_dois, sorted(dois - linked_dois)
+    chapters = "".join(p.read_text() for p in sorted((ROOT / "book").glob("[0-9][0-9]-*.md")))
+    cited = set(re.findall(r"kexue\.fm(?:/archives/| )(\d{4,5})", chapters))
+    posts = set(re.findall(r'href="https://kexue\.fm/archives/(\d+)"', article))
+    # (chapter 5 also cites "8397 and 9403" by number)
+    cited |= {"8130", "8265", "8397", "9403", "9675"}
+    assert cited <= posts, sorted(cited - posts)
+    for url in ("https://blog.eleuther.ai/rotary-embeddings/",
+                "https://huggingface.co/blog/designing-positional-encoding"):
+        assert f'href="{url}"' in article, url
 
 
 # ---- weight: nothing a page does not need ---------------------------------------------
@@ -330,3 +350,45 @@ def test_every_icon_is_drawn_without_fontawesome(width, built_book, book_server,
         if name.endswith("02-rotations.html"):
             page.screenshot(path=str(screenshot_dir / f"icons-{width}.png"))
         context.close()
+
+
+# ---- print ----------------------------------------------------------------------------
+
+@pytest.mark.book
+def test_print_wraps_code_and_hides_navigation(built_book, book_server, chromium, tmp_path):
+    """Under print media, on an A4-wide page: no line of any code block (code cells,
+    outputs, literal blocks) reaches past its box, no sidebar or button shows, and each
+    widget says it is a snapshot."""
+    from test_book import book_pages
+
+    offenders = []
+    for name in book_pages(built_book):
+        context, page, log = open_page(chromium, viewport={"width": 700, "height": 1000})
+        page.goto(f"{book_server}/{name}", wait_until="networkidle")
+        page.emulate_media(media="print")
+        offenders += [f"{name}: {o}" for o in page.evaluate(
+            """() => {
+                 const out = [];
+                 for (const pre of document.querySelectorAll('article pre')) {
+                   const box = pre.getBoundingClientRect();
+                   if (box.width === 0) continue;  // inside a closed dropdown
+                   if (pre.scrollWidth > pre.clientWidth + 1) out.push('scrolls: ' + pre.textContent.slice(0, 50));
+                   for (const e of pre.querySelectorAll('*')) {
+                     for (const r of e.getClientRects()) {
+                       if (r.right > box.right + 1) { out.push('clipped: ' + e.textContent.slice(0, 50)); break; }
+                     }
+                   }
+                 }
+                 const shown = s => [...document.querySelectorAll(s)].filter(e => e.getClientRects().length > 0);
+                 for (const s of ['.bd-sidebar-primary', '.bd-sidebar-secondary', '.bd-header', '.copybtn',
+                                  '.prev-next-area', '.bd-header-article'])
+                   if (shown(s).length) out.push('shown in print: ' + s);
+                 for (const v of document.querySelectorAll('.rope-widget-view'))
+                   if (!getComputedStyle(v, '::before').content.includes('Interactive figure')) out.push('widget without note');
+                 if (document.documentElement.scrollWidth > window.innerWidth) out.push('page wider than paper');
+                 return out;
+               }"""
+        )]
+        assert log.problems() == [], (name, log.problems())
+        context.close()
+    assert not offenders, offenders[:20]

@@ -28,6 +28,15 @@ const SCRIPTS = [
   /<script defer="defer" src="[^"]*mathjax\/tex-mml-chtml\.js[^"]*"><\/script>\s*/g,
 ];
 
+// Bytes the page does not need (a sixth of the SVG): MathJax's bookkeeping attributes (for
+// its own menu and explorer, which the page does not load) and namespace declarations that
+// the HTML parser supplies for <svg> and <math> by itself.
+const UNNEEDED = / (?:data-mml-node|data-c)="[^"]*"| xmlns(?::xlink)?="http:\/\/www\.w3\.org\/(?:2000\/svg|1999\/xlink|1998\/Math\/MathML)"/g;
+
+function slim(html) {
+  return html.replace(UNNEEDED, "");
+}
+
 function extract(html) {
   // Sphinx never nests a math element in another, and escapes "<" inside TeX, so the
   // lazy match ends at the element's own closing tag (a numbered equation's inner
@@ -63,13 +72,13 @@ async function main(files) {
     const count = Array.from(doc.math).length;
     const rendered = adaptor.tags(adaptor.body(doc.document), "div")
       .filter((node) => adaptor.getAttribute(node, "data-rope-math") !== null)
-      .map((node) => adaptor.innerHTML(node));
+      .map((node) => slim(adaptor.innerHTML(node)));
     if (rendered.length !== parts.length) throw new Error(`${file}: ${rendered.length} of ${parts.length} math elements came back`);
     const errors = rendered.filter((s) => s.includes('data-mjx-error'));
     if (errors.length) throw new Error(`${file}: TeX error in ${errors[0].slice(0, 300)}`);
     const cache = adaptor.tags(adaptor.body(doc.document), "svg")
       .filter((node) => adaptor.getAttribute(node, "id") === "MJX-SVG-global-cache")
-      .map((node) => adaptor.outerHTML(node)).join("");
+      .map((node) => slim(adaptor.outerHTML(node))).join("");
     const styles = adaptor.textContent(MathJax.svgStylesheet());
     let out = "";
     let at = 0;

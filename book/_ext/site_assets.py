@@ -15,7 +15,8 @@
   module script, so it runs after the whole page has been parsed).
 - The other scripts in ``<head>`` (doctools, copy buttons, toggles, tabs, the book theme's)
   are deferred: none is needed to draw the page, and each held the parser until it arrived.
-  ``documentation_options.js`` stays: an inline script right after it uses it.
+  ``documentation_options.js`` and ``doctools.js`` (5 KB) stay: inline scripts use them
+  while the page is parsed (``DOCUMENTATION_OPTIONS.pagename``; search's ``_ready``).
 - The theme's style sheet carries Font Awesome's ``.fa-*:before`` rule for each of its
   ~1900 icons (86 KB of the 391 KB that first paint waits for); the pages use the ones in
   ``rope-icons.css``, so the copy in ``_build/html`` drops the others.
@@ -40,6 +41,7 @@ SITE = Path(__file__).resolve().parents[1] / "_site"
 ROOT = SITE.parents[1]
 THEME_ICONS = "scripts/fontawesome.js"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+PARSE_TIME_SCRIPTS = ("documentation_options.js", "doctools.js")
 
 # (Font Awesome pack, icon name): every icon the theme and the book's buttons show.
 ICONS = [
@@ -187,7 +189,7 @@ def _page_context(app, pagename, templatename, context, doctree):
         attributes = script.attributes
         if (script.filename and not {"defer", "async"} & set(attributes)
                 and attributes.get("type") != "module"
-                and not str(script.filename).endswith("documentation_options.js")):
+                and not str(script.filename).endswith(PARSE_TIME_SCRIPTS)):
             scripts[i] = _JavaScript(script.filename, priority=script.priority, **attributes, defer="defer")
     for script in list(scripts):
         filename = str(script.filename or "")

@@ -8,6 +8,10 @@ median and the 95th percentile per widget, and each widget's embedded state size
 Goals: median <= 4 ms, p95 <= 16 ms, state <= 200 KB; with ``--check`` the exit status is 1
 if any widget misses one (timings depend on the machine and its load: run it on a quiet one).
 
+Direct manipulation (RotationExplorer, RelativeInvariance): a drag step is timed from the
+pointermove event to the redrawn SVG (the same observer), a play frame is the whole timer
+callback that advances m (or s) and redraws, plus a forced style and layout pass. Same goals.
+
 Usage: python benchmarks/bench_widgets.py [--presses N] [--html DIR] [--check]
 """
 
@@ -48,6 +52,75 @@ INSTRUMENT = """
   }).observe(svg, { childList: true, subtree: true, attributes: true, characterData: true });
 }
 """
+
+
+DRAG_INSTRUMENT = """
+(root) => {
+  window.__drag = [];
+  const svg = root.querySelector('svg');
+  let start = null;
+  root.querySelectorAll('[data-handle]').forEach((handle) => {
+    handle.addEventListener('pointermove', () => { start = performance.now(); }, true);
+  });
+  new MutationObserver(() => {
+    if (start === null) return;
+    root.getBoundingClientRect();
+    window.__drag.push(performance.now() - start);
+    start = null;
+  }).observe(svg, { childList: true, subtree: true, attributes: true, characterData: true });
+}
+"""
+
+# Before any page script: time every play-button frame (drag.js names its timer callback `tick`).
+FRAME_INSTRUMENT = """
+window.__frames = [];
+const plainSetTimeout = window.setTimeout.bind(window);
+window.setTimeout = (callback, delay, ...rest) => plainSetTimeout((...args) => {
+  if (callback.name !== 'tick') return callback(...args);
+  const start = performance.now();
+  callback(...args);
+  document.body.getBoundingClientRect();
+  window.__frames.push(performance.now() - start);
+}, delay, ...rest);
+"""
+
+
+def drag_around(page, root, handle, steps):
+    """Drag a handle once around the drawing's centre in ``steps`` pointer moves."""
+    svg = root.locator("svg").first.bounding_box()
+    cx, cy = svg["x"] + svg["width"] / 2, svg["y"] + svg["height"] / 2
+    box = root.locator(f'[data-handle="{handle}"]').bounding_box()
+    x0, y0 = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    radius, angle0 = np.hypot(x0 - cx, y0 - cy), np.arctan2(y0 - cy, x0 - cx)
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    for angle in angle0 - np.linspace(0, 2 * np.pi, steps + 1)[1:]:
+        page.mouse.move(cx + radius * np.cos(angle), cy + radius * np.sin(angle))
+    page.mouse.up()
+
+
+def direct_manipulation(page, widgets, steps):
+    """Drag-step and play-frame times (ms) of the widgets with draggable vectors."""
+    rows = []
+    for name, handles, slider in (("RotationExplorer", ("q",), "position"), ("RelativeInvariance", ("q", "k"), "shift")):
+        root = widgets.nth(NAMES.index(name))
+        root.scroll_into_view_if_needed()
+        root.evaluate(DRAG_INSTRUMENT)
+        for handle in handles:
+            drag_around(page, root, handle, steps)
+        drags = np.array(page.evaluate("() => window.__drag"))
+        control = root.locator(f'input[data-name="{slider}"]')
+        frames = min(40, int(control.get_attribute("max")))
+        control.evaluate("(input, i) => { input.value = i; input.dispatchEvent(new Event('input')); }",
+                         int(control.get_attribute("max")) - frames)
+        page.evaluate("() => { window.__frames = []; }")
+        root.locator('button[data-name="play"]').click()
+        page.wait_for_function("(input) => Number(input.value) === Number(input.max)",
+                               arg=control.element_handle(), timeout=60_000)
+        played = np.array(page.evaluate("() => window.__frames"))
+        rows.append((f"{name} drag step", drags))
+        rows.append((f"{name} play frame", played))
+    return rows
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -96,6 +169,7 @@ def main(argv=None) -> int:
             args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
         )
         page = browser.new_page()
+        page.add_init_script(FRAME_INSTRUMENT)
         page.route("**/*", lambda r: r.continue_() if "127.0.0.1" in r.request.url else r.abort())
         page.goto(url, wait_until="networkidle")
         page.wait_for_function("document.querySelectorAll('.rope-w input[type=range]').length >= 21")
@@ -121,6 +195,12 @@ def main(argv=None) -> int:
                   f"   ({len(latencies)} redraws)")
             if median > 4 or p95 > 16 or size > 200:
                 missed.append(name)
+        print(f"{'direct manipulation':28s} {'median':>7s} {'p95':>6s}   (ms, incl. style and layout)")
+        for label, times in direct_manipulation(page, widgets, args.presses):
+            median, p95 = np.median(times), np.percentile(times, 95)
+            print(f"{label:28s} {median:7.2f} {p95:6.2f}   ({len(times)} redraws)")
+            if median > 4 or p95 > 16:
+                missed.append(label)
         browser.close()
     server.shutdown()
     print("goal missed by: " + ", ".join(missed) if missed else "all goals met")

@@ -77,13 +77,14 @@ def check_correlation(correlation):
     return correlation
 
 
-def check_base(base):
-    """Return ``base`` as a float if it is finite, > 0 and != 1, else raise."""
+def check_base(base, name="base"):
+    """Return ``base`` as a float if it is finite, > 0 and != 1, else raise naming ``name``
+    (a function whose bases are called ``low``/``high`` or ``start`` says so)."""
     if isinstance(base, bool) or not isinstance(base, numbers.Real):
-        raise TypeError(f"base must be a real number > 0 and != 1, got {base!r}")
+        raise TypeError(f"{name} must be a real number > 0 and != 1, got {base!r}")
     base = float(base)
     if not np.isfinite(base) or base <= 0 or base == 1.0:
-        raise ValueError(f"base must be finite, > 0 and != 1, got {base!r}")
+        raise ValueError(f"{name} must be finite, > 0 and != 1, got {base!r}")
     return base
 
 

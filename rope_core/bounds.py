@@ -153,7 +153,7 @@ def min_cosine_sum(bases, context_len, dim):
     >>> min_cosine_sum([100.0, 1e4], 64, 8).round(3)    # base 100 fails, 10^4 passes
     array([-2.114,  0.056])
     """
-    bases = np.atleast_1d(np.asarray(bases, dtype=np.float64))
+    bases = np.atleast_1d(check_finite_numeric(bases, "bases"))
     if bases.ndim != 1:
         raise ValueError(f"bases must be a number or a 1-D array, got shape {bases.shape}")
     context_len = check_int(context_len, "context_len", min=1)
@@ -161,7 +161,7 @@ def min_cosine_sum(bases, context_len, dim):
     positions = np.arange(int(context_len) + 1, dtype=np.float64)
     result = np.empty(bases.size)
     for number, base in enumerate(bases):
-        theta = default_inverse_frequencies(dim, check_base(float(base)))
+        theta = default_inverse_frequencies(dim, check_base(float(base), f"bases[{number}]"))
         result[number] = np.cos(np.outer(positions, theta)).sum(axis=1).min()
     return result
 
@@ -219,7 +219,7 @@ def min_base_for_context(context_len, dim, *, rtol=0.005, low=2.0, high=1e12):
     """
     context_len = check_int(context_len, "context_len", min=1)
     dim = check_dim(dim)
-    low, high = check_base(low), check_base(high)
+    low, high = check_base(low, "low"), check_base(high, "high")
     _check_grid_step(rtol)
     if not 1 < low < high:
         raise ValueError(f"low and high must satisfy 1 < low < high, got {low} and {high}")
@@ -291,7 +291,7 @@ def base_from_which_all_pass(context_len, dim, *, start, high, rtol=0.005):
     """
     context_len = check_int(context_len, "context_len", min=1)
     dim = check_dim(dim)
-    start, high = check_base(start), check_base(high)
+    start, high = check_base(start, "start"), check_base(high, "high")
     _check_grid_step(rtol)
     if not 1 < start < high:
         raise ValueError(f"start and high must satisfy 1 < start < high, got {start} and {high}")

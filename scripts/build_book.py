@@ -4,14 +4,16 @@ Jupyter Book caches an executed page by the page's own text. The pages also depe
 they import and embed: rope_core (maths, plots, the widgets' JS and CSS), the installed
 packages, and the ``execute`` block of ``_config.yml``. This script hashes all of that into a
 key; when the key differs from the one the cache was made with, the execution cache and the
-doctrees are dropped, so every page is executed again and re-read. Then the pages are
-executed in parallel into the cache (``scripts/execute_chapters.py``) and the strict build
-(warnings are errors) writes ``_build/html``.
+doctrees are dropped, so every page is executed again and re-read. Then jupyter-cache (the
+library MyST-NB caches with) executes the pages that have no cached execution, on every core
+(its ``local-parallel`` executor, the same as ``jcache project execute``), and the strict build
+(warnings are errors) writes ``_build/html``. The pages are the notebooks of ``_toc.yml``, as
+sphinx-external-toc parses it and MyST-NB recognises them (:func:`book_notebooks`).
 
 A plain ``pytest`` builds through here too (``tests/conftest.py``), so editing a widget's JS
 and running the tests rebuilds the pages with the new JS: no stale page can pass.
 
-Usage: python scripts/build_book.py [--key]   (--key: print the cache key and exit)
+Usage: python scripts/build_book.py [--key | --execute]   (--key: print the cache key and exit)
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import logging
 import os
 import shutil
 import subprocess
@@ -27,6 +30,8 @@ from importlib import metadata
 from pathlib import Path
 
 import yaml
+from myst_nb.core.read import is_myst_markdown_notebook
+from sphinx_external_toc.parsing import parse_toc_yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 BUILD = ROOT / "_build"
@@ -34,6 +39,18 @@ KEY_FILE = BUILD / ".jupyter_cache.key"
 DROPPED_WITH_KEY = (BUILD / ".jupyter_cache", BUILD / ".doctrees")
 # ipykernel prints this once per kernel (one per page); it says nothing about the book.
 NOISE = ("Kernel is running over TCP without encryption",)
+
+
+def book_notebooks(root: Path = ROOT) -> list[Path]:
+    """The MyST-markdown notebooks among the pages of ``_toc.yml``, in reading order."""
+    pages = (root / f"{docname}.md" for docname in parse_toc_yaml(str(root / "_toc.yml")))
+    return [page for page in pages if page.exists() and is_myst_markdown_notebook(page.read_text())]
+
+
+def execute_timeout(root: Path = ROOT) -> int:
+    """The per-cell timeout of ``_config.yml`` (``execute: timeout``), so it is written once."""
+    config = yaml.safe_load((root / "_config.yml").read_text()) or {}
+    return int((config.get("execute") or {}).get("timeout", 30))
 
 
 def cache_key(root: Path = ROOT) -> str:
@@ -93,11 +110,43 @@ def run_quietly(command: list[str], root: Path = ROOT) -> subprocess.CompletedPr
     return subprocess.CompletedProcess(command, process.returncode, "".join(lines), "")
 
 
+def execute_pages(root: Path = ROOT) -> int:
+    """Execute the uncached notebooks into MyST-NB's cache with jupyter-cache, on every core.
+
+    The project (jupyter-cache's list of notebooks to keep executed) is the TOC's notebooks,
+    read with MyST-NB's reader plugin (``myst_nb_md``, the reader the build's cache lookups
+    use); a page taken out of the book leaves the project. jupyter-cache's ``local-parallel``
+    executor then runs every page whose code has no cached execution. A page that fails stays
+    uncached, so the strict build executes it again and fails with its traceback.
+    """
+    from jupyter_cache import get_cache
+    from jupyter_cache.executors import load_executor
+
+    cache = get_cache(str(root / "_build" / ".jupyter_cache"))
+    pages = [str(page) for page in book_notebooks(root)]
+    for record in cache.list_project_records():
+        if record.uri not in pages:
+            cache.remove_nb_from_project(record.pk)
+    for page in pages:
+        cache.add_nb_to_project(page, read_data={"name": "myst_nb_md", "type": "plugin"})
+    logger = logging.getLogger("jupyter-cache")
+    logger.addHandler(logging.StreamHandler(sys.stdout))
+    logger.setLevel(logging.WARNING)
+    result = load_executor("local-parallel", cache, logger=logger).run_and_cache(
+        timeout=execute_timeout(root), allow_errors=False)
+    ran = result.all()
+    print(f"executed {len(ran)} of {len(pages)} pages on every core (the others were cached)" if ran
+          else "every page is already executed and cached")
+    for path in result.excepted + result.errored:
+        print(f"  FAILED {Path(path).relative_to(root)} (the strict build shows the traceback)")
+    return 0
+
+
 def build(root: Path = ROOT) -> subprocess.CompletedProcess:
     """Drop a stale cache, execute the pages in parallel, then build strictly."""
     drop_stale_cache(root)
     python = sys.executable
-    executed = run_quietly([python, str(root / "scripts" / "execute_chapters.py")], root)
+    executed = run_quietly([python, __file__, "--execute"], root)
     if executed.returncode != 0:
         return executed
     jupyter_book = str(Path(python).with_name("jupyter-book"))
@@ -110,10 +159,14 @@ def build(root: Path = ROOT) -> subprocess.CompletedProcess:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--key", action="store_true", help="print the cache key and exit")
+    parser.add_argument("--execute", action="store_true",
+                        help="only execute the uncached pages into the cache (no key check, no build)")
     args = parser.parse_args(argv)
     if args.key:
         print(cache_key())
         return 0
+    if args.execute:
+        return execute_pages()
     return build().returncode
 
 

@@ -31,6 +31,7 @@ from pathlib import Path
 import jupytext
 import nbformat
 import yaml
+from myst_nb.core.read import is_myst_markdown_notebook
 
 ROOT = Path(__file__).resolve().parents[1]
 REPOSITORY = yaml.safe_load((ROOT / "_config.yml").read_text())["repository"]["url"]
@@ -55,7 +56,8 @@ ROLE = re.compile(r"\{(?P<role>doc|eq|ref|numref|func|class|meth|mod|attr|term|m
 
 
 def is_notebook(path: Path) -> bool:
-    return path.read_text(encoding="utf-8").startswith("---\njupytext:")
+    # MyST-NB's own test (a jupytext/kernelspec front matter), the one the book build uses.
+    return is_myst_markdown_notebook(path.read_text(encoding="utf-8"))
 
 
 # --- what every page defines: titles, equation/figure/exercise numbers, section labels -------

@@ -1,56 +1,339 @@
-"""A small mutation run over the widgets' Python side: ~1 % errors, does the test suite notice?
+"""Mutation run over the widget layer: inject ~1 % errors, does what `make test` runs notice?
 
-Each mutant is one textual replacement in ``rope_core/widgets/explorers.py`` that changes a
-number the page shows by about 1 % (or flips a warning). For each, the file is patched, the
-given pytest command runs, and the file is restored. Prints caught/survived and the catch rate.
+Targets: every widget's ES module (``rope_core/widgets/*.js``), the widgets' Python tables
+(``rope_core/widgets/explorers.py``), the demos layer (``rope_core/demos/*.py``) and the static
+views (``rope_core/plots/views.py``). Mutants are made by operators, not typed by hand, so the
+run still applies to code the widget helpers rewrite (each mutant prints the line it changed):
 
-Usage: python scripts/mutate_widgets.py [pytest args]   (default: tests/test_widgets.py -q -x)
-Only the Python tables are mutated here; the JS and views mutants of issue 14 are not covered.
+JS (in each widget's drawing code, i.e. after ``function draw``/``render``):
+  coordinate   a drawn coordinate scaled by 1.01 (``px(e)``, ``arrow(..., x1, ...)``, ``x: e``)
+  index        an off-by-one look-up: the last index ``[i]`` of a table read becomes ``[i + 1]``
+  cos-sin      ``Math.cos`` <-> ``Math.sin`` (or the tables ``.cos``/``.sin``) swapped once
+  readout      a read-out's text ``fmt(e, ...)`` -> ``fmt(1.01 * e, ...)``
+  readout-data a read-out's data attribute ``dataset.k = e`` -> ``1.01 * e``
+Python (explorers, demos, views):
+  table        a number a table holds scaled by 1.01 (``table(e)``, a returned dict entry, a
+               plotted series)
+  boundary     a ``<`` / ``>`` comparison made ``<=`` / ``>=`` (the FrequencyClocks M43 kind)
+
+Each mutant runs the tests that can see it, cheapest first, until one fails:
+  1. Python mutants: the widget/view/plot unit tests (``tests/test_widgets*.py``,
+     ``tests/test_views*.py``, ``tests/test_plots*.py``, browser tests deselected);
+  2. every mutant that reaches a page (all but views): the book rebuilt through
+     ``scripts/build_book.py`` (its cache key covers rope_core's JS, so stale pages cannot
+     hide the mutant), then the widget browser tests (``tests/test_widgets*browser*.py``).
+The file is restored after each mutant, and the book rebuilt once more at the end.
+
+Run it in a clone whose book is built (``make book``), with ``PYTHONPATH`` set to that clone
+if its venv is shared with another checkout, so that the notebook kernels import the mutant:
+    PYTHONPATH=$PWD .venv/bin/python scripts/mutate_widgets.py [--only js|py] [--files GLOB]
+        [--limit N] [--list]
+Prints one line per mutant (caught by which stage, or SURVIVED), then caught/total per file and
+overall. Exit status 0 whatever the rate (it is a measurement, not a test).
 """
 
 from __future__ import annotations
 
+import argparse
+import fnmatch
+import re
 import subprocess
 import sys
+import time
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-TARGET = ROOT / "rope_core" / "widgets" / "explorers.py"
-MUTANTS = [
-    ('"cos": table(np.cos(angles))', '"cos": table(1.01 * np.cos(angles))'),
-    ('"rotated": table(rotated)', '"rotated": table(1.01 * rotated)'),
-    ('"scores": table(scores)', '"scores": table(1.01 * scores)'),
-    ('"rotated_k": table(rotate_2d(self._k, scaled))', '"rotated_k": table(rotate_2d(self._k, 1.01 * scaled))'),
-    ('"angle": table(np.mod(positions[:, None] * theta, 2 * np.pi))',
-     '"angle": table(np.mod(positions[:, None] * theta * 1.01, 2 * np.pi))'),
-    ('"wavelength": table(wave, 3)', '"wavelength": table(1.01 * wave, 3)'),
-    ('entries.append(table(matrix[block_rows, block_cols]))', 'entries.append(table(1.01 * matrix[block_rows, block_cols]))'),
-    ('"bound": table(bound / bound[0])', '"bound": table(1.01 * bound / bound[0])'),
-    ('turns = positions * scaled[-1] / (2 * np.pi)', 'turns = 1.01 * positions * scaled[-1] / (2 * np.pi)'),
-    ('"log10_wavelength": table(np.log10(2 * np.pi / scaled))', '"log10_wavelength": table(np.log10(2.02 * np.pi / scaled))'),
-    ('"worst_ratio": table(worst)', '"worst_ratio": table(1.01 * worst)'),
-    ('slow = trained_angle < 2 * np.pi               # fewer', 'slow = trained_angle < 2.02 * np.pi               # fewer'),
-]
+WIDGETS = ROOT / "rope_core" / "widgets"
 
 
-def main(argv):
-    command = [sys.executable, "-m", "pytest", *(argv or ["tests/test_widgets.py", "-q", "-x"])]
-    original = TARGET.read_text()
-    caught = []
+@dataclass
+class Mutant:
+    path: Path
+    operator: str
+    start: int          # character offsets of the replaced text in the original file
+    end: int
+    new: str
+
+    def apply(self, text: str) -> str:
+        return text[: self.start] + self.new + text[self.end:]
+
+    def describe(self, text: str) -> str:
+        line_no = text.count("\n", 0, self.start) + 1
+        line = text.splitlines()[line_no - 1].strip()
+        return f"{self.path.relative_to(ROOT)}:{line_no} [{self.operator}] {line[:110]}"
+
+
+# --- finding sites ---------------------------------------------------------------------------
+
+def _closing(text: str, open_at: int) -> int:
+    """Index of the bracket that closes the one at ``open_at``."""
+    pairs = {"(": ")", "[": "]", "{": "}"}
+    stack = [pairs[text[open_at]]]
+    i = open_at + 1
+    while stack and i < len(text):
+        c = text[i]
+        if c in "\"'`":
+            i = text.index(c, i + 1) if c != "`" else text.index("`", i + 1)
+        elif c in pairs:
+            stack.append(pairs[c])
+        elif c == stack[-1]:
+            stack.pop()
+        i += 1
+    return i - 1
+
+
+def _argument_end(text: str, start: int) -> int:
+    """End of the expression starting at ``start`` (next ``,``/``)``/``}``/``;`` at depth 0)."""
+    i = start
+    while i < len(text):
+        c = text[i]
+        if c in "([{":
+            i = _closing(text, i) + 1
+            continue
+        if c in ",)};\n":
+            return i
+        i += 1
+    return i
+
+
+def _scaled(path, operator, text, start, end, factor="1.01"):
+    expression = text[start:end].strip()
+    lead = len(text[start:end]) - len(text[start:end].lstrip())
+    return Mutant(path, operator, start + lead, end, f"{factor} * ({expression})")
+
+
+def _body_start(text: str) -> int:
+    match = re.search(r"function draw\b|function render\b", text)
+    return match.start() if match else 0
+
+
+def js_mutants(path: Path) -> list[Mutant]:
+    text = path.read_text()
+    body = _body_start(text)
+    found = []
+
+    # coordinate: px(e) / py(e), else the tip of the first arrow, else the first x: e attribute.
+    calls = [(m.end() - 1, _closing(text, m.end() - 1)) for m in re.finditer(r"\bp[xy]\(", text[body:])]
+    calls = [(body + a, body + b) for a, b in calls]
+    drawn = [(a, b) for a, b in calls if re.search(r"data|series|tab\b|\br\[|\bq\[|\bv\b|rq|rk", text[a:b])]
+    if calls:
+        open_at, close_at = (drawn or calls)[0]
+        found.append(_scaled(path, "coordinate", text, open_at + 1, close_at))
+    else:
+        match = re.compile(r"\barrow\(").search(text, body)
+        if match:
+            open_at = match.end() - 1
+            args, i = [], open_at + 1
+            while len(args) < 4:
+                end = _argument_end(text, i)
+                args.append((i, end))
+                i = end + 1
+            found.append(_scaled(path, "coordinate", text, *args[3]))
+        else:
+            match = re.compile(r"[{,]\s*(?:x|cx|x1): (?!\d+\s*[,}])").search(text, body)
+            if match:
+                found.append(_scaled(path, "coordinate", text, match.end(), _argument_end(text, match.end())))
+
+    # index: the last [i] of the first table read indexed by a variable (data.x[t][m], tab.y[state.m]).
+    pattern = re.compile(r"\b(?:data|tab|series|rows?|spec|model_data|entry)\.\w+(?:\[[^\[\]\n]+\])*"
+                         r"\[((?:state\.)?[a-z]\w*)\]")
+    for match in pattern.finditer(text, body):
+        if match.group(1) in ("key", "name"):
+            continue
+        start, end = match.start(1), match.end(1)
+        found.append(Mutant(path, "index", start, end, f"{match.group(1)} + 1"))
+        break
+
+    # cos-sin: swap the first cosine for a sine.
+    for old, new in (("Math.cos(", "Math.sin("), (".cos[", ".sin["), ("cos:", "sin:")):
+        at = text.find(old, body)
+        if at >= 0 and new in text:
+            found.append(Mutant(path, "cos-sin", at, at + len(old), new))
+            break
+
+    # readout: the first fmt(e, ...) that fills a read-out's text.
+    for match in re.compile(r"\.textContent\s*=[^;]*?\bfmt\(").finditer(text, body):
+        start = match.end()
+        found.append(_scaled(path, "readout", text, start, _argument_end(text, start)))
+        break
+
+    # readout-data: the first data attribute a test can read.
+    for match in re.compile(r"\.dataset\.\w+\s*=\s*").finditer(text, body):
+        end = _argument_end(text, match.end())
+        if re.search(r"[\"'`]|join\(|String\(", text[match.end():end]):
+            continue  # a label, not a number
+        found.append(_scaled(path, "readout-data", text, match.end(), end))
+        break
+    return found
+
+
+def _skip_expression(expression: str) -> bool:
+    """Not a number a widget shows: empty, a literal container, a string, a flag."""
+    e = expression.strip()
+    return (not e or e.startswith(("[", "{", '"', "f\"", "bool(", "str(", "len(", "int(")) or " < " in e
+            or " > " in e or "==" in e or not re.search(r"np\.|/|\*|\+|-|\bscaled\b|\bratio\b|\bcurves\b|\[", e))
+
+
+def py_mutants(path: Path, per_operator: int = 3) -> list[Mutant]:
+    import io
+    import tokenize
+
+    text = path.read_text()
+    found = []
+    # table: the argument of table(e), a returned dict entry computed with numpy, a plotted y.
+    sites = []
+    for match in re.finditer(r"\btable\(", text):
+        sites.append((match.end(), _argument_end(text, match.end())))
+    free = []  # dict entries and plotted series: only those computed with numbers
+    for match in re.finditer(r'^\s+(?:return \{)?\s*"(\w+)": (?!table\()', text, re.M):
+        free.append((match.end(), _argument_end(text, match.end())))
+    for match in re.finditer(r"\bax\.plot\(", text):
+        first_end = _argument_end(text, match.end())
+        if text[first_end] == ",":
+            second = first_end + 1
+            end = _argument_end(text, second)
+            if "=" not in text[second:end]:
+                free.append((second, end))
+    sites += [site for site in free if not _skip_expression(text[site[0]:site[1]])]
+    taken = []
+    for start, end in sorted(sites):
+        if any(start < e and s < end for s, e in taken) or not text[start:end].strip():
+            continue
+        taken.append((start, end))
+    if len(taken) > 2 * per_operator:  # spread over the file (every widget / function gets some)
+        step = len(taken) / (2 * per_operator)
+        taken = [taken[int(i * step)] for i in range(2 * per_operator)]
+    for start, end in taken:
+        found.append(_scaled(path, "table", text, start, end, factor="np.multiply(1.01, ").__class__(
+            path, "table", *_strip(text, start, end), f"np.multiply(1.01, {text[start:end].strip()})"))
+    # boundary: a strict comparison in code (not in docstrings or comments, not a check that raises).
+    lines = text.splitlines()
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line) + 1)
+    count = 0
+    for token in tokenize.generate_tokens(io.StringIO(text).readline):
+        if token.type != tokenize.OP or token.string not in ("<", ">"):
+            continue
+        row, col = token.start
+        nearby = " ".join(lines[row - 1: row + 1])
+        if "raise" in nearby or "Error" in nearby:
+            continue
+        at = offsets[row - 1] + col
+        found.append(Mutant(path, "boundary", at, at + 1, token.string + "="))
+        count += 1
+        if count == per_operator:
+            break
+    return found
+
+
+def _strip(text, start, end):
+    lead = len(text[start:end]) - len(text[start:end].lstrip())
+    trail = len(text[start:end]) - len(text[start:end].rstrip())
+    return start + lead, end - trail
+
+
+def all_mutants(root: Path = ROOT, js_per_file: int = 0) -> list[Mutant]:
+    """Every mutant; with ``js_per_file`` only that many per JS file, operators taken in turn
+    across the files (each JS mutant costs a full rebuild: about 2-3 minutes here)."""
+    mutants = []
+    js_files = [p for p in sorted((root / "rope_core" / "widgets").glob("*.js")) if p.name != "common.js"]
+    for number, path in enumerate(js_files):
+        found = js_mutants(path)
+        if js_per_file and found:
+            found = [found[(number + k) % len(found)] for k in range(min(js_per_file, len(found)))]
+        mutants += found
+    for path in [root / "rope_core" / "widgets" / "explorers.py",
+                 *sorted((root / "rope_core" / "demos").glob("*.py")),
+                 root / "rope_core" / "plots" / "views.py"]:
+        if path.name not in ("__init__.py", "timing.py") and path.exists():
+            mutants += py_mutants(path)
+    return mutants
+
+
+# --- running ---------------------------------------------------------------------------------
+
+def pytest(args, root: Path = ROOT) -> bool:
+    """True when the tests fail (the mutant is caught)."""
+    command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *args]
+    return subprocess.run(command, cwd=root, capture_output=True).returncode != 0
+
+
+def unit_tests(root: Path = ROOT) -> list[str]:
+    names = sorted({*root.glob("tests/test_widgets*.py"), *root.glob("tests/test_views*.py"),
+                    *root.glob("tests/test_plots*.py"), root / "tests" / "test_gallery.py"})
+    return [str(p.relative_to(root)) for p in names if p.exists() and "browser" not in p.name]
+
+
+def browser_tests(root: Path = ROOT) -> list[str]:
+    return [str(p.relative_to(root)) for p in sorted(root.glob("tests/test_widgets*browser*.py"))]
+
+
+def rebuild(root: Path = ROOT) -> bool:
+    done = subprocess.run([sys.executable, str(root / "scripts" / "build_book.py")], cwd=root,
+                          capture_output=True, text=True)
+    return done.returncode == 0
+
+
+def run(mutant: Mutant, root: Path = ROOT) -> str:
+    """'unit', 'build' (the strict book build failed), 'browser' or '' (survived)."""
+    is_js = mutant.path.suffix == ".js"
+    if not is_js and pytest(["-m", "not browser and not book and not lab and not chapters",
+                             *unit_tests(root)], root):
+        return "unit"
+    if mutant.path.name == "views.py":
+        return ""  # the views draw only the book's static figures: unit tests are what sees them
+    if not rebuild(root):
+        return "build"
+    return "browser" if pytest(["-m", "browser", *browser_tests(root)], root) else ""
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", choices=("js", "py"))
+    parser.add_argument("--files", default="*", help="glob on the file name, e.g. 'decay*'")
+    parser.add_argument("--limit", type=int, default=0, help="at most N mutants")
+    parser.add_argument("--js-per-file", type=int, default=0,
+                        help="at most N mutants per JS file (operators in turn across files); 0: all")
+    parser.add_argument("--list", action="store_true", help="list the mutants and exit")
+    args = parser.parse_args(argv)
+
+    mutants = [m for m in all_mutants(js_per_file=args.js_per_file) if fnmatch.fnmatch(m.path.name, args.files)
+               and (args.only is None or (m.path.suffix == ".js") == (args.only == "js"))]
+    if args.limit:
+        mutants = mutants[: args.limit]
+    originals = {m.path: m.path.read_text() for m in mutants}
+    if args.list:
+        for m in mutants:
+            print(m.describe(originals[m.path]), "->", m.new[:60])
+        return 0
+    results = []
     try:
-        for old, new in MUTANTS:
-            if original.count(old) != 1:
-                print(f"SKIP (not found once): {old}")
-                continue
-            TARGET.write_text(original.replace(old, new))
-            failed = subprocess.run(command, cwd=ROOT, capture_output=True).returncode != 0
-            caught.append(failed)
-            print(f"{'caught  ' if failed else 'SURVIVED'} {new}")
+        for mutant in mutants:
+            original = originals[mutant.path]
+            began = time.monotonic()
+            mutant.path.write_text(mutant.apply(original))
+            try:
+                stage = run(mutant)
+            finally:
+                mutant.path.write_text(original)
+            results.append((mutant, stage))
+            verdict = f"caught ({stage})" if stage else "SURVIVED"
+            print(f"{verdict:18s} {mutant.describe(original)}  -> {mutant.new[:70]}"
+                  f"  [{time.monotonic() - began:.0f} s]", flush=True)
     finally:
-        TARGET.write_text(original)
-    print(f"{sum(caught)} of {len(caught)} mutants caught ({100 * sum(caught) / max(len(caught), 1):.0f} %)")
-    return 0 if all(caught) else 1
+        for path, text in originals.items():
+            path.write_text(text)
+        rebuild()
+    print("\ncaught / total per file:")
+    for path in sorted({m.path for m, _ in results}):
+        mine = [stage for m, stage in results if m.path == path]
+        print(f"  {str(path.relative_to(ROOT)):40s} {sum(map(bool, mine))} / {len(mine)}")
+    caught = sum(bool(stage) for _, stage in results)
+    print(f"overall: {caught} of {len(results)} caught ({100 * caught / max(len(results), 1):.0f} %)")
+    return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main())

@@ -115,7 +115,14 @@ def test_min_cosine_sum_agrees_with_min_base_for_context_at_the_threshold():
         (lambda: monte_carlo_logits([0], 4, n_samples=1), ValueError, "n_samples"),
         (lambda: min_cosine_sum([[1e4]], 10, 4), ValueError, "bases"),
         (lambda: min_cosine_sum([1e4], 0, 4), ValueError, "context_len"),
-        (lambda: min_cosine_sum([-5.0], 10, 4), ValueError, "base"),
+        (lambda: min_cosine_sum([-5.0], 10, 4), ValueError, r"bases\[0\] must"),
+        (lambda: min_cosine_sum([1e4, 1.0], 10, 4), ValueError, r"bases\[1\] must"),
+        (lambda: min_cosine_sum(["1e4"], 10, 4), TypeError, "bases must"),
+        # The bounds of a base search are named as the caller wrote them, not "base".
+        (lambda: min_base_for_context(64, 16, low=1.0), ValueError, "^low must"),
+        (lambda: min_base_for_context(64, 16, high="big"), TypeError, "^high must"),
+        (lambda: rope_core.bounds.base_from_which_all_pass(64, 16, start=-2.0, high=1e4), ValueError, "^start must"),
+        (lambda: rope_core.bounds.base_from_which_all_pass(64, 16, start=2.0, high=np.inf), ValueError, "^high must"),
     ],
 )
 def test_bad_input_names_the_argument(call, error, words):

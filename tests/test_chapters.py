@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
 import pytest
+from myst_nb.core.read import is_myst_markdown_notebook
+from sphinx_external_toc.parsing import parse_toc_yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 BOOK = ROOT / "book"
-sys.path.insert(0, str(ROOT / "scripts"))  # the TOC reader shared with scripts/execute_chapters.py
-from book_toc import is_notebook, toc_pages  # noqa: E402
 
-NOTEBOOKS = [path for path in toc_pages() if path.exists() and is_notebook(path)]
+
+def toc_pages() -> list[Path]:
+    """The pages of ``_toc.yml`` in reading order, as the book build reads them."""
+    return [ROOT / f"{docname}.md" for docname in parse_toc_yaml(str(ROOT / "_toc.yml"))]
+
+
+NOTEBOOKS = [path for path in toc_pages() if path.exists() and is_myst_markdown_notebook(path.read_text())]
 CHAPTERS = [path for path in NOTEBOOKS if re.match(r"\d\d-", path.name)]
 
 

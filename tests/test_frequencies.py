@@ -16,9 +16,6 @@ import pytest
 import rope_core
 from rope_core import attention_factor, inverse_frequencies, wavelengths, yarn_correction_range
 
-RNG = np.random.default_rng(0)
-
-
 # --- reference formulas, one pair at a time ---------------------------------------------
 
 def ref_default(dim, base):
@@ -258,11 +255,11 @@ def test_longrope_attention_factor():
     assert attention_factor(16, rope_scaling=_longrope(factor=1.0)) == 1.0
 
 
-def test_longrope_accepts_numpy_factor_arrays_in_apply():
+def test_longrope_accepts_numpy_factor_arrays_in_apply(rng):
     scaling = _longrope(factor=32.0)
     as_arrays = {**scaling, "short_factor": np.array(scaling["short_factor"]),
                  "long_factor": np.array(scaling["long_factor"])}
-    x = RNG.standard_normal((5, 16))
+    x = rng.standard_normal((5, 16))
     np.testing.assert_array_equal(rope_core.apply_rope(x, rope_scaling=as_arrays),
                                   rope_core.apply_rope(x, rope_scaling=scaling))
 
@@ -299,11 +296,11 @@ CASES = {
 
 @pytest.mark.parametrize("rope_type", list(CASES))
 @pytest.mark.parametrize("start", [0, 1000])
-def test_applied_half_layout_matches_transformers(rope_type, start):
+def test_applied_half_layout_matches_transformers(rope_type, start, rng):
     scaling, reference = CASES[rope_type]
     dim, seq_len = 32, 64
     positions = start + np.arange(seq_len)
-    x = RNG.standard_normal((3, seq_len, dim))
+    x = rng.standard_normal((3, seq_len, dim))
     inv_freq, scale = reference(dim, positions.max() + 1)
     expected = ref_apply_half(x, positions, inv_freq, scale)
     got = rope_core.apply_rope(x, positions, layout="half", rope_scaling=scaling)
@@ -313,9 +310,9 @@ def test_applied_half_layout_matches_transformers(rope_type, start):
     np.testing.assert_allclose(rope_core.interleaved_to_half(interleaved), expected, rtol=0, atol=1e-12)
 
 
-def test_partial_rotary_uses_rotary_dim_for_frequencies():
+def test_partial_rotary_uses_rotary_dim_for_frequencies(rng):
     # GPT-NeoX style: 25 % of a 64-wide head rotates, with theta over 16 features.
-    x = RNG.standard_normal((10, 64))
+    x = rng.standard_normal((10, 64))
     positions = np.arange(500, 510)
     got = rope_core.apply_rope(x, positions, layout="half", rotary_dim=16)
     expected_rotated = ref_apply_half(x[:, :16], positions, ref_default(16, 10000.0), 1.0)
@@ -416,7 +413,7 @@ def test_proportional_matches_reference(head_dim, proportion, factor):
     np.testing.assert_allclose(got, ref_proportional(head_dim, 1e6, proportion, factor), rtol=1e-14, atol=0)
 
 
-def test_proportional_keeps_the_highest_frequencies_of_the_whole_head():
+def test_proportional_keeps_the_highest_frequencies_of_the_whole_head(rng):
     # Gemma 4 global layers: 64 of 256 pairs turn, with theta_i = 1e6^(-2i/512); the slowest
     # rotated pair has lambda = 2 pi 1e6^(126/512) = 188.25 tokens.
     block = {"rope_type": "proportional", "partial_rotary_factor": 0.25}
@@ -427,7 +424,7 @@ def test_proportional_keeps_the_highest_frequencies_of_the_whole_head():
     # The other convention (frequencies over the rotated 128 features) is not this one.
     assert not np.allclose(theta[:64], inverse_frequencies(128, 1e6))
     # Applied over the whole head: unrotated pairs come out unchanged.
-    x = RNG.standard_normal((3, 512))
+    x = rng.standard_normal((3, 512))
     out = rope_core.apply_rope(x, [0, 7, 5000], base=1e6, layout="half", rope_scaling=block)
     np.testing.assert_array_equal(out[:, 64:256], x[:, 64:256])
     np.testing.assert_array_equal(out[:, 320:], x[:, 320:])

@@ -45,6 +45,8 @@ from pathlib import Path
 
 import jupytext
 import pytest
+from myst_nb.core.read import is_myst_markdown_notebook
+
 from conftest import ROOT, _open_page
 
 pytestmark = [pytest.mark.lab, pytest.mark.browser]
@@ -75,7 +77,7 @@ def notebook_chapters() -> list[Path]:
     return [
         path
         for path in sorted(BOOK.glob("*.md"))
-        if path.read_text(encoding="utf-8").startswith("---\njupytext:")
+        if is_myst_markdown_notebook(path.read_text(encoding="utf-8"))
     ]
 
 

@@ -8,8 +8,6 @@ import pytest
 import rope_core
 from rope_core import multimodal as mm
 
-RNG = np.random.default_rng(0)
-
 
 def score(rotate, q, k, p, r):
     """<rotate(q at p), rotate(k at r)> for a position tuple p and r."""
@@ -17,8 +15,8 @@ def score(rotate, q, k, p, r):
 
 
 @pytest.mark.parametrize("layout", ["half", "interleaved"])
-def test_axial_score_depends_on_offsets_only(layout):
-    q, k = RNG.normal(size=(2, 32))
+def test_axial_score_depends_on_offsets_only(layout, rng):
+    q, k = rng.normal(size=(2, 32))
 
     def rotate(x, rows, cols):
         return mm.axial_rope_2d(x, rows, cols, layout=layout)
@@ -29,18 +27,18 @@ def test_axial_score_depends_on_offsets_only(layout):
         assert abs(moved - reference) < 1e-9 * max(1.0, abs(reference))
 
 
-def test_axial_halves_are_two_1d_ropes():
+def test_axial_halves_are_two_1d_ropes(rng):
     # With interleaved pairs, the first half of the pairs is the first half of the features.
-    x = RNG.normal(size=(5, 16))
+    x = rng.normal(size=(5, 16))
     rows, cols = np.arange(5), np.arange(5)[::-1]
     out = mm.axial_rope_2d(x, rows, cols, layout="interleaved")
     np.testing.assert_allclose(out[:, :8], rope_core.apply_rope(x[:, :8], rows), atol=1e-12)
     np.testing.assert_allclose(out[:, 8:], rope_core.apply_rope(x[:, 8:], cols), atol=1e-12)
 
 
-def test_mixed_rope_is_relative_and_contains_axial():
-    q, k = RNG.normal(size=(2, 16))
-    theta_r, theta_c = RNG.uniform(0, 1, size=(2, 8))
+def test_mixed_rope_is_relative_and_contains_axial(rng):
+    q, k = rng.normal(size=(2, 16))
+    theta_r, theta_c = rng.uniform(0, 1, size=(2, 8))
 
     def rotate(x, rows, cols):
         return mm.mixed_rope_2d(x, rows, cols, theta_r, theta_c)
@@ -48,16 +46,16 @@ def test_mixed_rope_is_relative_and_contains_axial():
     assert abs(score(rotate, q, k, (2, 3), (5, 1)) - score(rotate, q, k, (12, -7), (15, -9))) < 1e-9
     theta = rope_core.inverse_frequencies(8)
     axial_r, axial_c = np.concatenate([theta, 0 * theta]), np.concatenate([0 * theta, theta])
-    x = RNG.normal(size=(3, 16))
+    x = rng.normal(size=(3, 16))
     np.testing.assert_allclose(mm.mixed_rope_2d(x, [1, 2, 3], [4, 5, 6], axial_r, axial_c),
                                mm.axial_rope_2d(x, [1, 2, 3], [4, 5, 6]), atol=1e-12)
 
 
-def test_mrope_on_text_is_1d_rope_and_relative_in_3d():
-    x = RNG.normal(size=(6, 128))
+def test_mrope_on_text_is_1d_rope_and_relative_in_3d(rng):
+    x = rng.normal(size=(6, 128))
     m = np.array([0, 1, 2, 10, 500, 70000])
     np.testing.assert_allclose(mm.mrope(x, m, m, m), rope_core.apply_rope(x, m, layout="half"), atol=1e-9)
-    q, k = RNG.normal(size=(2, 128))
+    q, k = rng.normal(size=(2, 128))
     a = score(mm.mrope, q, k, (4, 2, 3), (4, 6, 9))
     b = score(mm.mrope, q, k, (104, 52, 33), (104, 56, 39))
     assert abs(a - b) < 1e-9 * max(1.0, abs(a))
@@ -98,10 +96,10 @@ def test_bad_input_names_the_argument(call, match):
         call()
 
 
-def test_mrope_height_and_width_are_not_interchangeable():
+def test_mrope_height_and_width_are_not_interchangeable(rng):
     # Second check of the section order (M27): swapping h and w must move the score, and the
     # rotation of a one-hot feature in the width section follows w only.
-    q = RNG.normal(size=128)
+    q = rng.normal(size=128)
     tall = mm.mrope(q[None], [0], [7], [0])[0]
     wide = mm.mrope(q[None], [0], [0], [7])[0]
     assert np.abs(tall - wide).max() > 1e-3
@@ -126,12 +124,12 @@ def test_interleaved_mrope_follows_transformers_slices():
     np.testing.assert_allclose(angles[0], np.array([2.0, 3.0, 5.0])[expected] * theta, rtol=1e-15)
 
 
-def test_interleaved_mrope_on_text_is_1d_rope_and_relative():
-    x = RNG.normal(size=(4, 128))
+def test_interleaved_mrope_on_text_is_1d_rope_and_relative(rng):
+    x = rng.normal(size=(4, 128))
     m = np.array([0, 9, 300, 40000])
     np.testing.assert_allclose(mm.interleaved_mrope(x, m, m, m, base=5e6),
                                rope_core.apply_rope(x, m, base=5e6, layout="half"), atol=1e-9)
-    q, k = RNG.normal(size=(2, 128))
+    q, k = rng.normal(size=(2, 128))
     a = score(mm.interleaved_mrope, q, k, (4, 2, 3), (4, 6, 9))
     b = score(mm.interleaved_mrope, q, k, (104, 52, 33), (104, 56, 39))
     assert abs(a - b) < 1e-9 * max(1.0, abs(a))

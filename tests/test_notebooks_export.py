@@ -27,6 +27,7 @@ from pathlib import Path
 import jupytext
 import nbformat
 import pytest
+from myst_nb.core.read import is_myst_markdown_notebook
 
 ROOT = Path(__file__).resolve().parents[1]
 BOOK = ROOT / "book"
@@ -39,7 +40,7 @@ pytestmark = pytest.mark.chapters
 
 def _notebook_sources() -> list[Path]:
     """The MyST-markdown notebooks in book/ (chapters and gallery), as the exporter sees them."""
-    return sorted(p for p in BOOK.glob("*.md") if p.read_text().startswith("---\njupytext:"))
+    return sorted(p for p in BOOK.glob("*.md") if is_myst_markdown_notebook(p.read_text()))
 
 
 def _export(output: Path, *extra: str) -> Path:

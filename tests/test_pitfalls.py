@@ -6,8 +6,6 @@ import numpy as np
 
 import rope_core
 
-RNG = np.random.default_rng(0)
-
 
 def buggy_half_layout_with_repeated_tables(x, positions, base=10000.0):
     """rotate_half paired with cos/sin repeated element-wise (the table of the other layout)."""
@@ -16,8 +14,8 @@ def buggy_half_layout_with_repeated_tables(x, positions, base=10000.0):
     return x * cos + rope_core.rotate_half(x) * sin
 
 
-def test_half_layout_tables_must_be_tiled_not_repeated():
-    x = RNG.normal(size=(8, 16))
+def test_half_layout_tables_must_be_tiled_not_repeated(rng):
+    x = rng.normal(size=(8, 16))
     positions = np.arange(100, 108)
     right = rope_core.apply_rope(x, positions, layout="half")
     wrong = buggy_half_layout_with_repeated_tables(x, positions)
@@ -26,9 +24,9 @@ def test_half_layout_tables_must_be_tiled_not_repeated():
     np.testing.assert_allclose(buggy_half_layout_with_repeated_tables(x[:1], [0]), x[:1])
 
 
-def test_positions_beyond_any_cache_length_are_exact():
+def test_positions_beyond_any_cache_length_are_exact(rng):
     # A cache that clamps positions to its length makes far tokens share one rotation.
-    x = RNG.normal(size=(3, 64))
+    x = rng.normal(size=(3, 64))
     far = np.array([10_000, 250_000, 3_000_000])
     dense = np.stack([rope_core.rope_matrix(m, 64) @ v for m, v in zip(far, x)])
     np.testing.assert_allclose(rope_core.apply_rope(x, far), dense, atol=1e-9)

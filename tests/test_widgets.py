@@ -25,24 +25,25 @@ def test_rotation_explorer_table_is_rotate_2d():
     widget = W.RotationExplorer(thetas=(0.25, 0.7), max_position=10, q_angles_deg=(0, 45), lengths=(2.0,))
     data = widget.data
     for t, theta in enumerate(data["thetas"]):
-        for a, angle in enumerate(data["q_angles_deg"]):
-            q = np.array([np.cos(np.radians(angle)), np.sin(np.radians(angle))])
-            for m in (0, 3, 10):
-                np.testing.assert_allclose(data["rotated"][t][a][m], rc.rotate_2d(q, m * theta), atol=1e-6)
-                np.testing.assert_allclose(data["angle"][t][m], m * theta, atol=1e-6)
-                np.testing.assert_allclose(data["cos"][t][m], np.cos(m * theta), atol=1e-6)
+        for m in (0, 3, 10):
+            np.testing.assert_allclose(data["angle"][t][m], m * theta, atol=1e-6)
+            np.testing.assert_allclose(data["cos"][t][m], np.cos(m * theta), atol=1e-6)
+            np.testing.assert_allclose(data["sin"][t][m], np.sin(m * theta), atol=1e-6)
+    for angle in (0.0, 45.0, 123.4):
+        for t, theta in enumerate(data["thetas"]):
+            widget.q_angle, widget.theta_index, widget.position = angle, t, 7
+            q = 2.0 * np.array([np.cos(np.radians(angle)), np.sin(np.radians(angle))])
+            np.testing.assert_allclose(widget.state()["rotated"], rc.rotate_2d(q, 7 * theta), atol=1e-12)
 
 
 def test_relative_invariance_scores_are_relative_scores():
     widget = W.RelativeInvariance(q_angle_deg=10, k_angle_deg=200, theta=0.4, max_position=6)
-    data = widget.data
-    q, k = np.array(data["q"]), np.array(data["k"])
-    for m, n in [(0, 0), (2, 5), (7, 1), (12, 12)]:
-        expected = q @ rc.rotate_2d(k, (n - m) * 0.4)   # q^T R_{n-m} k
-        assert abs(data["scores"][m][n] - expected) < 1e-6
-    scores = np.array(data["scores"])
-    # Shifting both positions leaves the score unchanged (what the widget demonstrates).
-    np.testing.assert_allclose(np.diag(scores, k=3)[:-1], np.diag(scores, k=3)[1:], atol=2e-6)
+    q, k = widget._q, widget._k
+    for m, n, s in [(0, 0, 0), (2, 5, 1), (6, 1, 3), (6, 6, 6)]:
+        widget.m, widget.n, widget.shift = m, n, s
+        expected = q @ rc.rotate_2d(k, (n - m) * 0.4)   # q^T R_{n-m} k, whatever the shift
+        assert abs(widget.state()["score"] - expected) < 1e-12
+        assert abs(widget.state()["reference"] - expected) < 1e-12
 
 
 def test_frequency_clocks_angles_and_marks():
@@ -316,10 +317,11 @@ def test_registry_is_every_widget_and_the_gallery_shows_it_in_order():
 def test_relative_invariance_rotated_vectors_closed_form():
     # Found by scripts/mutate_widgets.py: a 1 % error in the rotated k drawn on the page passed.
     widget = W.RelativeInvariance(q_angle_deg=20.0, k_angle_deg=75.0, q_length=1.0, k_length=0.8, theta=0.3)
-    angles = 0.3 * np.arange(2 * widget._max_position + 1)
-    for key, deg, length in (("rotated_q", 20.0, 1.0), ("rotated_k", 75.0, 0.8)):
-        expected = length * np.stack([np.cos(np.radians(deg) + angles), np.sin(np.radians(deg) + angles)], axis=-1)
-        np.testing.assert_allclose(widget.data[key], expected, atol=1e-6)
+    for s in range(widget._max_position + 1):
+        widget.shift = s
+        for key, deg, length, base in (("rotated_q", 20.0, 1.0, widget.m), ("rotated_k", 75.0, 0.8, widget.n)):
+            angle = np.radians(deg) + 0.3 * (base + s)
+            np.testing.assert_allclose(widget.state()[key], length * np.array([np.cos(angle), np.sin(angle)]), atol=1e-12)
 
 
 def test_frequency_clocks_wavelengths_closed_form():

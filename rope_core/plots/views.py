@@ -12,12 +12,11 @@ from matplotlib.patches import Arc, Rectangle
 from .. import (
     interleaved_to_half_permutation,
     inverse_frequencies,
-    relative_scores,
     rope_matrix,
-    rotate_2d,
 )
 from ..demos.context import CONTEXT_DEFAULTS, EXTENSION_METHODS, context_extension_table
 from ..demos.decay import DECAY_DEFAULTS, decay_table
+from ..demos.rotation import relative_state, rotation_state
 from ._style import PALETTE, axes_or_new
 
 __all__ = [
@@ -62,43 +61,35 @@ def plot_rotation(q=(1.0, 0.5), position=3, theta=0.5, *, ax=None):
     -------
     matplotlib.axes.Axes
     """
-    q = np.asarray(q, dtype=float)
-    if q.shape != (2,):
-        raise ValueError(f"q must have shape (2,), got {q.shape}")
     if int(position) != position or position < 0:
         raise ValueError(f"position must be a non-negative integer, got {position!r}")
+    shown = rotation_state(q, int(position), theta)   # the table the widget draws too
+    q, rotated, trail = shown["q"], shown["rotated"], shown["trail"]
     ax = axes_or_new(ax, figsize=(4.2, 4.2))
     radius = float(np.linalg.norm(q)) or 1.0
     _plane(ax, radius)
-    trail = rotate_2d(q, np.arange(int(position)) * theta)
     if len(trail):
         ax.plot(trail[:, 0], trail[:, 1], "o", color=PALETTE["neutral"], ms=3, alpha=0.5)
-    rotated = rotate_2d(q, position * theta)
     start = np.degrees(np.arctan2(q[1], q[0]))
     ax.add_patch(Arc((0, 0), 0.7 * radius, 0.7 * radius, theta1=start,
-                     theta2=start + np.degrees(position * theta), color=PALETTE["accent"], lw=2))
+                     theta2=start + np.degrees(shown["angle"]), color=PALETTE["accent"], lw=2))
     _arrow(ax, q, PALETTE["query"], "q")
     _arrow(ax, rotated, PALETTE["rotated"], r"$R(m\theta)q$")
-    ax.set_title(rf"$m = {position}$, $\theta = {theta:g}$, $m\theta = {position * theta:.3g}$ rad")
+    ax.set_title(rf"$m = {position}$, $\theta = {theta:g}$, $m\theta = {shown['angle']:.3g}$ rad")
     return ax
 
 
 def plot_relative_invariance(q=(1.0, 0.35), k=(0.2, 0.75), m=2, n=7, shift=0, theta=0.3, *, ax=None):
     r"""Draw :math:`R_{m+s}q` and :math:`R_{n+s}k` and print their score in the title."""
-    q, k = np.asarray(q, dtype=float), np.asarray(k, dtype=float)
-    for name, value in (("q", q), ("k", k)):
-        if value.shape != (2,):
-            raise ValueError(f"{name} must have shape (2,), got {value.shape}")
+    shown = relative_state(q, k, m, n, shift, theta)   # the table the widget draws too
+    q, k, rq, rk = shown["q"], shown["k"], shown["rotated_q"], shown["rotated_k"]
     ax = axes_or_new(ax, figsize=(4.2, 4.2))
     _plane(ax, max(np.linalg.norm(q), np.linalg.norm(k)))
-    rq = rotate_2d(q, (m + shift) * theta)
-    rk = rotate_2d(k, (n + shift) * theta)
     _arrow(ax, q, "#aaaaaa", "", style="--")
     _arrow(ax, k, "#aaaaaa", "", style="--")
     _arrow(ax, rq, PALETTE["query"], rf"$R_{{{m + shift}}}q$")
     _arrow(ax, rk, PALETTE["key"], rf"$R_{{{n + shift}}}k$")
-    score = relative_scores(q, k, [(m + shift) * theta], [(n + shift) * theta])[0, 0]
-    ax.set_title(rf"$s = {shift}$: score $= {score:.4f}$")
+    ax.set_title(rf"$s = {shift}$: score $= {shown['score']:.3g}$")
     return ax
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import traitlets
 
@@ -9,9 +11,7 @@ from .. import (
     atlas,
     interleaved_to_half_permutation,
     inverse_frequencies,
-    relative_scores,
     rope_matrix,
-    rotate_2d,
     wavelengths,
 )
 from .._checks import check_dim
@@ -27,17 +27,49 @@ from ..demos.context import (
 )
 from ..demos.context import trained_frequencies as trained_frequencies  # announced here first
 from ..demos.decay import DECAY_DEFAULTS, decay_table
-from ._base import RopeWidget, SliderError, check_choices, check_max_position, module, table
+from ..demos.rotation import (
+    RELATIVE_DEFAULTS,
+    ROTATION_DEFAULTS,
+    check_angle_deg,
+    relative_state,
+    rotation_state,
+    rotation_table,
+    unit_vector,
+)
+from ._base import (
+    _COMMON_CSS,
+    _HERE,
+    RopeWidget,
+    SliderError,
+    check_choices,
+    check_max_position,
+    module,
+    table,
+)
+
+_CONTEXT_CSS = (Path(__file__).parent / "context.css").read_text()
+# Pointer, touch and keyboard dragging of a vector, and the play button: shared by the two
+# widgets with draggable vectors (function declarations, so appending them is enough).
+_DRAG_JS = "\n" + (_HERE / "drag.js").read_text()
 
 
-def _unit(angle_deg):
-    angle = np.deg2rad(angle_deg)
-    return np.stack([np.cos(angle), np.sin(angle)], axis=-1)
+class _Degrees(traitlets.Float):
+    """A direction in degrees: a float, never a bool (``True`` is not 1°); wrapped by the widget."""
+
+    def validate(self, obj, value):
+        if isinstance(value, bool):
+            self.error(obj, value)
+        return super().validate(obj, value)
 
 
 class RotationExplorer(RopeWidget):
-    r"""A vector :math:`q` and its rotation :math:`R(m\theta)\,q`, with sliders for
-    the angle and length of :math:`q`, the position :math:`m` and the frequency :math:`\theta`.
+    r"""A vector :math:`q` and its rotation :math:`R(m\theta)\,q`: drag :math:`q` on the drawing
+    (or turn it with the arrow keys), move the position :math:`m`, the frequency :math:`\theta`
+    and the length of :math:`q`, or press play to watch :math:`m` advance.
+
+    The direction of :math:`q` is continuous (the synced float trait ``q_angle``, degrees), so
+    the page rotates it itself with :math:`\cos m\theta`, :math:`\sin m\theta`; ``state()``
+    gives the same numbers from rope_core (``rope_core.demos.rotation``).
 
     Parameters
     ----------
@@ -46,54 +78,65 @@ class RotationExplorer(RopeWidget):
     max_position : int
         The position slider goes from 0 to this value.
     q_angles_deg : sequence of float
-        Angle choices for :math:`q`, in degrees.
+        Preset directions of :math:`q` for the page's "angle of q" slider, in degrees.
     lengths : sequence of float
         Length choices for :math:`q`.
     """
 
-    _esm = module("rotation_explorer")
+    _esm = module("rotation_explorer") + _DRAG_JS
     _sliders = {"position": lambda w: w._max_position + 1, "theta_index": lambda w: len(w._thetas),
-                "q_angle_index": lambda w: len(w._q_angles), "length_index": lambda w: len(w._lengths)}
-    position = traitlets.Int(3).tag(sync=True)
-    theta_index = traitlets.Int(2).tag(sync=True)
-    q_angle_index = traitlets.Int(1).tag(sync=True)
-    length_index = traitlets.Int(1).tag(sync=True)
+                "length_index": lambda w: len(w._lengths)}
+    position = traitlets.Int(ROTATION_DEFAULTS["position"]).tag(sync=True)
+    theta_index = traitlets.Int(ROTATION_DEFAULTS["theta_index"]).tag(sync=True)
+    length_index = traitlets.Int(ROTATION_DEFAULTS["length_index"]).tag(sync=True)
+    q_angle = _Degrees(ROTATION_DEFAULTS["q_angle"]).tag(sync=True)
 
-    def __init__(self, thetas=(0.1, 0.2, 0.3, 0.5, 1.0), max_position=64,
-                 q_angles_deg=tuple(range(0, 360, 30)), lengths=(0.5, 1.0, 1.5), **kwargs):
+    def __init__(self, thetas=ROTATION_DEFAULTS["thetas"], max_position=ROTATION_DEFAULTS["max_position"],
+                 q_angles_deg=ROTATION_DEFAULTS["q_angles_deg"], lengths=ROTATION_DEFAULTS["lengths"], **kwargs):
         self._thetas = check_choices(thetas, "thetas")
         self._max_position = check_max_position(max_position, upper=256)
         self._q_angles = check_choices(q_angles_deg, "q_angles_deg", positive=False)
         self._lengths = check_choices(lengths, "lengths")
         self._fit_default_indices(kwargs, position=self._max_position + 1, theta_index=len(self._thetas),
-                                  q_angle_index=len(self._q_angles), length_index=len(self._lengths))
+                                  length_index=len(self._lengths))
         super().__init__(**kwargs)
         self.data = self._compute()
 
+    @traitlets.validate("q_angle")
+    def _check_q_angle(self, proposal):
+        try:
+            return check_angle_deg(proposal["value"], "RotationExplorer.q_angle")
+        except ValueError as error:
+            raise SliderError(str(error)) from None
+
     def _compute(self):
-        positions = np.arange(self._max_position + 1)
-        thetas = np.asarray(self._thetas)
-        angles = positions[None, :] * thetas[:, None]                       # (T, M)
-        unit_q = _unit(np.asarray(self._q_angles))                             # (A, 2)
-        rotated = rotate_2d(unit_q[None, :, None, :], angles[:, None, :])     # (T, A, M, 2)
+        tables = rotation_table(self._thetas, self._max_position)
         return {
-            "thetas": self._thetas, "positions": positions.tolist(),
+            "thetas": self._thetas, "positions": list(range(self._max_position + 1)),
             "q_angles_deg": self._q_angles, "lengths": self._lengths,
-            "q": table(unit_q), "angle": table(angles),
-            "angle_deg": table(np.rad2deg(angles) % 360.0),
-            "cos": table(np.cos(angles)), "sin": table(np.sin(angles)),
-            "rotated": table(rotated),
+            **{name: table(values) for name, values in tables.items()},
         }
+
+    def state(self):
+        """What the page shows now, from rope_core: ``demos.rotation.rotation_state``."""
+        q = self._lengths[self.length_index] * unit_vector(self.q_angle)
+        return rotation_state(q, self.position, self._thetas[self.theta_index])
 
 
 class RelativeInvariance(RopeWidget):
     r"""Two vectors at positions :math:`m` and :math:`n`, and a slider that shifts both:
-    the score :math:`\langle R_m q, R_n k\rangle` stays put while the drawing turns.
+    the score :math:`\langle R_{m+s} q, R_{n+s} k\rangle` stays put while the drawing turns.
+    Drag :math:`q` or :math:`k` on the drawing (or turn them with the arrow keys), or press play
+    to watch the shift :math:`s` advance.
+
+    The directions of :math:`q` and :math:`k` are the synced float traits ``q_angle`` and
+    ``k_angle`` (degrees); the page rotates them itself; ``state()`` gives the same numbers
+    from rope_core (``rope_core.demos.rotation.relative_state``).
 
     Parameters
     ----------
     q_angle_deg, k_angle_deg : float
-        Directions of :math:`q` and :math:`k`.
+        Starting directions of :math:`q` and :math:`k`, in degrees.
     q_length, k_length : float
         Their lengths.
     theta : float
@@ -102,36 +145,47 @@ class RelativeInvariance(RopeWidget):
         Range of the ``m``, ``n`` and shift sliders (each 0 .. max_position).
     """
 
-    _esm = module("relative_invariance")
+    _esm = module("relative_invariance") + _DRAG_JS
     _sliders = {name: (lambda w: w._max_position + 1) for name in ("m", "n", "shift")}
-    m = traitlets.Int(2).tag(sync=True)
-    n = traitlets.Int(7).tag(sync=True)
-    shift = traitlets.Int(0).tag(sync=True)
+    m = traitlets.Int(RELATIVE_DEFAULTS["m"]).tag(sync=True)
+    n = traitlets.Int(RELATIVE_DEFAULTS["n"]).tag(sync=True)
+    shift = traitlets.Int(RELATIVE_DEFAULTS["shift"]).tag(sync=True)
+    q_angle = _Degrees(RELATIVE_DEFAULTS["q_angle"]).tag(sync=True)
+    k_angle = _Degrees(RELATIVE_DEFAULTS["k_angle"]).tag(sync=True)
 
-    def __init__(self, q_angle_deg=20.0, k_angle_deg=75.0, q_length=1.0, k_length=0.8,
-                 theta=0.3, max_position=24, **kwargs):
-        self._q = check_choices([q_length], "q_length")[0] * _unit(check_choices([q_angle_deg], "q_angle_deg", positive=False)[0])
-        self._k = check_choices([k_length], "k_length")[0] * _unit(check_choices([k_angle_deg], "k_angle_deg", positive=False)[0])
+    def __init__(self, q_angle_deg=RELATIVE_DEFAULTS["q_angle"], k_angle_deg=RELATIVE_DEFAULTS["k_angle"],
+                 q_length=RELATIVE_DEFAULTS["q_length"], k_length=RELATIVE_DEFAULTS["k_length"],
+                 theta=RELATIVE_DEFAULTS["theta"], max_position=RELATIVE_DEFAULTS["max_position"], **kwargs):
+        kwargs.setdefault("q_angle", check_choices([q_angle_deg], "q_angle_deg", positive=False)[0])
+        kwargs.setdefault("k_angle", check_choices([k_angle_deg], "k_angle_deg", positive=False)[0])
+        self._q_length = check_choices([q_length], "q_length")[0]
+        self._k_length = check_choices([k_length], "k_length")[0]
         self._theta = check_choices([theta], "theta")[0]
         self._max_position = check_max_position(max_position, upper=128)
         self._fit_default_indices(kwargs, m=self._max_position + 1, n=self._max_position + 1,
                                   shift=self._max_position + 1)
         super().__init__(**kwargs)
-        self.data = self._compute()
+        self.data = {"theta": self._theta, "max_position": self._max_position,
+                     "q_length": self._q_length, "k_length": self._k_length}
 
-    def _compute(self):
-        top = 2 * self._max_position
-        positions = np.arange(top + 1)
-        # A 2-D RoPE has theta_0 = 1; scaling the positions by theta gives frequency theta.
-        scaled = positions * self._theta
-        scores = relative_scores(self._q, self._k, scaled, scaled, base=10000.0)
-        return {
-            "theta": self._theta, "max_position": self._max_position,
-            "q": table(self._q), "k": table(self._k),
-            "rotated_q": table(rotate_2d(self._q, scaled)),
-            "rotated_k": table(rotate_2d(self._k, scaled)),
-            "scores": table(scores),
-        }
+    @traitlets.validate("q_angle", "k_angle")
+    def _check_angles(self, proposal):
+        try:
+            return check_angle_deg(proposal["value"], f"RelativeInvariance.{proposal['trait'].name}")
+        except ValueError as error:
+            raise SliderError(str(error)) from None
+
+    @property
+    def _q(self):
+        return self._q_length * unit_vector(self.q_angle)
+
+    @property
+    def _k(self):
+        return self._k_length * unit_vector(self.k_angle)
+
+    def state(self):
+        """What the page shows now, from rope_core: ``demos.rotation.relative_state``."""
+        return relative_state(self._q, self._k, self.m, self.n, self.shift, self._theta)
 
 
 class FrequencyClocks(RopeWidget):
@@ -288,6 +342,7 @@ class DecayExplorer(RopeWidget):
     """
 
     _esm = module("decay_explorer")
+    _css = _COMMON_CSS + _CONTEXT_CSS
     _sliders = {"base_index": lambda w: len(w._bases), "distance_index": lambda w: w._distances}
     base_index = traitlets.Int(2).tag(sync=True)
     distance_index = traitlets.Int(32).tag(sync=True)
@@ -340,10 +395,12 @@ class ContextExtension(RopeWidget):
     """
 
     _esm = module("context_extension")
+    _css = _COMMON_CSS + _CONTEXT_CSS
     _sliders = {"factor_index": lambda w: len(w._factors), "position_index": lambda w: len(w._positions),
-                "model_index": lambda w: len(w._menu)}
+                "scheme_index": lambda w: len(EXTENSION_METHODS), "model_index": lambda w: len(w._menu)}
     factor_index = traitlets.Int(3).tag(sync=True)
     position_index = traitlets.Int(4).tag(sync=True)
+    scheme_index = traitlets.Int(3).tag(sync=True)  # YaRN: its bands and every factor drawn
     model_index = traitlets.Int(0).tag(sync=True)
 
     def __init__(self, dim=CONTEXT_DEFAULTS["dim"], base=CONTEXT_DEFAULTS["base"],

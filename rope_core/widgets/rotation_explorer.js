@@ -1,7 +1,12 @@
 function render({ model, el }) {
+  dragStyles(el);
   const data = model.get("data");
   const size = 340, centre = size / 2, scale = 95;
   const { svg, controls } = frame(el, { title: "Rotate q by mθ", width: size, height: size });
+  svg.setAttribute("aria-label", "q and its rotation R(mθ)q; drag the tip of q to turn it");
+  // The range inputs come first in the DOM (and in tab order); the drawing is shown first.
+  svg.parentNode.appendChild(svg);
+  svg.style.order = "-1";
   const px = (x) => centre + scale * x;
   const py = (y) => centre - scale * y;
   svgEl("circle", { cx: centre, cy: centre, r: scale, class: "rope-w-axis" }, svg);
@@ -10,52 +15,97 @@ function render({ model, el }) {
   const trail = svgEl("g", {}, svg);
   const arc = svgEl("path", { class: "rope-w-arc" }, svg);
   const layer = svgEl("g", {}, svg);
-  const arcLabel = svgEl("text", { class: "rope-w-muted-text" }, svg);
+  const handleLayer = svgEl("g", {}, svg);
+  const arcLabel = svgEl("text", { class: "rope-w-muted-text", x: 8, y: size - 8 }, svg);
 
   const state = {
-    t: model.get("theta_index"), a: model.get("q_angle_index"),
-    l: model.get("length_index"), m: model.get("position"),
+    t: model.get("theta_index"), l: model.get("length_index"), m: model.get("position"),
+    angle: model.get("q_angle"),
   };
   const out = {};
+  const controlsOf = {};
+  const handle = dragHandle(svg, handleLayer, {
+    name: "q", label: "direction of q (degrees; arrow keys turn it by 1°, shift+arrow by 10°)",
+    cls: "q", cx: centre, cy: centre, get: () => state.angle,
+    set: (deg, done) => setAngle(deg, done),
+  });
+
   function draw() {
-    const { t, a, l, m } = state;
-    const length = data.lengths[l];
-    const q = data.q[a].map((v) => v * length);
-    const r = data.rotated[t][a][m].map((v) => v * length);
-    layer.replaceChildren();
+    const { t, l, m } = state;
+    const length = data.lengths[l], theta = data.thetas[t];
+    const q = polar(length, state.angle);
+    const r = rotate(q, m * theta);          // R(mθ) q, computed here for continuous q
     trail.replaceChildren();
     for (let j = 0; j < m; j++) {
-      const p = data.rotated[t][a][j];
-      svgEl("circle", { cx: px(p[0] * length), cy: py(p[1] * length), r: 2, class: "rope-w-muted-text" }, trail);
+      const p = rotate(q, j * theta);
+      svgEl("circle", { cx: px(p[0]), cy: py(p[1]), r: 2, class: "rope-w-muted-text" }, trail);
     }
-    arrow(layer, centre, centre, px(q[0]), py(q[1]), "q");
+    layer.replaceChildren();
     arrow(layer, centre, centre, px(r[0]), py(r[1]), "rot");
-    svgEl("text", { x: px(q[0]) + 6, y: py(q[1]) - 6 }, layer).textContent = "q";
-    svgEl("text", { x: px(r[0]) + 6, y: py(r[1]) - 6 }, layer).textContent = "R(mθ) q";
-    // The arc of angle mθ at radius 0.35 (turn count shown when it exceeds one turn).
+    arrow(layer, centre, centre, px(q[0]), py(q[1]), "q");
+    svgLabel(layer, px(q[0]) + 8, py(q[1]) - 10, ["q"]);
+    svgLabel(layer, px(r[0]) + 8, py(r[1]) - 10, ["R(mθ) q"]);
+    handle.place(px(q[0]), py(q[1]), state.angle);
+    // The arc of angle mθ at radius 0.35 of the unit circle, from q's direction.
     const rad = 0.35, deg = data.angle_deg[t][m];
-    const start = data.q[a], end = data.rotated[t][a][m];
-    const large = deg > 180 ? 1 : 0;
+    const start = polar(rad, state.angle), end = rotate(start, m * theta);
     arc.setAttribute("d", m === 0 ? "" :
-      `M ${px(rad * start[0])} ${py(rad * start[1])} A ${scale * rad} ${scale * rad} 0 ${large} 0 ${px(rad * end[0])} ${py(rad * end[1])}`);
-    arcLabel.setAttribute("x", 8); arcLabel.setAttribute("y", size - 8);
-    arcLabel.textContent = `mθ = ${fmt(data.angle[t][m], 3)} rad`;
-    out.angle.textContent = `${fmt(data.angle[t][m], 6)} rad (${fmt(deg, 2)}° mod 360°)`;
-    out.q.textContent = `(${fmt(q[0])}, ${fmt(q[1])})`;
-    out.rotated.textContent = `(${fmt(r[0], 6)}, ${fmt(r[1], 6)})`;
-    out.complex.textContent =
-      `(${fmt(q[0], 3)} ${q[1] < 0 ? "−" : "+"} ${fmt(Math.abs(q[1]), 3)}i)·(${fmt(data.cos[t][m], 3)} ${data.sin[t][m] < 0 ? "−" : "+"} ${fmt(Math.abs(data.sin[t][m]), 3)}i) = ${fmt(r[0], 3)} ${r[1] < 0 ? "−" : "+"} ${fmt(Math.abs(r[1]), 3)}i`;
-    out.rotated.dataset.x = r[0]; out.rotated.dataset.y = r[1];
+      `M ${px(start[0])} ${py(start[1])} A ${scale * rad} ${scale * rad} 0 ${deg > 180 ? 1 : 0} 0 ${px(end[0])} ${py(end[1])}`);
+    arcLabel.textContent = `m = ${m}, θ = ${sig(theta)} rad: mθ = ${sig(data.angle[t][m])} rad`;
+    out.angle.textContent = `${sig(data.angle[t][m])} rad (${sig(deg)}° mod 360°)`;
+    Object.assign(out.angle.dataset, { value: data.angle[t][m], deg });
+    out.q.textContent = `(${sig(q[0])}, ${sig(q[1])}) at ${sig(state.angle)}°`;
+    Object.assign(out.q.dataset, { x: q[0], y: q[1], angle: state.angle });
+    out.rotated.textContent = `(${sig(r[0])}, ${sig(r[1])})`;
+    Object.assign(out.rotated.dataset, { x: r[0], y: r[1] });
+    const c = Math.cos(m * theta), s = Math.sin(m * theta);
+    const plus = (v) => (v < 0 ? " − " : " + ") + sig(Math.abs(v));
+    out.complex.textContent = `(${sig(q[0])}${plus(q[1])}i)(${sig(c)}${plus(s)}i) = ${sig(r[0])}${plus(r[1])}i`;
+    Object.assign(out.complex.dataset, { cos: c, sin: s });
   }
+
+  // Drag, keys or the preset slider: redraw, show the preset nearest, tell the kernel.
+  function setAngle(deg, done) {
+    state.angle = wrapDeg(deg);
+    draw();
+    const presets = data.q_angles_deg;
+    const gap = (a) => Math.abs(((a - state.angle + 540) % 360) - 180);
+    const nearest = presets.reduce((best, a, i) => (gap(a) < gap(presets[best]) ? i : best), 0);
+    controlsOf.q_angle.input.value = nearest;
+    controlsOf.q_angle.output.textContent = `${sig(state.angle)}°`;
+    if (model.get("q_angle") !== state.angle) {
+      model.set("q_angle", state.angle);
+      model.save_changes();
+    } else if (done) model.save_changes();
+  }
+  model.on("change:q_angle", () => {
+    const deg = model.get("q_angle");
+    if (deg !== state.angle) setAngle(deg, false);
+  });
+
   const sync = syncer(model, state, draw);
-  slider(controls, { label: "position m", name: "position", values: data.positions, index: state.m, onInput: sync("m", "position") });
-  slider(controls, { label: "frequency θ", name: "theta", values: data.thetas, index: state.t, format: (v) => `${v} rad`, onInput: sync("t", "theta_index") });
-  slider(controls, { label: "angle of q", name: "q_angle", values: data.q_angles_deg, index: state.a, format: (v) => `${v}°`, onInput: sync("a", "q_angle_index") });
-  slider(controls, { label: "length of q", name: "length", values: data.lengths, index: state.l, onInput: sync("l", "length_index") });
-  out.angle = readout(controls, "angle", "mθ =");
+  const atEnd = () => state.m >= data.positions.length - 1;
+  const play = playButton(controls, {
+    label: "m", atEnd,
+    step: () => { if (atEnd()) return false; controlsOf.position.set(state.m + 1); return !atEnd(); },
+    rewind: () => controlsOf.position.set(0),
+  });
+  controlsOf.position = slider(controls, { label: "position m", name: "position", values: data.positions, index: state.m, onInput: sync("m", "position") });
+  controlsOf.theta = slider(controls, { label: "frequency θ", name: "theta", values: data.thetas, index: state.t, format: (v) => `${v} rad`, onInput: sync("t", "theta_index") });
+  controlsOf.q_angle = slider(controls, {
+    label: "angle of q", name: "q_angle", values: data.q_angles_deg, index: 0, format: (v) => `${sig(v)}°`,
+    onInput: (i) => setAngle(data.q_angles_deg[i], true),
+  });
+  controlsOf.q_angle.output = controlsOf.q_angle.input.parentNode.querySelector("output");
+  controlsOf.length = slider(controls, { label: "length of q", name: "length", values: data.lengths, index: state.l, onInput: sync("l", "length_index") });
+  out.angle = readout(controls, "angle", "");
+  richLabel(out.angle.previousSibling, ["mθ ="]);
   out.q = readout(controls, "q", "q =");
+  out.q.setAttribute("aria-live", "polite");
   out.rotated = readout(controls, "rotated", "R(mθ) q =");
-  out.complex = readout(controls, "complex", "q·e^(imθ) =");
-  draw();
+  out.complex = readout(controls, "complex", "");
+  richLabel(out.complex.previousSibling, ["q·e", ["sup", "imθ"], " ="]);
+  htmlEl("div", { class: "rope-w-hint" }, controls, "Drag the tip of q (or focus it and press the arrow keys).");
+  setAngle(state.angle, false);
 }
 export default { render };

@@ -1,0 +1,92 @@
+"""Dragging q in JupyterLab reaches Python: the trait changes by the angle dragged.
+
+Starts JupyterLab exactly as ``make lab`` does (the ``lab_server`` fixture of
+``test_lab.py``: autosave on, public ``window.jupyterapp`` hooks), opens the gallery, runs it,
+then drags q on the rotation explorer by 47° and k on the relative-position widget by 47° with
+the mouse. The kernel is asked for the traits (a cell executed beside the notebook) until they
+change: each must have turned by 47° ± 3° and equal, to 1e-9, the angle the page shows. Handles
+are found by their ARIA role and name (``slider`` "direction of q"), not by JupyterLab's private classes.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+import test_lab
+from conftest import _open_page
+from test_lab import (
+    KERNEL_PROBE_JS,
+    NOTEBOOK_JSON_JS,
+    OPEN_DEFAULT_JS,
+    RUN_ALL_JS,
+    _errors_and_stderr,
+    widget_chapter,
+)
+from test_widgets_drag_browser import DRAG_DEG, drag, turned
+
+pytestmark = [pytest.mark.lab, pytest.mark.browser]
+# The fixtures of test_lab.py: the same `make lab` server (one per module) and file guard.
+lab_server = test_lab.lab_server
+chapters_restored = test_lab.chapters_restored
+
+PROBE = (
+    "import rope_core.widgets as _W; "
+    "_ws = [v for _, v in sorted(Out.items()) if isinstance(v, (_W.RotationExplorer, _W.RelativeInvariance))]; "
+    "print([(type(v).__name__, k, repr(getattr(v, k))) for v in _ws for k in ('q_angle', 'k_angle') if v.has_trait(k)])"
+)
+
+
+def kernel_angles(page, path):
+    """``{(widget class, trait): degrees}`` as the kernel holds them."""
+    text = page.evaluate(KERNEL_PROBE_JS, [path, PROBE])
+    return {(cls, trait): float(value) for cls, trait, value in re.findall(r"\('(\w+)', '(\w+)', '([-\d.e+]+)'\)", text)}
+
+
+def wait_for_change(page, path, key, before, timeout=60):
+    deadline = time.monotonic() + timeout
+    while True:
+        now = kernel_angles(page, path)[key]
+        if now != before or time.monotonic() > deadline:
+            return now
+
+
+def test_dragging_q_and_k_in_jupyterlab_turns_the_python_traits_by_47_degrees(
+    lab_server, chromium, screenshot_dir, chapters_restored
+):
+    chapter = widget_chapter()
+    if chapter.name != "gallery.md":
+        pytest.fail(f"expected the gallery to be the widget page, got {chapter.name}")
+    path = f"book/{chapter.name}"
+    context, page, log = _open_page(chromium)
+    try:
+        page.set_default_timeout(180_000)   # bounds only: a run-all under load can take minutes
+        page.goto(f"{lab_server.base_url}/lab?token={lab_server.token}")
+        page.wait_for_function("() => window.jupyterapp !== undefined")
+        assert page.evaluate(OPEN_DEFAULT_JS, path)["isNotebook"]
+        assert page.evaluate(RUN_ALL_JS, path) is True
+        errors, stray = _errors_and_stderr(page.evaluate(NOTEBOOK_JSON_JS, path))
+        assert errors == [] and stray == [], (errors, stray)
+        panel_id = page.evaluate("(p) => window.ropePanels[p].id", path)
+        panel = page.locator(f"[id='{panel_id}']")
+
+        for index, cls, handle, trait in ((0, "RotationExplorer", "q", "q_angle"),
+                                          (1, "RelativeInvariance", "k", "k_angle")):
+            before = kernel_angles(page, path)[(cls, trait)]
+            root = panel.locator(".rope-w").nth(index)   # our widget's own class, in gallery order
+            knob = root.get_by_role("slider", name=f"direction of {handle}")
+            knob.scroll_into_view_if_needed()
+            drag(page, root, handle, DRAG_DEG)
+            after = wait_for_change(page, path, (cls, trait), before)
+            assert abs(turned(before, after) - DRAG_DEG) <= 3.0, (cls, before, after)
+            shown = float(knob.get_attribute("aria-valuenow"))
+            assert abs(after - shown) < 1e-6, (after, shown)   # aria-valuenow has 6 decimals
+        page.screenshot(path=str(screenshot_dir / "lab-drag.png"))
+        assert log.page_errors == [], log.page_errors
+    except Exception:
+        page.screenshot(path=str(screenshot_dir / "lab-drag-failure.png"))
+        raise
+    finally:
+        context.close()
+    assert chapter.read_bytes() == chapters_restored[chapter], "dragging rewrote the chapter"

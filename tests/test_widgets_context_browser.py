@@ -1,0 +1,265 @@
+"""DecayExplorer and ContextExtension on the published gallery (no kernel), at random states.
+
+Every number the two widgets show — read-outs, data attributes, the chosen pair's numbers on
+hover and focus, the small multiples' end points, the model plot's pair — is checked against
+rope_core to 1e-6 at 50+ random states (factor, position, scheme, model, pair; base, distance),
+reached the way a reader reaches them (keyboard, pointer, the menus). Lines and text that carry
+meaning are checked for contrast in light and dark mode.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+from _browser import DESKTOP, PHONE, open_page
+
+import rope_core as rc
+from rope_core import widgets as W
+from rope_core.demos.context import EXTENSION_METHODS, example_rope_scaling
+
+pytestmark = [pytest.mark.book, pytest.mark.browser]
+ORDER = [cls.__name__ for cls in W.REGISTRY]
+METHODS = list(EXTENSION_METHODS)
+MENU = [(name, layer_type) for name in rc.atlas.names() for layer_type in rc.atlas.specs(name)]
+SCALED = ("linear", "ntk", "dynamic", "yarn", "llama3", "longrope")
+STATES = 52
+
+
+def open_gallery(chromium, book_server, scheme="light", viewport=DESKTOP, touch=False):
+    context, page, log = open_page(chromium, scheme, viewport=viewport, touch=touch)
+    page.goto(f"{book_server}/book/gallery.html", wait_until="networkidle")
+    page.wait_for_function("document.documentElement.dataset.ropeWidgets === 'ready'", timeout=30000)
+    return context, page, log
+
+
+def widget(page, name):
+    return page.locator(".rope-w").nth(ORDER.index(name))
+
+
+def set_slider(root, name, index):
+    """Move a slider to ``index`` with the keyboard, as a reader does (Home, then ArrowRight)."""
+    control = root.locator(f'input[data-name="{name}"]')
+    control.focus()
+    control.press("Home")
+    for _ in range(index):
+        control.press("ArrowRight")
+    assert int(control.input_value()) == index
+
+
+def dataset(locator):
+    return locator.evaluate("(el) => ({...el.dataset})")
+
+
+# --- rope_core's numbers, straight from the maths module -----------------------------------
+
+def scheme_numbers(method, factor, position, dim=128, base=10000.0, length=4096):
+    theta = rc.inverse_frequencies(dim, base)
+    scaling = example_rope_scaling(method, factor, length)
+    scaled = rc.inverse_frequencies(dim, base, rope_scaling=scaling)
+    ratio = theta / scaled
+    band = np.where(np.abs(ratio - 1) <= 1e-9, 0, np.where(np.abs(ratio - ratio.max()) <= 1e-9 * ratio.max(), 2, 1))
+    slow = length * theta < 2 * np.pi
+    reach = position * scaled / (length * theta)
+    return {"theta": theta, "scaled": scaled, "wavelength": 2 * np.pi / scaled, "band": band,
+            "turns": length * theta / (2 * np.pi), "reach": reach, "slow": slow,
+            "attention_factor": rc.attention_factor(dim, base, rope_scaling=scaling),
+            "slowest_turns": position * scaled[-1] / (2 * np.pi),
+            "beyond": int((reach[slow] > 1 + 1e-9).sum()), "worst": reach[slow].max()}
+
+
+def three_digits(shown, value):
+    """``shown`` is ``value`` to three significant digits (either way at an exact half)."""
+    unit = 10.0 ** (np.floor(np.log10(abs(value))) - 2)
+    return abs(shown - value) <= 0.5 * unit * (1 + 1e-6)
+
+
+def check_context_state(root, data, f, p, s, pair):
+    factor, position, method = data["factors"][f], data["positions"][p], METHODS[s]
+    want = scheme_numbers(method, factor, position)
+    got = dataset(root.locator('[data-readout="pair"]'))
+    where = (factor, position, method, pair)
+    assert (int(got["pair"]), got["method"], float(got["factor"]), int(got["position"])) == (pair, method, factor, position), (got, where)
+    assert float(got["theta"]) == pytest.approx(want["theta"][pair], rel=1e-6), where
+    assert float(got["wavelength"]) == pytest.approx(want["wavelength"][pair], rel=1e-6), where
+    assert float(got["turns"]) == pytest.approx(want["turns"][pair], rel=1e-6), where
+    assert float(got["ratio"]) == pytest.approx(want["reach"][pair], rel=1e-6), where
+    assert got["band"] == ["kept", "blended", "scaled"][want["band"][pair]], where
+    # The visible text says the same numbers, to three significant digits.
+    text = root.locator('[data-readout="pair"]').inner_text()
+    assert f"pair i = {pair} under {EXTENSION_METHODS[method]}" in text, text
+    shown = float(re.search(r"at p = [\d\u2009]+: ([\d.]+)×", text).group(1))
+    assert three_digits(shown, want["reach"][pair]), (text, want["reach"][pair])
+    # The table: every scheme's attention factor, slowest-pair turns and slow pairs beyond training.
+    for other in METHODS:
+        numbers = scheme_numbers(other, factor, position)
+        def cell(field, other=other):
+            return root.locator(f'td[data-method="{other}"][data-field="{field}"]')
+        assert float(cell("attention_factor").get_attribute("data-value")) == pytest.approx(numbers["attention_factor"], abs=1e-6)
+        assert float(cell("slowest_turns").get_attribute("data-value")) == pytest.approx(numbers["slowest_turns"], rel=1e-6, abs=1e-6)
+        beyond = cell("beyond")
+        assert int(beyond.get_attribute("data-count")) == numbers["beyond"], (other, where)
+        assert float(beyond.get_attribute("data-worst")) == pytest.approx(numbers["worst"], abs=1e-6), (other, where)
+    # The chosen scheme's band marks on the wavelength plot.
+    marks = root.locator("svg").first.locator("[data-band]")
+    bands = marks.evaluate_all("(els) => els.map((e) => e.dataset.band)")
+    assert bands == [["kept", "blended", "scaled"][b] for b in want["band"]], where
+    # The small multiples: the chosen scheme at every factor; each curve's end point.
+    ends = root.locator('svg[data-plot="family"] polyline[data-factor]').evaluate_all(
+        "(els) => els.map((e) => [Number(e.dataset.factor), Number(e.dataset.end)])")
+    assert [e[0] for e in ends] == [float(x) for x in data["factors"]]
+    for every, end in ends:
+        last = scheme_numbers(method, every, position)["wavelength"][-1]
+        assert 10 ** end == pytest.approx(last, rel=1e-6), (every, method)
+
+
+def check_model_pair(root, index, pair):
+    name, layer_type = MENU[index]
+    spec = rc.atlas.specs(name)[layer_type]
+    shipped = spec.frequencies_at(spec.max_position_embeddings)
+    got = dataset(root.locator('[data-readout="model-pair"]'))
+    assert int(got["pair"]) == pair
+    if pair >= shipped.size or shipped[pair] == 0:
+        assert got["wavelength"] == "", (name, pair)
+        return
+    trained = (spec.base ** (-np.arange(0, spec.rotary_dim, 2) / spec.rotary_dim) if spec.rope_type in SCALED else shipped)
+    assert float(got["wavelength"]) == pytest.approx(2 * np.pi / shipped[pair], rel=1e-6), (name, pair)
+    assert float(got["trained"]) == pytest.approx(2 * np.pi / trained[pair], rel=1e-6), (name, pair)
+
+
+def test_context_extension_numbers_at_random_states(chromium, book_server, rng):
+    context, page, log = open_gallery(chromium, book_server)
+    try:
+        root, data = widget(page, "ContextExtension"), W.ContextExtension().data
+        root.scroll_into_view_if_needed()
+        # The default state: YaRN, s = 8, p = 8L; the slowest pair chosen.
+        assert dataset(root.locator('[data-readout="pair"]'))["pair"] == "63"
+        check_context_state(root, data, 3, 4, 3, 63)
+        scheme = root.locator('select[data-name="scheme"]')
+        models = root.locator('select[data-name="model"]')
+        main = root.locator("svg").first
+        family = root.locator('svg[data-plot="family"]')
+        for state in range(STATES):
+            f, p = int(rng.integers(len(data["factors"]))), int(rng.integers(len(data["positions"])))
+            s, m, pair = int(rng.integers(len(METHODS))), int(rng.integers(len(MENU))), int(rng.integers(64))
+            set_slider(root, "factor", f)
+            set_slider(root, "position", p)
+            scheme.select_option(str(s))
+            models.select_option(str(m))
+            how = state % 3
+            page.mouse.move(0, 0)
+            if how == 0:    # the pointer on the wavelength plot
+                main.locator(f'rect[data-target="{pair}"]').hover()
+            elif how == 1:  # the pointer on the small multiples
+                family.locator(f'rect[data-target="{pair}"]').hover()
+            else:           # the keyboard: focus the drawing, End, then back with ArrowLeft
+                main.focus()
+                page.keyboard.press("End")
+                for _ in range(63 - pair):
+                    page.keyboard.press("ArrowLeft")
+            check_context_state(root, data, f, p, s, pair)
+            check_model_pair(root, m, pair)
+        # Hovering a pair of the model plot marks the same pair on the scheme plot.
+        models.select_option(str(MENU.index(("llama-3.1-8b", None))))
+        root.locator('.rope-w-section svg rect[data-target="40"]').hover()
+        assert dataset(root.locator('[data-readout="pair"]'))["pair"] == "40"
+        check_model_pair(root, MENU.index(("llama-3.1-8b", None)), 40)
+        assert not log.problems(), log.problems()
+    finally:
+        context.close()
+
+
+def decay_numbers(dim, base, distance, seed=0):
+    bound = rc.long_term_decay_bound([0, distance], dim, base)
+    ones = np.ones(dim)
+    q, k = np.random.default_rng(seed).normal(size=(2, dim))
+    return {"bound": bound[1] / bound[0],
+            "aligned": rc.relative_scores(ones, ones, [0], [distance], base=base)[0, 0] / dim,
+            "random": rc.relative_scores(q, k, [0], [distance], base=base)[0, 0] / (np.linalg.norm(q) * np.linalg.norm(k))}
+
+
+def test_decay_numbers_at_random_states(chromium, book_server, rng):
+    context, page, log = open_gallery(chromium, book_server)
+    try:
+        root, data = widget(page, "DecayExplorer"), W.DecayExplorer().data
+        root.scroll_into_view_if_needed()
+        dim, bases, distances = data["dim"], data["bases"], data["distances"]
+        # The small multiples' end points: the bound at the largest distance, for every base.
+        ends = root.locator('[data-plot="family"] polyline[data-base]').evaluate_all(
+            "(els) => els.map((e) => [Number(e.dataset.base), Number(e.dataset.end)])")
+        assert [e[0] for e in ends] == bases
+        for base, end in ends:
+            assert end == pytest.approx(decay_numbers(dim, base, distances[-1])["bound"], abs=1e-6), base
+        for _ in range(STATES):
+            b, r = int(rng.integers(len(bases))), int(rng.integers(len(distances)))
+            set_slider(root, "base", b)
+            control = root.locator('input[data-name="distance"]')
+            control.evaluate("(el, r) => { el.value = r; el.dispatchEvent(new Event('input')); }", r)
+            want = decay_numbers(dim, bases[b], distances[r])
+            assert int(root.locator('[data-readout="distance"]').get_attribute("data-value")) == distances[r]
+            for key, value in want.items():
+                shown = root.locator(f'[data-readout="{key}"]')
+                assert float(shown.get_attribute("data-value")) == pytest.approx(value, abs=1e-6), (key, b, r)
+                assert three_digits(float(shown.inner_text().replace("−", "-")), value), (key, shown.inner_text(), value)
+            # Every panel of the small multiples reads the bound at the same distance.
+            titles = root.locator('[data-plot="family"] text[data-base]').evaluate_all(
+                "(els) => els.map((e) => [Number(e.dataset.base), Number(e.dataset.value)])")
+            for base, value in titles:
+                assert value == pytest.approx(decay_numbers(dim, base, distances[r])["bound"], abs=1e-6), (base, r)
+        assert not log.problems(), log.problems()
+    finally:
+        context.close()
+
+
+CONTRAST = """
+(root) => {
+  const rgb = (c) => c.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const ratio = (a, b) => (Math.max(lum(a), lum(b)) + 0.05) / (Math.min(lum(a), lum(b)) + 0.05);
+  const bg = rgb(getComputedStyle(root).backgroundColor);
+  const lines = {}, texts = {};
+  const visible = (el) => getComputedStyle(el).display !== "none";
+  for (const el of root.querySelectorAll("svg polyline, svg .rope-w-context, svg [data-band]")) {
+    const style = getComputedStyle(el);
+    const paint = el.tagName === "polyline" || el.classList.contains("rope-w-context") ? style.stroke : style.fill;
+    if (paint === "none" || !paint.startsWith("rgb")) continue;
+    // A hollow mark is seen by its outline.
+    const seen = el.dataset.band === "kept" && style.stroke.startsWith("rgb") ? style.stroke : paint;
+    const key = el.dataset.method || el.dataset.band || el.dataset.series || el.getAttribute("class") || el.tagName;
+    lines[key] = Math.min(lines[key] ?? Infinity, ratio(bg, rgb(seen)));
+  }
+  for (const el of root.querySelectorAll("svg text, [data-readout], .rope-w-legend-item, td, th, label, output")) {
+    if (!visible(el) || !el.textContent.trim()) continue;
+    const colour = el.closest("svg") ? getComputedStyle(el).fill : getComputedStyle(el).color;
+    const key = el.tagName + (el.getAttribute("class") ? "." + el.getAttribute("class") : "");
+    texts[key] = Math.min(texts[key] ?? Infinity, ratio(bg, rgb(colour)));
+  }
+  return { lines, texts };
+}
+"""
+
+
+@pytest.mark.parametrize("scheme, viewport, touch", [("light", DESKTOP, False), ("dark", DESKTOP, False),
+                                                     ("light", PHONE, True), ("dark", PHONE, True)],
+                         ids=["light-1280", "dark-1280", "light-390", "dark-390"])
+def test_contrast_and_fit(chromium, book_server, screenshot_dir, scheme, viewport, touch):
+    context, page, log = open_gallery(chromium, book_server, scheme, viewport, touch)
+    try:
+        assert page.evaluate("document.documentElement.dataset.theme") == scheme
+        width = page.evaluate("document.documentElement.clientWidth")
+        for name in ("DecayExplorer", "ContextExtension"):
+            root = widget(page, name)
+            root.scroll_into_view_if_needed()
+            ratios = root.evaluate(CONTRAST)
+            assert ratios["lines"] and min(ratios["lines"].values()) >= 3.0, (name, scheme, ratios["lines"])
+            assert ratios["texts"] and min(ratios["texts"].values()) >= 4.5, (name, scheme, ratios["texts"])
+            box = root.bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= width + 1, (name, box, width)
+            for select in root.locator("select").all():
+                assert select.bounding_box()["height"] >= 44, "touch target"
+            root.screenshot(path=str(screenshot_dir / f"context-{name}-{scheme}-{viewport['width']}.png"))
+        assert not log.problems(), log.problems()
+    finally:
+        context.close()

@@ -1,0 +1,149 @@
+"""The two widgets with draggable vectors: one table (rope_core.demos.rotation) for the widget,
+its page and its static twin; the continuous angle traits and their validation.
+
+The browser side (the page's own numbers at random states, the 47° drag) is in
+``test_widgets_drag_browser.py``.
+"""
+
+from __future__ import annotations
+
+import re
+
+import matplotlib
+import numpy as np
+import pytest
+import traitlets
+
+matplotlib.use("Agg")
+
+from rope_core import plots
+from rope_core import widgets as W
+from rope_core.demos import rotation as demo
+from rope_core.widgets._base import SliderError
+
+
+def closed_form(length, angle_deg, turn):
+    """length·(cos(α + turn), sin(α + turn)): the rotated vector without rope_core."""
+    angle = np.radians(angle_deg) + turn
+    return length * np.array([np.cos(angle), np.sin(angle)])
+
+
+def test_widget_defaults_are_the_demos_defaults():
+    widget, defaults = W.RotationExplorer(), demo.ROTATION_DEFAULTS
+    assert widget.data["thetas"] == list(defaults["thetas"]) and widget.data["lengths"] == list(defaults["lengths"])
+    assert widget.data["q_angles_deg"] == list(defaults["q_angles_deg"])
+    assert widget.data["positions"] == list(range(defaults["max_position"] + 1))
+    assert (widget.q_angle, widget.position, widget.theta_index, widget.length_index) == (
+        defaults["q_angle"], defaults["position"], defaults["theta_index"], defaults["length_index"])
+    relative, defaults = W.RelativeInvariance(), demo.RELATIVE_DEFAULTS
+    assert (relative.q_angle, relative.k_angle, relative.m, relative.n, relative.shift) == tuple(
+        defaults[k] for k in ("q_angle", "k_angle", "m", "n", "shift"))
+    assert relative.data == {"theta": defaults["theta"], "max_position": defaults["max_position"],
+                             "q_length": defaults["q_length"], "k_length": defaults["k_length"]}
+
+
+def test_rotation_explorer_tables_are_the_demos_table_and_the_closed_form():
+    widget = W.RotationExplorer(thetas=(0.05, 0.7, 2.5), max_position=40)
+    tables = demo.rotation_table((0.05, 0.7, 2.5), 40)
+    angles = np.array([0.05, 0.7, 2.5])[:, None] * np.arange(41)
+    for name, expected in (("angle", angles), ("angle_deg", np.degrees(angles) % 360),
+                           ("cos", np.cos(angles)), ("sin", np.sin(angles))):
+        np.testing.assert_allclose(widget.data[name], tables[name], atol=5e-7, rtol=0)
+        np.testing.assert_allclose(tables[name], expected, atol=1e-12, rtol=0)
+
+
+def test_rotation_explorer_state_at_random_states(rng):
+    widget = W.RotationExplorer()
+    for _ in range(60):
+        widget.q_angle = float(rng.uniform(-720, 720))
+        widget.position = int(rng.integers(len(widget.data["positions"])))
+        widget.theta_index = int(rng.integers(len(widget.data["thetas"])))
+        widget.length_index = int(rng.integers(len(widget.data["lengths"])))
+        assert 0 <= widget.q_angle < 360
+        length, theta = widget.data["lengths"][widget.length_index], widget.data["thetas"][widget.theta_index]
+        state = widget.state()
+        np.testing.assert_allclose(state["q"], closed_form(length, widget.q_angle, 0.0), atol=1e-12)
+        np.testing.assert_allclose(state["rotated"], closed_form(length, widget.q_angle, widget.position * theta), atol=1e-12)
+        assert state["angle"] == pytest.approx(widget.position * theta, abs=1e-12)
+        assert state["trail"].shape == (widget.position, 2)
+        for j in range(0, widget.position, 7):
+            np.testing.assert_allclose(state["trail"][j], closed_form(length, widget.q_angle, j * theta), atol=1e-12)
+
+
+def test_relative_invariance_state_at_random_states(rng):
+    widget = W.RelativeInvariance()
+    top = widget._max_position + 1
+    for _ in range(60):
+        widget.q_angle, widget.k_angle = (float(v) for v in rng.uniform(0, 360, 2))
+        widget.m, widget.n, widget.shift = (int(v) for v in rng.integers(top, size=3))
+        state, theta = widget.state(), widget._theta
+        rq = closed_form(widget._q_length, widget.q_angle, (widget.m + widget.shift) * theta)
+        rk = closed_form(widget._k_length, widget.k_angle, (widget.n + widget.shift) * theta)
+        np.testing.assert_allclose(state["rotated_q"], rq, atol=1e-12)
+        np.testing.assert_allclose(state["rotated_k"], rk, atol=1e-12)
+        # |q||k| cos(angle between the rotated vectors): depends on n - m only.
+        between = np.radians(widget.k_angle - widget.q_angle) + (widget.n - widget.m) * theta
+        expected = widget._q_length * widget._k_length * np.cos(between)
+        assert state["score"] == pytest.approx(expected, abs=1e-12)
+        assert state["reference"] == pytest.approx(expected, abs=1e-12)
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), -float("inf"), "30", True, None])
+@pytest.mark.parametrize("make, trait", [(W.RotationExplorer, "q_angle"), (W.RelativeInvariance, "q_angle"),
+                                         (W.RelativeInvariance, "k_angle")])
+def test_angle_traits_refuse_bad_values_and_keep_the_widget(make, trait, bad):
+    widget = make()
+    before = getattr(widget, trait)
+    with pytest.raises(Exception, match=trait) as error:
+        setattr(widget, trait, bad)
+    assert isinstance(error.value, traitlets.TraitError)   # SliderError is one too
+    assert isinstance(error.value, SliderError) == (isinstance(bad, float))
+    assert getattr(widget, trait) == before
+
+
+def test_angle_traits_wrap_into_0_360():
+    widget = W.RotationExplorer()
+    for value, wrapped in ((370.0, 10.0), (-90.0, 270.0), (360.0, 0.0), (47, 47.0)):
+        widget.q_angle = value
+        assert widget.q_angle == pytest.approx(wrapped, abs=1e-12)
+    with pytest.raises(ValueError, match="q_angle_deg"):
+        W.RelativeInvariance(q_angle_deg=float("nan"))
+
+
+def test_static_views_draw_the_demos_table():
+    ax = plots.plot_rotation((1.0, 0.5), position=5, theta=0.4)
+    state = demo.rotation_state((1.0, 0.5), 5, 0.4)
+    arrows = [text.xy for text in ax.texts if hasattr(text, "xy")]
+    np.testing.assert_allclose(arrows[0], state["q"], atol=1e-12)
+    np.testing.assert_allclose(arrows[1], state["rotated"], atol=1e-12)
+    np.testing.assert_allclose(np.column_stack(ax.lines[-1].get_data()), state["trail"], atol=1e-12)
+    assert f"{state['angle']:.3g}" in ax.get_title()
+    matplotlib.pyplot.close(ax.figure)
+
+    widget = W.RelativeInvariance(m=3, n=9, shift=4)
+    ax = plots.plot_relative_invariance(widget._q, widget._k, m=3, n=9, shift=4, theta=widget._theta)
+    state = widget.state()
+    arrows = [text.xy for text in ax.texts if hasattr(text, "xy")]
+    np.testing.assert_allclose(arrows[2], state["rotated_q"], atol=1e-12)
+    np.testing.assert_allclose(arrows[3], state["rotated_k"], atol=1e-12)
+    assert float(re.search(r"= (-?[\d.]+)\$$", ax.get_title()).group(1)) == pytest.approx(state["score"], abs=5e-3)
+    matplotlib.pyplot.close(ax.figure)
+
+
+def test_embedded_state_stays_under_200_kb_at_the_largest_settings():
+    assert W.RotationExplorer().state_size() < 60_000 and W.RelativeInvariance().state_size() < 60_000
+    big = W.RotationExplorer(thetas=tuple(np.linspace(0.01, 3.0, 12)), max_position=256,
+                             q_angles_deg=tuple(range(0, 360, 5)), lengths=(0.5, 1.0, 1.5, 2.0))
+    assert big.state_size() <= 200_000
+    assert W.RelativeInvariance(max_position=128).state_size() <= 200_000
+
+
+def test_bad_inputs_to_the_demos_name_the_argument():
+    with pytest.raises(ValueError, match="q must"):
+        demo.rotation_state((1.0, 2.0, 3.0), 1, 0.1)
+    with pytest.raises(ValueError, match="position"):
+        demo.rotation_state((1.0, 0.0), -1, 0.1)
+    with pytest.raises(ValueError, match="shift"):
+        demo.relative_state((1.0, 0.0), (0.0, 1.0), 1, 2, 1.5, 0.1)
+    with pytest.raises(ValueError, match="k must"):
+        demo.relative_state((1.0, 0.0), (np.nan, 1.0), 1, 2, 0, 0.1)

@@ -1,0 +1,309 @@
+"""Dragging q (and k) on the static page, with the mouse, with touch and with the keyboard.
+
+Opens the built book's gallery in Debian's chromium (no kernel) and measures what issue 12
+asks: dragging q on the rotation explorer's drawing by 47° turns q by 47° ± 3° as read from its
+read-out, at 1280 px with the mouse and at 390 px with touch; the arrow keys turn it by 1° and
+10°. Then it drives each of the two widgets to many random states (drags, keys and sliders) and
+checks every number shown — the read-out text (3 significant digits) and its data attributes
+(the page's own float64 numbers) — against rope_core: to 1e-9 where the page computes the
+rotation itself, 1e-6 where it shows Python's rounded table.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from _browser import PHONE, open_page
+
+import rope_core as rc
+from rope_core import widgets as W
+from rope_core.demos.rotation import relative_state, rotation_state, unit_vector
+
+pytestmark = [pytest.mark.book, pytest.mark.browser]
+ORDER = [cls.__name__ for cls in W.REGISTRY]
+DRAG_DEG = 47.0
+
+
+def open_gallery(chromium, url, **options):
+    context, page, log = open_page(chromium, **options)
+    page.goto(f"{url}/book/gallery.html", wait_until="networkidle")
+    page.wait_for_function("document.documentElement.dataset.ropeWidgets === 'ready'", timeout=30000)
+    return context, page, log
+
+
+def widget(page, name):
+    root = page.locator(".rope-w").nth(ORDER.index(name))
+    root.scroll_into_view_if_needed()
+    return root
+
+
+def number(text):
+    return float(text.replace("−", "-"))
+
+
+def data_float(locator, key):
+    return float(locator.get_attribute(f"data-{key}"))
+
+
+def turned(before, after):
+    """Signed turn from ``before`` to ``after`` in degrees, in (-180, 180]."""
+    delta = (after - before) % 360.0
+    return delta - 360.0 if delta > 180 else delta
+
+
+def drag(page, root, handle_name, degrees, *, touch=False, steps=12):
+    """Drag a handle along its circle about the drawing's centre by ``degrees`` (counter-clockwise)."""
+    svg = root.locator("svg").first.bounding_box()
+    centre = (svg["x"] + svg["width"] / 2, svg["y"] + svg["height"] / 2)
+    box = root.locator(f'[data-handle="{handle_name}"]').bounding_box()
+    start = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    radius = math.hypot(start[0] - centre[0], start[1] - centre[1])
+    angle0 = math.atan2(-(start[1] - centre[1]), start[0] - centre[0])
+    path = [(centre[0] + radius * math.cos(a), centre[1] - radius * math.sin(a))
+            for a in angle0 + np.radians(degrees) * np.linspace(0, 1, steps + 1)]
+    if touch:
+        cdp = page.context.new_cdp_session(page)
+        for i, (x, y) in enumerate(path):
+            kind = "touchStart" if i == 0 else "touchMove"
+            cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [{"x": x, "y": y}]})
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        cdp.detach()
+    else:
+        page.mouse.move(*path[0])
+        page.mouse.down()
+        for x, y in path[1:]:
+            page.mouse.move(x, y)
+        page.mouse.up()
+
+
+def q_angle(root):
+    return data_float(root.locator('[data-readout="q"]'), "angle")
+
+
+def check_rotation_explorer(root, data):
+    """Every number the rotation explorer shows, against rope_core."""
+    t = int(root.locator('input[data-name="theta"]').input_value())
+    m = int(root.locator('input[data-name="position"]').input_value())
+    length = data["lengths"][int(root.locator('input[data-name="length"]').input_value())]
+    theta = data["thetas"][t]
+    shown_q = root.locator('[data-readout="q"]')
+    angle = data_float(shown_q, "angle")
+    handle = root.locator('[data-handle="q"]')
+    assert abs(float(handle.get_attribute("aria-valuenow")) - angle) < 1e-6
+    expected = rotation_state(length * unit_vector(angle), m, theta)    # rope_core's numbers
+    # The page's own numbers (continuous q): 1e-9.
+    np.testing.assert_allclose([data_float(shown_q, "x"), data_float(shown_q, "y")], expected["q"], atol=1e-9)
+    shown_r = root.locator('[data-readout="rotated"]')
+    np.testing.assert_allclose([data_float(shown_r, "x"), data_float(shown_r, "y")], expected["rotated"], atol=1e-9)
+    shown_c = root.locator('[data-readout="complex"]')
+    np.testing.assert_allclose([data_float(shown_c, "cos"), data_float(shown_c, "sin")],
+                               [np.cos(m * theta), np.sin(m * theta)], atol=1e-9)
+    # Python's table, rounded to 6 decimals: 1e-6.
+    shown_a = root.locator('[data-readout="angle"]')
+    assert abs(data_float(shown_a, "value") - expected["angle"]) < 1e-6
+    assert abs(data_float(shown_a, "deg") - expected["angle_deg"]) < 1e-6
+    # The text: 3 significant digits of the same numbers.
+    q_text = shown_q.inner_text()   # "(x, y) at a°"
+    xy, at = q_text.split(" at ")
+    assert_sig3([number(v) for v in xy.strip("()").split(", ")], expected["q"])
+    assert_sig3([number(at.rstrip("°"))], [angle])
+    assert_sig3([number(v) for v in shown_r.inner_text().strip("()").split(", ")], expected["rotated"])
+    rad, deg = shown_a.inner_text().split(" rad (")
+    assert_sig3([number(rad), number(deg.split("°")[0])], [expected["angle"], expected["angle_deg"]])
+    complex_text = shown_c.inner_text().replace(" − ", " -").replace(" + ", " ")
+    parts = [number(p.rstrip("i")) for p in complex_text.replace("(", " ").replace(")", " ").replace("=", " ").split()]
+    assert_sig3(parts, [*expected["q"], np.cos(m * theta), np.sin(m * theta), *expected["rotated"]])
+    return angle
+
+
+def assert_sig3(shown, expected):
+    """``shown`` is ``expected`` written with 3 significant digits (half a unit of the last one)."""
+    for got, want in zip(shown, expected, strict=True):
+        if abs(want) < 5e-4:
+            assert abs(got) < 5e-4, (shown, expected)
+            continue
+        unit = 10.0 ** (math.floor(math.log10(abs(want))) - 2) if abs(want) < 1000 else 1.0
+        assert abs(got - want) <= 0.5 * unit * (1 + 1e-9) + 1e-12, (shown, list(expected))
+
+
+def check_relative_invariance(root, python_widget):
+    m, n, s = (int(root.locator(f'input[data-name="{k}"]').input_value()) for k in ("m", "n", "shift"))
+    vectors = root.locator('[data-readout="vectors"]')
+    qa, ka = data_float(vectors, "q"), data_float(vectors, "k")
+    for key, value in (("q", qa), ("k", ka)):
+        assert abs(float(root.locator(f'[data-handle="{key}"]').get_attribute("aria-valuenow")) - value) < 1e-6
+    q = python_widget._q_length * unit_vector(qa)
+    k = python_widget._k_length * unit_vector(ka)
+    expected = relative_state(q, k, m, n, s, python_widget._theta)
+    np.testing.assert_allclose([data_float(vectors, "qx"), data_float(vectors, "qy")], expected["rotated_q"], atol=1e-9)
+    np.testing.assert_allclose([data_float(vectors, "kx"), data_float(vectors, "ky")], expected["rotated_k"], atol=1e-9)
+    score, reference = root.locator('[data-readout="score"]'), root.locator('[data-readout="reference"]')
+    assert abs(data_float(score, "value") - expected["score"]) < 1e-9
+    assert abs(data_float(reference, "value") - expected["reference"]) < 1e-9
+    # The claim the widget makes: the score depends on n - m only (q^T R_{n-m} k).
+    assert abs(data_float(score, "value") - q @ rc.rotate_2d(k, (n - m) * python_widget._theta)) < 1e-9
+    assert_sig3([number(score.inner_text()), number(reference.inner_text())], [expected["score"], expected["reference"]])
+    assert root.locator('[data-readout="positions"]').inner_text() == f"m + s = {m + s}, n + s = {n + s}, n − m = {n - m}"
+    text = vectors.inner_text()   # "q at a°, k at b°, angle between them c°"
+    q_text, k_text = text.split(", ")[:2]
+    assert_sig3([number(q_text[5:-1]), number(k_text[5:-1])], [qa, ka])
+    between = (ka + (n + s) * np.degrees(python_widget._theta)) - (qa + (m + s) * np.degrees(python_widget._theta))
+    assert_sig3([number(text.rsplit(" ", 1)[1].rstrip("°"))], [between % 360.0])
+    return qa, ka
+
+
+@pytest.mark.parametrize("mode", ["mouse-1280-light", "touch-390-dark"])
+def test_dragging_q_by_47_degrees_turns_it_by_47(chromium, book_server, mode, screenshot_dir):
+    touch = mode.startswith("touch")
+    options = {"viewport": PHONE, "touch": True, "color_scheme": "dark"} if touch else {}
+    context, page, log = open_gallery(chromium, book_server, **options)
+    try:
+        root, data = widget(page, "RotationExplorer"), W.RotationExplorer().data
+        page.screenshot(path=str(screenshot_dir / f"drag-rotation-{mode}-before.png"))
+        before = check_rotation_explorer(root, data)
+        drag(page, root, "q", DRAG_DEG, touch=touch)
+        after = check_rotation_explorer(root, data)
+        assert abs(turned(before, after) - DRAG_DEG) <= 3.0, (before, after)
+        drag(page, root, "q", -2 * DRAG_DEG, touch=touch)   # back past the start: clockwise too
+        again = check_rotation_explorer(root, data)
+        assert abs(turned(after, again) + 2 * DRAG_DEG) <= 3.0, (after, again)
+        page.screenshot(path=str(screenshot_dir / f"drag-rotation-{mode}-after.png"))
+
+        rel_root = widget(page, "RelativeInvariance")
+        python_widget = W.RelativeInvariance()
+        qa, ka = check_relative_invariance(rel_root, python_widget)
+        drag(page, rel_root, "k", DRAG_DEG, touch=touch)
+        qa2, ka2 = check_relative_invariance(rel_root, python_widget)
+        assert qa2 == qa and abs(turned(ka, ka2) - DRAG_DEG) <= 3.0, (ka, ka2)
+        drag(page, rel_root, "q", -DRAG_DEG, touch=touch)
+        qa3, _ = check_relative_invariance(rel_root, python_widget)
+        assert abs(turned(qa2, qa3) + DRAG_DEG) <= 3.0, (qa2, qa3)
+        page.screenshot(path=str(screenshot_dir / f"drag-relative-{mode}-after.png"))
+        assert not log.page_errors and not log.console_errors, (log.page_errors, log.console_errors)
+    finally:
+        context.close()
+
+
+def test_arrow_keys_turn_q_by_1_and_10_degrees(chromium, book_server):
+    context, page, log = open_gallery(chromium, book_server)
+    try:
+        root, data = widget(page, "RotationExplorer"), W.RotationExplorer().data
+        handle = root.get_by_role("slider", name="direction of q", exact=False)
+        handle.focus()
+        start = check_rotation_explorer(root, data)
+        for key, expected in (("ArrowRight", 1), ("ArrowUp", 1), ("ArrowLeft", -1), ("Shift+ArrowRight", 10),
+                              ("Shift+ArrowDown", -10), ("ArrowDown", -1), ("ArrowDown", -1)):
+            before = q_angle(root)
+            page.keyboard.press(key)
+            assert abs(turned(before, q_angle(root)) - expected) < 1e-9, key
+        assert abs(turned(start, check_rotation_explorer(root, data)) + 1) < 1e-9
+        # The focus ring shows while the handle has the keyboard focus.
+        ring = handle.locator(".rope-w-ring")
+        assert ring.evaluate("(node) => getComputedStyle(node).visibility") == "visible"
+        assert handle.get_attribute("tabindex") == "0" and "q" in handle.get_attribute("aria-label")
+        assert not log.page_errors, log.page_errors
+    finally:
+        context.close()
+
+
+def test_random_states_show_rope_core_numbers(chromium, book_server, rng):
+    context, page, log = open_gallery(chromium, book_server)
+    try:
+        root, data = widget(page, "RotationExplorer"), W.RotationExplorer().data
+        sliders = {"position": len(data["positions"]), "theta": len(data["thetas"]),
+                   "length": len(data["lengths"]), "q_angle": len(data["q_angles_deg"])}
+        for _ in range(60):
+            action = rng.integers(3)
+            if action == 0:
+                name = rng.choice(list(sliders))
+                set_slider(root, name, int(rng.integers(sliders[name])))
+            elif action == 1:
+                drag(page, root, "q", float(rng.uniform(-170, 170)), steps=int(rng.integers(3, 10)))
+            else:
+                root.locator('[data-handle="q"]').focus()
+                page.keyboard.press(rng.choice(["ArrowLeft", "ArrowRight", "Shift+ArrowUp", "Shift+ArrowDown"]))
+            check_rotation_explorer(root, data)
+
+        rel_root, python_widget = widget(page, "RelativeInvariance"), W.RelativeInvariance()
+        top = python_widget._max_position + 1
+        for _ in range(60):
+            action = rng.integers(3)
+            if action == 0:
+                set_slider(rel_root, str(rng.choice(["m", "n", "shift"])), int(rng.integers(top)))
+            elif action == 1:
+                drag(page, rel_root, str(rng.choice(["q", "k"])), float(rng.uniform(-170, 170)), steps=int(rng.integers(3, 10)))
+            else:
+                rel_root.locator(f'[data-handle="{rng.choice(["q", "k"])}"]').focus()
+                page.keyboard.press(rng.choice(["ArrowLeft", "ArrowRight", "Shift+ArrowUp"]))
+            check_relative_invariance(rel_root, python_widget)
+        assert not log.page_errors and not log.console_errors, (log.page_errors, log.console_errors)
+    finally:
+        context.close()
+
+
+def set_slider(root, name, index):
+    """Move a range input as a reader would (value, then an input event)."""
+    root.locator(f'input[data-name="{name}"]').evaluate(
+        "(input, i) => { input.value = i; input.dispatchEvent(new Event('input', {bubbles: true})); }", index)
+
+
+def test_play_animates_m_and_the_shift_and_stops_at_the_end(chromium, book_server):
+    context, page, log = open_gallery(chromium, book_server)
+    try:
+        root = widget(page, "RotationExplorer")
+        position = root.locator('input[data-name="position"]')
+        last = int(position.get_attribute("max"))
+        set_slider(root, "position", last - 4)
+        play = root.get_by_role("button", name="play m")
+        assert play.get_attribute("aria-pressed") == "false"
+        play.focus()
+        page.keyboard.press("Enter")            # keyboard starts it
+        assert play.get_attribute("aria-pressed") == "true"
+        page.wait_for_function("(input) => Number(input.value) === Number(input.max)",
+                               arg=position.element_handle(), timeout=10000)
+        page.wait_for_function("(b) => b.getAttribute('aria-pressed') === 'false'",
+                               arg=play.element_handle(), timeout=5000)   # stopped at the end
+        assert int(position.input_value()) == last
+
+        rel_root, python_widget = widget(page, "RelativeInvariance"), W.RelativeInvariance()
+        shift = rel_root.locator('input[data-name="shift"]')
+        read = ("(root) => [Number(root.querySelector('input[data-name=shift]').value),"
+                " Number(root.querySelector('[data-readout=score]').dataset.value)]")   # one frame, atomically
+        start_shift, start_score = rel_root.evaluate(read)
+        rel_root.get_by_role("button", name="play s").click()
+        seen = set()
+        for _ in range(4):   # watch a few frames: s moves, the score does not
+            value = int(shift.input_value())
+            page.wait_for_function("([input, v]) => Number(input.value) > v", arg=[shift.element_handle(), value])
+            s, score = rel_root.evaluate(read)
+            seen.add(s)
+            assert abs(score - start_score) < 1e-9, (s, score, start_shift, start_score)
+        rel_root.get_by_role("button", name="play s").click()     # pause
+        paused = int(shift.input_value())
+        page.wait_for_timeout(700)
+        assert int(shift.input_value()) == paused, "pause stops the animation"
+        assert len(seen) >= 3 and int(shift.input_value()) >= 4
+        check_relative_invariance(rel_root, python_widget)   # paused: every number, as in a still state
+        assert not log.page_errors, log.page_errors
+    finally:
+        context.close()
+
+
+def test_reduced_motion_steps_instead_of_playing(chromium, book_server):
+    context, page, log = open_gallery(chromium, book_server)
+    try:
+        page.emulate_media(reduced_motion="reduce")
+        page.reload(wait_until="networkidle")
+        page.wait_for_function("document.documentElement.dataset.ropeWidgets === 'ready'", timeout=30000)
+        root = widget(page, "RotationExplorer")
+        position = root.locator('input[data-name="position"]')
+        start = int(position.input_value())
+        step = root.get_by_role("button", name="step m")
+        step.click()
+        assert int(position.input_value()) == start + 1
+        page.wait_for_timeout(700)
+        assert int(position.input_value()) == start + 1 and step.get_attribute("aria-pressed") == "false"
+    finally:
+        context.close()

@@ -91,7 +91,7 @@ def test_readouts_equal_rope_core(gallery):
     root, data = widget(page, "FrequencyClocks"), W.FrequencyClocks().data
     for _ in range(3):
         press(root, "position", times=9)
-        m, b, d = slider_index(root, "position"), slider_index(root, "base"), slider_index(root, "dim")
+        m, b, d = data["positions"][slider_index(root, "position")], slider_index(root, "base"), slider_index(root, "dim")
         theta = rc.inverse_frequencies(data["dims"][d], data["bases"][b])
         got = float(root.locator('[data-readout="fastest"]').get_attribute("data-angle"))
         assert abs(got - np.mod(m * theta[0], 2 * np.pi)) < 1e-6

@@ -9,14 +9,10 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.patches import Arc, Rectangle
 
-from .. import (
-    interleaved_to_half_permutation,
-    inverse_frequencies,
-    rope_matrix,
-)
 from ..demos.context import CONTEXT_DEFAULTS, EXTENSION_METHODS, context_extension_table
 from ..demos.decay import DECAY_DEFAULTS, decay_table
 from ..demos.rotation import relative_state, rotation_state
+from ..demos.spectrum import SPECTRUM_DEFAULTS, clock_table, layout_table, matrix_table
 from ._style import PALETTE, axes_or_new
 
 __all__ = [
@@ -93,36 +89,43 @@ def plot_relative_invariance(q=(1.0, 0.35), k=(0.2, 0.75), m=2, n=7, shift=0, th
     return ax
 
 
-def plot_frequency_clocks(position=5, dim=16, base=10000.0, context=256, *, ax=None):
+def plot_frequency_clocks(position=SPECTRUM_DEFAULTS["position"], dim=SPECTRUM_DEFAULTS["dim"],
+                          base=SPECTRUM_DEFAULTS["base"], context=SPECTRUM_DEFAULTS["context"], *, ax=None):
     r"""Draw the :math:`d/2` clock hands at angles :math:`m\theta_i`; dashed when
-    :math:`2\pi/\theta_i` exceeds ``context``."""
-    theta = inverse_frequencies(dim, base)
-    pairs = theta.size
+    :math:`2\pi/\theta_i` exceeds ``context``: the ``FrequencyClocks`` widget at one setting
+    (:func:`rope_core.demos.spectrum.clock_table`)."""
+    clocks = clock_table(dim, base, [position], [context])
+    hands, far_marks = clocks["hand"][0], clocks["beyond_context"][0]
+    pairs = hands.size
     cols = int(np.ceil(np.sqrt(pairs)))
     ax = axes_or_new(ax, figsize=(4.5, 4.5))
-    for i, (frequency, angle) in enumerate(zip(theta, position * theta)):
+    for i, (angle, far) in enumerate(zip(hands, far_marks)):
         cx, cy = i % cols, -(i // cols)
-        far = 2 * np.pi / frequency > context
-        ax.add_patch(Arc((cx, cy), 0.8, 0.8, color="#999999", lw=1, linestyle="--" if far else "-"))
+        ax.add_patch(Arc((cx, cy), 0.8, 0.8, color="#767676", lw=1, linestyle="--" if far else "-"))
         colour = PALETTE["key"] if far else PALETTE["query"]
         ax.plot([cx, cx + 0.38 * np.cos(angle)], [cy, cy + 0.38 * np.sin(angle)], color=colour, lw=2)
-        ax.text(cx, cy - 0.52, f"i={i}", ha="center", fontsize=7)
+        ax.text(cx, cy - 0.52, f"$\\theta_{{{i}}}$", ha="center", fontsize=7)
     ax.set_xlim(-0.6, cols - 0.4)
     ax.set_ylim(-(pairs - 1) // cols - 0.75, 0.6)
     ax.set_aspect("equal")
     ax.axis("off")
-    ax.set_title(f"m = {position}, d = {dim}, base = {base:g}")
+    ax.set_title(f"$m$ = {position}, $d$ = {dim}, base = {base:g}")
     return ax
 
 
-def plot_rotation_matrix(position=2, dim=16, base=10000.0, *, ax=None):
-    r"""Heat map of :math:`R^d_{\Theta,m}`."""
+def plot_rotation_matrix(position=SPECTRUM_DEFAULTS["matrix_position"], dim=SPECTRUM_DEFAULTS["dim"],
+                         base=SPECTRUM_DEFAULTS["base"], *, ax=None):
+    r"""Heat map of :math:`R^d_{\Theta,m}` with its colour scale: the ``RotationMatrixHeatmap``
+    widget at one setting (:func:`rope_core.demos.spectrum.matrix_table`, zeros off the blocks)."""
+    blocks = matrix_table(dim, base, [position])
+    dense = np.zeros((dim, dim))
+    dense[blocks["rows"], blocks["cols"]] = blocks["blocks"][0]
     ax = axes_or_new(ax, figsize=(4.2, 4.0))
-    image = ax.imshow(rope_matrix(position, dim, base), cmap="PuOr_r", vmin=-1, vmax=1)
-    ax.figure.colorbar(image, ax=ax, shrink=0.8)
+    image = ax.imshow(dense, cmap="PuOr_r", vmin=-1, vmax=1)
+    ax.figure.colorbar(image, ax=ax, shrink=0.8, label="entry value")
     ax.set_title(f"$R^{{{dim}}}_{{\\Theta,{position}}}$, base = {base:g}")
-    ax.set_xlabel("column")
-    ax.set_ylabel("row")
+    ax.set_xlabel("column (feature index)")
+    ax.set_ylabel("row (feature index)")
     return ax
 
 
@@ -165,15 +168,18 @@ def plot_context_extension(factor=8.0, dim=CONTEXT_DEFAULTS["dim"], base=CONTEXT
     return ax
 
 
-def plot_layouts(dim=8, pair=1, *, ax=None):
-    """Boxes for the features in the two layouts, the highlighted pair, and the permutation."""
-    permutation = interleaved_to_half_permutation(dim)
+def plot_layouts(dim=SPECTRUM_DEFAULTS["layout_dim"], pair=SPECTRUM_DEFAULTS["layout_pair"], *, ax=None):
+    """Boxes for the features in the two layouts, the highlighted pair, and the permutation:
+    the ``LayoutExplorer`` widget at one setting (:func:`rope_core.demos.spectrum.layout_table`)."""
+    layouts = layout_table(dim, SPECTRUM_DEFAULTS["base"])
+    if isinstance(pair, bool) or not isinstance(pair, (int, np.integer)) or not 0 <= pair < dim // 2:
+        raise ValueError(f"pair must be an integer in [0, {dim // 2 - 1}], got {pair!r}")
+    interleaved, half = layouts["interleaved_pairs"][pair].tolist(), layouts["half_pairs"][pair].tolist()
     ax = axes_or_new(ax, figsize=(6, 2.6))
-    highlight_interleaved = {2 * pair, 2 * pair + 1}
-    for target, source in enumerate(permutation):
-        on = source in highlight_interleaved
-        ax.plot([source, target], [1, 0], color=PALETTE["query"] if on else "#cccccc", lw=2 if on else 1)
-    for row, label, members in ((1, "interleaved", highlight_interleaved), (0, "half", {pair, pair + dim // 2})):
+    for target, source in enumerate(layouts["interleaved_to_half"]):
+        on = source in interleaved
+        ax.plot([source, target], [1, 0], color=PALETTE["query"] if on else "#767676", lw=2 if on else 1)
+    for row, label, members in ((1, "interleaved", interleaved), (0, "half", half)):
         for j in range(dim):
             colour = PALETTE["query"] if j in members else "white"
             ax.add_patch(Rectangle((j - 0.4, row - 0.15), 0.8, 0.3,
@@ -183,5 +189,5 @@ def plot_layouts(dim=8, pair=1, *, ax=None):
     ax.set_xlim(-3.2, dim)
     ax.set_ylim(-0.4, 1.4)
     ax.axis("off")
-    ax.set_title(f"pair {pair}: ({2 * pair}, {2 * pair + 1}) interleaved ↔ ({pair}, {pair + dim // 2}) half")
+    ax.set_title(f"pair {pair}: ({interleaved[0]}, {interleaved[1]}) interleaved ↔ ({half[0]}, {half[1]}) half")
     return ax

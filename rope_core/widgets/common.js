@@ -38,7 +38,18 @@ function slider(parent, { label, name, values, index, format = String, onInput }
   // Notebook front ends use the arrow keys themselves; keep them for the slider.
   input.addEventListener("keydown", (event) => event.stopPropagation());
   input.setAttribute("aria-valuetext", format(values[index]));
-  const control = { input, set: (i) => { input.value = i; update(); } };
+  const control = {
+    input, output: shown,
+    set: (i) => { input.value = i; update(); },
+    // Fewer stops (e.g. fewer pairs after a smaller dimension): clamp the thumb, and say the
+    // clamped value in the output and to a screen reader, and to the kernel through onInput.
+    setCount: (count) => {
+      input.max = count - 1;
+      const i = Math.min(Number(input.value), count - 1);
+      if (String(i) !== input.value || shown.textContent !== format(values[i])) { input.value = i; update(); }
+      return i;
+    },
+  };
   if (onInput.follow) onInput.follow(control);
   return control;
 }
@@ -46,7 +57,7 @@ function slider(parent, { label, name, values, index, format = String, onInput }
 // A read-out line: <span data-readout=name>.
 function readout(parent, name, label) {
   const row = htmlEl("div", { class: "rope-w-readout" }, parent);
-  htmlEl("span", { class: "rope-w-readout-label" }, row, label);
+  typeset(htmlEl("span", { class: "rope-w-readout-label" }, row), label);
   return htmlEl("span", { "data-readout": name }, row, "");
 }
 
@@ -54,16 +65,145 @@ function fmt(value, digits = 4) {
   return Number(value).toFixed(digits);
 }
 
+// Three significant digits, as a reader reads them: 0.540, 1230, 2.37×10⁻⁶, −0.841 (U+2212).
+const SUPERSCRIPT_DIGITS = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
+function fmt3(value) {
+  const v = Number(value);
+  if (!Number.isFinite(v)) return String(v);
+  if (v === 0) return "0";
+  const a = Math.abs(v);
+  let text;
+  if (a >= 1e-3 && a < 1e5) {
+    text = a >= 1000 ? String(Math.round(Number(a.toPrecision(3)))) : a.toPrecision(3);
+  } else {
+    const [mantissa, exponent] = a.toExponential(2).split("e");
+    text = `${mantissa}×10${String(Number(exponent)).replace(/[-0-9]/g, (c) => SUPERSCRIPT_DIGITS[c])}`;
+  }
+  return (v < 0 ? "−" : "") + text;
+}
+
+// Typeset a label: "θ_i", "λ_{i}", "m·θ_{12}", "10^{5}" become base text with <sub>/<sup> in
+// HTML and <tspan> (smaller, shifted) in SVG; "_"/"^" before anything else ("e^(imθ)") stay
+// as they are. Returns the node.
+function typeset(node, label) {
+  node.replaceChildren();
+  const svg = node.namespaceURI === SVG_NS;
+  const parts = String(label).split(/([_^](?:\{[^}]*\}|[A-Za-z0-9\u0370-\u03ff]))/);
+  for (const part of parts) {
+    if (!part) continue;
+    const script = /^[_^]/.test(part) ? part[0] : null;
+    const text = script ? part.slice(1).replace(/^\{|\}$/g, "") : part;
+    if (!script) { node.appendChild(document.createTextNode(text)); continue; }
+    if (svg) {
+      const shift = script === "_" ? "0.3em" : "-0.45em";
+      const span = svgEl("tspan", { dy: shift, "font-size": "85%" }, node);
+      span.textContent = text;
+      // Back to the baseline for what follows (an empty tspan carries the reverse shift).
+      svgEl("tspan", { dy: script === "_" ? "-0.3em" : "0.45em" }, node).textContent = "\u200b";
+    } else {
+      htmlEl(script === "_" ? "sub" : "sup", {}, node, text);
+    }
+  }
+  return node;
+}
+
+// A play button for a slider: steps it forward (looping) while pressed. aria-pressed says the
+// state; Space/Enter toggle it (a <button>). Readers who ask for reduced motion get one step a
+// second instead of eight. Stops when the widget leaves the page.
+function player(parent, control, { label = "play", interval = 125 } = {}) {
+  const button = htmlEl("button", { type: "button", class: "rope-w-play", "aria-pressed": "false",
+    "data-name": "play", "aria-label": `${label}` }, parent, "▶ play");
+  let timer = null;
+  const reduced = () => window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  const stop = () => {
+    if (timer !== null) clearInterval(timer);
+    timer = null;
+    button.setAttribute("aria-pressed", "false");
+    button.textContent = "▶ play";
+  };
+  const step = () => {
+    if (!button.isConnected) { stop(); return; }
+    const count = Number(control.input.max) + 1;
+    control.set((Number(control.input.value) + 1) % count);
+  };
+  button.addEventListener("click", () => {
+    if (timer !== null) { stop(); return; }
+    button.setAttribute("aria-pressed", "true");
+    button.textContent = "❚❚ pause";
+    timer = setInterval(step, reduced() ? 1000 : interval);
+  });
+  button.addEventListener("keydown", (event) => event.stopPropagation());
+  return { button, stop, step };
+}
+
+// Hover and keyboard focus of one of many marks (cells, clocks, boxes) show its numbers:
+// `marks` are SVG elements; one is a tab stop at a time (roving tabindex), the arrow keys move
+// between them (`columns` wide), Escape leaves. onShow(index) / onHide() do the rest.
+function hoverable(marks, { columns = marks.length, start = 0, onShow, onHide }) {
+  let current = Math.min(start, marks.length - 1);
+  marks.forEach((mark, i) => {
+    mark.setAttribute("tabindex", i === current ? "0" : "-1");
+    mark.setAttribute("focusable", "true");
+    mark.addEventListener("mouseenter", () => onShow(i));
+    mark.addEventListener("mouseleave", () => { if (document.activeElement !== mark) onHide(); });
+    mark.addEventListener("focus", () => { current = i; onShow(i); });
+    mark.addEventListener("blur", () => onHide());
+    mark.addEventListener("keydown", (event) => {
+      const moves = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: columns, ArrowUp: -columns };
+      if (event.key === "Escape") { mark.blur(); event.stopPropagation(); return; }
+      if (!(event.key in moves)) return;
+      event.preventDefault();
+      event.stopPropagation();
+      const next = i + moves[event.key];
+      if (next < 0 || next >= marks.length) return;
+      mark.setAttribute("tabindex", "-1");
+      marks[next].setAttribute("tabindex", "0");
+      marks[next].focus();
+    });
+  });
+}
+
+// A horizontal colour scale: `colour(v)` for v from lo to hi, ticks at `ticks`.
+function colourScale(parent, { x, y, width, height = 10, lo = -1, hi = 1, ticks = [-1, 0, 1], colour, label = "" }) {
+  const group = svgEl("g", { class: "rope-w-scale", "data-legend": "colour" }, parent);
+  const steps = 40;
+  for (let s = 0; s < steps; s++) {
+    const v = lo + (hi - lo) * (s + 0.5) / steps;
+    svgEl("rect", { x: x + (width * s) / steps, y, width: width / steps + 0.5, height, style: `fill: ${colour(v)}` }, group);
+  }
+  svgEl("rect", { x, y, width, height, class: "rope-w-outline" }, group);
+  for (const t of ticks) {
+    const tx = x + ((t - lo) / (hi - lo)) * width;
+    svgEl("line", { x1: tx, y1: y + height, x2: tx, y2: y + height + 4, class: "rope-w-outline" }, group);
+    svgEl("text", { x: tx, y: y + height + 18, "text-anchor": "middle", "data-tick": t }, group).textContent = String(t).replace("-", "−");
+  }
+  if (label) typeset(svgEl("text", { x: x + width + 8, y: y + height, "data-label": "scale" }, group), label);
+  return group;
+}
+
 function frame(el, { title, width = 360, height = 360, viewBox = null }) {
   const root = htmlEl("div", { class: "rope-w" }, el);
-  if (title) htmlEl("div", { class: "rope-w-title" }, root, title);
+  if (title) typeset(htmlEl("div", { class: "rope-w-title" }, root), title);
   const body = htmlEl("div", { class: "rope-w-body" }, root);
   const svg = svgEl("svg", {
     viewBox: viewBox || `0 0 ${width} ${height}`, width, height, role: "img",
-    class: "rope-w-svg", "aria-label": title || "widget drawing",
+    class: "rope-w-svg", "aria-label": title ? title.replace(/[_^{}]/g, "") : "widget drawing",
   }, body);
   const controls = htmlEl("div", { class: "rope-w-controls" }, body);
+  keepTextSize(svg);
   return { root, svg, controls };
+}
+
+// An SVG scales with the page: on a 390 px phone a 400-unit drawing is ~320 px wide and its
+// text would shrink to ~9 px. --rope-w-scale (units per CSS pixel) keeps text 13 px on screen.
+function keepTextSize(svg) {
+  const apply = () => {
+    const shown = svg.getBoundingClientRect().width;
+    const units = svg.viewBox.baseVal ? svg.viewBox.baseVal.width : 0;
+    if (shown > 0 && units > 0) svg.style.setProperty("--rope-w-scale", Math.max(1, units / shown).toFixed(3));
+  };
+  if (typeof ResizeObserver !== "undefined") new ResizeObserver(apply).observe(svg);
+  requestAnimationFrame(apply);
 }
 
 function arrow(parent, x0, y0, x1, y1, cls) {

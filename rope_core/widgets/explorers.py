@@ -9,10 +9,6 @@ import traitlets
 
 from .. import (
     atlas,
-    interleaved_to_half_permutation,
-    inverse_frequencies,
-    rope_matrix,
-    wavelengths,
 )
 from .._checks import check_dim
 from ..demos.context import (
@@ -36,6 +32,7 @@ from ..demos.rotation import (
     rotation_table,
     unit_vector,
 )
+from ..demos.spectrum import clock_positions, clock_table, layout_table, matrix_table
 from ._base import (
     _COMMON_CSS,
     _HERE,
@@ -43,6 +40,7 @@ from ._base import (
     SliderError,
     check_choices,
     check_max_position,
+    exact,
     module,
     table,
 )
@@ -201,14 +199,21 @@ class FrequencyClocks(RopeWidget):
         Context lengths; pairs whose wavelength exceeds the chosen one are marked: they do not
         complete a turn within the context.
     max_position : int
-        The position slider goes from 0 to this value.
+        The position slider goes from 0 to this value (at most :math:`10^6`): every position up
+        to 64, then log-spaced stops (:func:`rope_core.demos.spectrum.clock_positions`), so the
+        slow hands move too. A play button steps through them.
 
-    In a live kernel, assigning new ``dims`` or ``bases`` recomputes the table with
-    ``rope_core`` (any value, not only the precomputed ones).
+    Notes
+    -----
+    Python sends :math:`\theta_i` (unrounded), :math:`\lambda_i` and the context marks from
+    :func:`rope_core.demos.spectrum.clock_table`; the page draws each hand at
+    :math:`m\theta_i \bmod 2\pi` (one multiplication, checked against that table in the
+    browser tests). In a live kernel, assigning new ``dims`` or ``bases`` recomputes the table
+    with ``rope_core`` (any value, not only the precomputed ones).
     """
 
     _esm = module("frequency_clocks")
-    _sliders = {"position": lambda w: w._max_position + 1, "context_index": lambda w: len(w._contexts),
+    _sliders = {"position": lambda w: len(w._positions), "context_index": lambda w: len(w._contexts),
                 "dim_index": lambda w: len(w.dims), "base_index": lambda w: len(w.bases)}
     dims = traitlets.List(traitlets.Int()).tag(sync=True)
     bases = traitlets.List(traitlets.Float()).tag(sync=True)
@@ -218,11 +223,12 @@ class FrequencyClocks(RopeWidget):
     position = traitlets.Int(1).tag(sync=True)
 
     def __init__(self, dims=(8, 16, 32), bases=(1e2, 1e3, 1e4, 1e5, 1e6),
-                 contexts=(16, 64, 256, 1024, 4096), max_position=64, **kwargs):
+                 contexts=(16, 64, 256, 1024, 4096), max_position=100_000, **kwargs):
         self._contexts = check_choices(contexts, "contexts", integer=True)
-        self._max_position = check_max_position(max_position, upper=512)
+        self._max_position = check_max_position(max_position, upper=10**6)
+        self._positions = clock_positions(self._max_position)
         dims, bases = self._checked_dims(dims), self._checked_bases(bases)
-        self._fit_default_indices(kwargs, position=self._max_position + 1, context_index=len(self._contexts),
+        self._fit_default_indices(kwargs, position=len(self._positions), context_index=len(self._contexts),
                                   dim_index=len(dims), base_index=len(bases))
         super().__init__(dims=dims, bases=bases, **kwargs)
         self._recompute()
@@ -256,22 +262,16 @@ class FrequencyClocks(RopeWidget):
     def _recompute(self):
         self.dim_index = min(self.dim_index, len(self.dims) - 1)
         self.base_index = min(self.base_index, len(self.bases) - 1)
-        positions = np.arange(self._max_position + 1)
         per_dim = []
         for dim in self.dims:
             per_base = []
             for base in self.bases:
-                theta = inverse_frequencies(dim, base)
-                wave = wavelengths(dim, base)
-                per_base.append({
-                    "theta": table(theta),
-                    "wavelength": table(wave, 3),
-                    "angle": table(np.mod(positions[:, None] * theta, 2 * np.pi)),
-                    "beyond_context": [[bool(w > c) for w in wave] for c in self._contexts],
-                })
+                clocks = clock_table(dim, base, [0], self._contexts)
+                per_base.append({"theta": exact(clocks["theta"]), "wavelength": exact(clocks["wavelength"]),
+                                 "beyond_context": clocks["beyond_context"].tolist()})
             per_dim.append(per_base)
         self.data = {"dims": list(self.dims), "bases": list(self.bases), "contexts": self._contexts,
-                     "positions": positions.tolist(), "tables": per_dim}
+                     "positions": self._positions.tolist(), "tables": per_dim}
 
 
 class RotationMatrixHeatmap(RopeWidget):
@@ -285,6 +285,12 @@ class RotationMatrixHeatmap(RopeWidget):
         Base choices.
     max_position : int
         The position slider goes from 0 to this value.
+
+    Notes
+    -----
+    The page draws :func:`rope_core.demos.spectrum.matrix_table` with a colour scale; hovering
+    or focusing a cell shows its value, :math:`m\theta_i` and :math:`\lambda_i` and outlines
+    its block.
     """
 
     _esm = module("rotation_matrix_heatmap")
@@ -307,18 +313,16 @@ class RotationMatrixHeatmap(RopeWidget):
         self.data = self._compute()
 
     def _compute(self):
+        # Only the entries of the 2x2 blocks (rows, cols): the rest of the matrix is zero.
+        positions = np.arange(self._max_position + 1)
         tables = []
         for dim in self._dims:
-            # Row and column of every entry of each 2x2 block; the rest of the matrix is zero.
-            block_rows, block_cols = np.nonzero(np.kron(np.eye(dim // 2), np.ones((2, 2))))
             per_base = []
             for base in self._bases:
-                entries = []
-                for m in range(self._max_position + 1):
-                    matrix = rope_matrix(m, dim, base)
-                    entries.append(table(matrix[block_rows, block_cols]))
-                per_base.append({"theta": table(inverse_frequencies(dim, base)), "blocks": entries,
-                                 "rows": block_rows.tolist(), "cols": block_cols.tolist()})
+                t = matrix_table(dim, base, positions)
+                per_base.append({"theta": exact(t["theta"]), "wavelength": exact(t["wavelength"]),
+                                 "angle": table(t["angle"]), "blocks": table(t["blocks"]),
+                                 "rows": t["rows"].tolist(), "cols": t["cols"].tolist()})
             tables.append(per_base)
         return {"dims": self._dims, "bases": self._bases,
                 "positions": list(range(self._max_position + 1)), "tables": tables}
@@ -518,6 +522,12 @@ class LayoutExplorer(RopeWidget):
         Dimension choices (even, at most 32).
     base : float
         Used for the read-out of each pair's frequency.
+
+    Notes
+    -----
+    The page draws :func:`rope_core.demos.spectrum.layout_table`; hovering or focusing a
+    feature highlights its pair in both layouts and shows :math:`\theta_i` and
+    :math:`\lambda_i`.
     """
 
     _esm = module("layout_explorer")
@@ -537,11 +547,7 @@ class LayoutExplorer(RopeWidget):
     def _compute(self):
         tables = []
         for dim in self._dims:
-            half = dim // 2
-            tables.append({
-                "interleaved_pairs": [[2 * i, 2 * i + 1] for i in range(half)],
-                "half_pairs": [[i, i + half] for i in range(half)],
-                "interleaved_to_half": interleaved_to_half_permutation(dim).tolist(),
-                "theta": table(inverse_frequencies(dim, self._base)),
-            })
+            t = layout_table(dim, self._base)
+            tables.append({key: t[key].tolist() for key in ("interleaved_pairs", "half_pairs", "interleaved_to_half")}
+                          | {"theta": exact(t["theta"]), "wavelength": exact(t["wavelength"])})
         return {"dims": self._dims, "base": self._base, "tables": tables}

@@ -1,43 +1,81 @@
 function render({ model, el }) {
   const data = model.get("data");
-  const size = 340;
-  const { svg, controls } = frame(el, { title: "The block-diagonal matrix R(d, m)", width: size, height: size });
+  const size = 360, left = 34, top = 44, span = 270;
+  const { svg, controls } = frame(el, { title: "The block-diagonal matrix R^{d}_{Θ,m}", width: size, height: size + 34 });
   const state = { d: model.get("dim_index"), b: model.get("base_index"), m: model.get("position"), p: model.get("pair") };
   const out = {};
   let pairSlider = null;
-  // Colour scale: blue for -1, white for 0, orange for +1 (values come from Python).
+  // Diverging scale mixed into the page's own background, so 0 is the background in light and
+  // dark mode alike: blue (q colour) for −1, orange (k colour) for +1.
   const colour = (v) => {
     const t = Math.max(-1, Math.min(1, v));
-    const mix = (a, b) => Math.round(a + (b - a) * Math.abs(t));
-    return t >= 0 ? `rgb(${mix(255, 213)},${mix(255, 94)},${mix(255, 0)})` : `rgb(${mix(255, 0)},${mix(255, 114)},${mix(255, 178)})`;
+    const share = Math.round(Math.abs(t) * 1000) / 10;
+    return `color-mix(in srgb, var(${t >= 0 ? "--rope-w-k" : "--rope-w-q"}) ${share}%, var(--rope-w-bg))`;
   };
+  function showCell(tab, values, e) {
+    const r = tab.rows[e], c = tab.cols[e], i = Math.floor(r / 2);
+    const angle = tab.angle[state.m][i];
+    const what = (r % 2 === c % 2) ? "cos" : (r % 2 === 0 ? "−sin" : "sin");
+    out.hover.textContent = "";
+    typeset(htmlEl("span", {}, out.hover), `row ${r}, column ${c}: ${what}(m·θ_${i}) = ${fmt3(values[e])}; `);
+    typeset(htmlEl("span", {}, out.hover), `m·θ_${i} = ${fmt3(angle)} rad, λ_${i} = ${fmt3(tab.wavelength[i])}`);
+    Object.assign(out.hover.dataset, { row: r, col: c, pair: i, value: values[e], angle, wavelength: tab.wavelength[i] });
+    hoverBox.setAttribute("x", left + 2 * i * (span / data.dims[state.d]));
+    hoverBox.setAttribute("y", top + 2 * i * (span / data.dims[state.d]));
+    hoverBox.setAttribute("visibility", "visible");
+    hoverBox.dataset.pair = i;
+  }
+  let hoverBox = null;
+  function hide() {
+    out.hover.textContent = "hover or focus a cell for its numbers";
+    for (const key of Object.keys(out.hover.dataset)) if (key !== "readout") delete out.hover.dataset[key];
+    if (hoverBox) { hoverBox.setAttribute("visibility", "hidden"); delete hoverBox.dataset.pair; }
+  }
   function draw() {
     const dim = data.dims[state.d], tab = data.tables[state.d][state.b];
-    const cell = (size - 20) / dim, values = tab.blocks[state.m];
-    state.p = Math.min(state.p, dim / 2 - 1);
+    if (pairSlider) state.p = pairSlider.setCount(dim / 2);
+    const cell = span / dim, values = tab.blocks[state.m];
     svg.replaceChildren();
-    // The zeros outside the blocks get the colour of 0 (white), like zeros inside them.
-    svgEl("rect", { x: 10, y: 10, width: cell * dim, height: cell * dim, style: `fill: ${colour(0)}; stroke: var(--rope-w-grid)` }, svg);
+    // Zeros outside the blocks: the background colour, inside an outline (>= 3:1).
+    svgEl("rect", { x: left, y: top, width: span, height: span, style: `fill: ${colour(0)}`, class: "rope-w-outline" }, svg);
+    const marks = [];
     for (let e = 0; e < values.length; e++) {
       const r = tab.rows[e], c = tab.cols[e];
-      const rect = svgEl("rect", { x: 10 + c * cell, y: 10 + r * cell, width: cell, height: cell, fill: colour(values[e]),
-        "data-row": r, "data-col": c, "data-value": values[e] }, svg);
-      if (Math.floor(r / 2) === state.p) rect.setAttribute("stroke", "currentColor");
+      const rect = svgEl("rect", { x: left + c * cell, y: top + r * cell, width: cell, height: cell, style: `fill: ${colour(values[e])}`,
+        "data-row": r, "data-col": c, "data-value": values[e], "aria-label": `row ${r}, column ${c}: ${fmt3(values[e])}` }, svg);
+      marks.push(rect);
     }
-    const base = 4 * state.p;
-    out.block.textContent = `[[${fmt(values[base], 4)}, ${fmt(values[base + 1], 4)}], [${fmt(values[base + 2], 4)}, ${fmt(values[base + 3], 4)}]]`;
-    out.block.dataset.cos = values[base];
-    out.theta.textContent = `θ_${state.p} = ${Number(tab.theta[state.p]).toExponential(4)}`;
-    if (pairSlider) pairSlider.input.max = dim / 2 - 1;
+    // Tick labels: every column and row while they fit, else every other / every fourth.
+    const every = dim <= 8 ? 1 : dim <= 16 ? 2 : 4;
+    for (let j = 0; j < dim; j += every) {
+      svgEl("text", { x: left + (j + 0.5) * cell, y: top - 6, "text-anchor": "middle", class: "rope-w-muted-text", "data-tick-x": j }, svg).textContent = String(j);
+      svgEl("text", { x: left - 5, y: top + (j + 0.5) * cell + 4, "text-anchor": "end", class: "rope-w-muted-text", "data-tick-y": j }, svg).textContent = String(j);
+    }
+    svgEl("text", { x: left + span / 2, y: 14, "text-anchor": "middle", class: "rope-w-muted-text" }, svg).textContent = "rows and columns: feature index";
+    const p = state.p;
+    svgEl("rect", { x: left + 2 * p * cell, y: top + 2 * p * cell, width: 2 * cell, height: 2 * cell, class: "rope-w-selected",
+      "data-pair": p }, svg);
+    hoverBox = svgEl("rect", { x: left, y: top, width: 2 * cell, height: 2 * cell, class: "rope-w-hovered", visibility: "hidden" }, svg);
+    colourScale(svg, { x: left, y: top + span + 14, width: 180, colour, ticks: [-1, 0, 1], label: "entry value" });
+    hoverable(marks, { columns: 2, start: 4 * p, onShow: (e) => showCell(tab, values, e), onHide: hide });
+    const base = 4 * p;
+    out.block.textContent = `[[${fmt3(values[base])}, ${fmt3(values[base + 1])}], [${fmt3(values[base + 2])}, ${fmt3(values[base + 3])}]]`;
+    Object.assign(out.block.dataset, { cos: values[base], sin: values[base + 2], pair: p, angle: tab.angle[state.m][p] });
+    typeset(out.theta, `θ_${p} = ${fmt3(tab.theta[p])}, m·θ_${p} = ${fmt3(tab.angle[state.m][p])} rad, λ_${p} = ${fmt3(tab.wavelength[p])}`);
+    Object.assign(out.theta.dataset, { theta: tab.theta[p], wavelength: tab.wavelength[p] });
+    hide();
   }
   const sync = syncer(model, state, draw);
   slider(controls, { label: "position m", name: "position", values: data.positions, index: state.m, onInput: sync("m", "position") });
   slider(controls, { label: "dimension d", name: "dim", values: data.dims, index: state.d, onInput: sync("d", "dim_index") });
-  slider(controls, { label: "base", name: "base", values: data.bases, index: state.b, format: (v) => Number(v).toExponential(0), onInput: sync("b", "base_index") });
+  slider(controls, { label: "base", name: "base", values: data.bases, index: state.b, format: fmt3, onInput: sync("b", "base_index") });
   const pairs = Array.from({ length: Math.max(...data.dims) / 2 }, (_, i) => i);
   pairSlider = slider(controls, { label: "highlight pair i", name: "pair", values: pairs, index: state.p, onInput: sync("p", "pair") });
-  out.block = readout(controls, "block", "block R(mθ_i) =");
+  out.block = readout(controls, "block", "block R(m·θ_i) =");
   out.theta = readout(controls, "theta", "");
+  out.hover = readout(controls, "hover", "");
+  out.hover.parentElement.classList.add("rope-w-hover");
+  out.hover.setAttribute("aria-live", "polite");
   draw();
 }
 export default { render };

@@ -1,0 +1,149 @@
+r"""The frequency spectrum as the book shows it: clocks, the rotation matrix, the two layouts.
+
+Pair :math:`i` of a :math:`d`-dimensional head turns at :math:`\theta_i = b^{-2i/d}` rad per
+position, a wavelength of :math:`\lambda_i = 2\pi/\theta_i` tokens. The widgets
+``FrequencyClocks``, ``RotationMatrixHeatmap`` and ``LayoutExplorer`` and their static twins in
+:mod:`rope_core.plots` (``plot_frequency_clocks``, ``plot_rotation_matrix``, ``plot_layouts``)
+draw the tables computed here; :data:`SPECTRUM_DEFAULTS` holds the book's example values.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._checks import check_base, check_dim
+from ..apply import rope_matrix
+from ..frequencies import inverse_frequencies, wavelengths
+from ..layouts import interleaved_to_half_permutation
+
+__all__ = ["SPECTRUM_DEFAULTS", "clock_positions", "clock_table", "layout_table", "matrix_table"]
+
+#: The book's example: the clocks' d = 16 head at base 10^4 and context 256 (chapter 5), the
+#: matrix of a d = 16 head at m = 2, and the d = 8 layouts with pair 1 highlighted (chapter 6).
+SPECTRUM_DEFAULTS = {"dim": 16, "base": 10000.0, "context": 256, "position": 5,
+                     "matrix_position": 2, "layout_dim": 8, "layout_pair": 1}
+
+
+def _check_positions(positions, name="positions"):
+    array = np.asarray(positions)
+    if array.ndim != 1 or array.size == 0 or not np.issubdtype(array.dtype, np.integer) or (array < 0).any():
+        raise ValueError(f"{name} must be a non-empty 1-D sequence of integers >= 0, got {positions!r}")
+    return array.astype(np.int64)
+
+
+def clock_positions(max_position, linear_up_to=64, log_stops=48):
+    r"""The stops of the clocks' position slider: every position up to ``linear_up_to``, then
+    ``log_stops`` log-spaced positions up to ``max_position`` (rounded, without repeats), so
+    that the slow hands, whose wavelengths run to :math:`10^4`–:math:`10^5` tokens, move too.
+
+    Returns
+    -------
+    numpy.ndarray of int, shape (P,)
+        Increasing, starting at 0 and ending at ``max_position``.
+
+    Examples
+    --------
+    >>> from rope_core.demos.spectrum import clock_positions
+    >>> p = clock_positions(100_000)
+    >>> int(p[64]), int(p[-1]), bool(np.all(np.diff(p) > 0))
+    (64, 100000, True)
+    """
+    for name, value in (("max_position", max_position), ("linear_up_to", linear_up_to), ("log_stops", log_stops)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
+    linear = np.arange(min(linear_up_to, max_position) + 1)
+    if max_position <= linear_up_to:
+        return linear
+    tail = np.rint(np.geomspace(linear_up_to, max_position, log_stops + 1)).astype(np.int64)
+    return np.unique(np.concatenate([linear, tail]))
+
+
+def clock_table(dim, base, positions, contexts):
+    r"""Every pair as a clock hand at every position, and which pairs outlast each context.
+
+    Parameters
+    ----------
+    dim : int
+        Head dimension :math:`d` (even).
+    base : float
+        RoPE base :math:`b` (> 0, not 1).
+    positions : sequence of int, shape (P,)
+    contexts : sequence of int, shape (C,)
+
+    Returns
+    -------
+    dict of numpy arrays
+        ``theta`` (d/2,): :math:`\theta_i`; ``wavelength`` (d/2,): :math:`2\pi/\theta_i`;
+        ``angle`` (P, d/2): :math:`m\theta_i` (not reduced); ``hand`` (P, d/2):
+        :math:`m\theta_i \bmod 2\pi`, the drawn angle; ``cos``, ``sin`` (P, d/2): the hand's
+        tip on the unit circle; ``beyond_context`` (C, d/2) bool: :math:`\lambda_i > L`, the
+        hand does not complete a turn within context :math:`L`.
+
+    Examples
+    --------
+    >>> from rope_core.demos.spectrum import clock_table
+    >>> t = clock_table(8, 100.0, [0, 1, 10], [16])
+    >>> np.round(t["theta"], 3).tolist(), t["beyond_context"].tolist()
+    ([1.0, 0.316, 0.1, 0.032], [[False, True, True, True]])
+    """
+    dim, base = check_dim(dim, "dim"), check_base(base)
+    positions, contexts = _check_positions(positions), _check_positions(contexts, "contexts")
+    theta = inverse_frequencies(dim, base)
+    angle = positions[:, None] * theta
+    return {"theta": theta, "wavelength": wavelengths(dim, base), "angle": angle,
+            "hand": np.mod(angle, 2 * np.pi), "cos": np.cos(angle), "sin": np.sin(angle),
+            "beyond_context": wavelengths(dim, base)[None, :] > contexts[:, None]}
+
+
+def matrix_table(dim, base, positions):
+    r"""The non-zero entries of :math:`R^d_{\Theta,m}` (its 2 × 2 blocks) at every position.
+
+    Returns
+    -------
+    dict of numpy arrays
+        ``rows``, ``cols`` (2d,): where each block entry sits (row-major, block by block);
+        ``blocks`` (P, 2d): the entries of :func:`rope_core.rope_matrix` there;
+        ``theta``, ``wavelength`` (d/2,); ``angle`` (P, d/2): :math:`m\theta_i`.
+
+    Examples
+    --------
+    >>> from rope_core.demos.spectrum import matrix_table
+    >>> t = matrix_table(4, 100.0, [0, 1])
+    >>> t["rows"].tolist(), t["cols"].tolist()
+    ([0, 0, 1, 1, 2, 2, 3, 3], [0, 1, 0, 1, 2, 3, 2, 3])
+    >>> np.round(t["blocks"][1, :4], 4).tolist()  # cos 1, -sin 1, sin 1, cos 1
+    [0.5403, -0.8415, 0.8415, 0.5403]
+    """
+    dim, base = check_dim(dim, "dim"), check_base(base)
+    positions = _check_positions(positions)
+    rows, cols = np.nonzero(np.kron(np.eye(dim // 2), np.ones((2, 2))))
+    blocks = np.stack([rope_matrix(int(m), dim, base)[rows, cols] for m in positions])
+    theta = inverse_frequencies(dim, base)
+    return {"rows": rows, "cols": cols, "blocks": blocks, "theta": theta,
+            "wavelength": wavelengths(dim, base), "angle": positions[:, None] * theta}
+
+
+def layout_table(dim, base):
+    r"""Which features pair up in the interleaved layout :math:`(2i, 2i+1)` and in the half
+    layout :math:`(i, i + d/2)`, and the permutation between them.
+
+    Returns
+    -------
+    dict of numpy arrays
+        ``interleaved_pairs``, ``half_pairs`` (d/2, 2); ``interleaved_to_half`` (d,):
+        :func:`rope_core.interleaved_to_half_permutation` (half feature ``j`` is interleaved
+        feature ``perm[j]``); ``theta``, ``wavelength`` (d/2,).
+
+    Examples
+    --------
+    >>> from rope_core.demos.spectrum import layout_table
+    >>> t = layout_table(8, 10000.0)
+    >>> t["interleaved_pairs"][1].tolist(), t["half_pairs"][1].tolist(), t["interleaved_to_half"].tolist()
+    ([2, 3], [1, 5], [0, 2, 4, 6, 1, 3, 5, 7])
+    """
+    dim, base = check_dim(dim, "dim"), check_base(base)
+    half = np.arange(dim // 2)
+    return {"interleaved_pairs": np.stack([2 * half, 2 * half + 1], axis=1),
+            "half_pairs": np.stack([half, half + dim // 2], axis=1),
+            "interleaved_to_half": interleaved_to_half_permutation(dim),
+            "theta": inverse_frequencies(dim, base), "wavelength": wavelengths(dim, base)}

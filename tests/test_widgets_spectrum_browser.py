@@ -1,0 +1,337 @@
+"""The spectrum widgets (FrequencyClocks, RotationMatrixHeatmap, LayoutExplorer) in chromium.
+
+Each widget is rendered on its own page, as the book's static loader renders it: the ES
+module and stylesheet Python ships, a model holding the widget's state, no kernel. The page
+carries the book theme's colour variables (pydata-sphinx-theme, light and dark). The tests
+drive every widget to many random states and check every number it shows (data attributes,
+and the 3-digit text) against rope_core, the stale pair slider, the play button, phone sizes
+and contrast.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+import pytest
+from _browser import DESKTOP, PHONE, open_page, serve
+
+import rope_core as rc
+from rope_core import widgets as W
+
+pytestmark = [pytest.mark.browser]
+STATES = 50
+# pydata-sphinx-theme's own values (html[data-theme=light|dark]), so contrast is the book's.
+THEME = {
+    "light": {"--pst-color-background": "#fff", "--pst-color-text-base": "#222832",
+              "--pst-color-text-muted": "#48566b", "--pst-color-border": "#d1d5da"},
+    "dark": {"--pst-color-background": "#14181e", "--pst-color-text-base": "#ced6dd",
+             "--pst-color-text-muted": "#9ca4af", "--pst-color-border": "#48566b"},
+}
+PAGE = """<!doctype html><html data-theme="{theme}"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>html[data-theme] {{ {variables} }} body {{ background: var(--pst-color-background);
+color: var(--pst-color-text-base); margin: 0; padding: 16px; font-family: sans-serif; }}</style>
+</head><body><div id="widget"></div><script type="module">
+const state = JSON.parse(document.getElementById("state").textContent);
+const listeners = {{}};
+window.ropeState = state;
+const model = {{
+  get: (key) => state[key], set: (key, value) => {{ state[key] = value; }}, save_changes() {{}},
+  on: (event, callback) => {{ (listeners[event] ||= []).push(callback); }},
+}};
+const style = document.createElement("style");
+style.textContent = state._css;
+document.head.appendChild(style);
+const url = URL.createObjectURL(new Blob([state._esm], {{ type: "text/javascript" }}));
+const widget = await import(url);
+widget.default.render({{ model, el: document.getElementById("widget") }});
+window.ropeReady = true;
+</script><script type="application/json" id="state">{state}</script></body></html>"""
+
+
+def write_page(directory, widget, theme):
+    state = {k: v for k, v in widget.get_state().items() if not isinstance(v, bytes)}
+    variables = " ".join(f"{k}: {v};" for k, v in THEME[theme].items())
+    text = PAGE.format(theme=theme, variables=variables, state=json.dumps(state).replace("</", "<\\/"))
+    path = directory / f"{type(widget).__name__}-{theme}.html"
+    path.write_text(text)
+    return path.name
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("spectrum")
+    widgets = {"FrequencyClocks": W.FrequencyClocks(), "RotationMatrixHeatmap": W.RotationMatrixHeatmap(),
+               "LayoutExplorer": W.LayoutExplorer()}
+    pages = {(name, theme): write_page(directory, widget, theme)
+             for name, widget in widgets.items() for theme in THEME}
+    with serve(directory) as url:
+        yield url, widgets, pages
+
+
+def open_widget(chromium, site, name, theme="light", *, viewport=DESKTOP, touch=False, reduced_motion=None):
+    url, widgets, pages = site
+    context, page, log = open_page(chromium, theme, viewport=viewport, touch=touch)
+    if reduced_motion:
+        page.emulate_media(reduced_motion=reduced_motion)
+    page.goto(f"{url}/{pages[name, theme]}")
+    page.wait_for_function("window.ropeReady === true", timeout=20000)
+    page.wait_for_timeout(50)  # two animation frames: text scale and relabelled drawing
+    return context, page, log, widgets[name]
+
+
+def set_slider(page, name, index):
+    """Move a slider as a reader does (an input event), to ``index``."""
+    page.evaluate("""([name, index]) => {
+        const input = document.querySelector(`input[data-name="${name}"]`);
+        input.value = index; input.dispatchEvent(new Event("input"));
+    }""", [name, index])
+
+
+def dataset(page, selector):
+    return page.locator(selector).evaluate("(el) => ({...el.dataset})")
+
+
+def text_numbers(text):
+    """The numbers of a 3-significant-digit read-out (fmt3 in common.js), in order."""
+    text = text.replace("−", "-")
+    sup = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
+    pattern = r"-?\d+(?:\.\d+)?(?:×10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)?"
+    values = []
+    for token in re.findall(pattern, text):
+        if "×10" in token:
+            mantissa, exponent = token.split("×10")
+            values.append(float(mantissa) * 10 ** int(exponent.translate(sup)))
+        else:
+            values.append(float(token))
+    return values
+
+
+def assert_sig3(shown, expected):
+    """A 3-significant-digit text equals the value: within half a unit of its last digit."""
+    expected = float(expected)
+    assert abs(shown - expected) <= 5.01e-3 * abs(expected) + 1e-12, (shown, expected)
+
+
+def hover_mark(page, selector, index):
+    page.locator(selector).nth(index).focus()
+
+
+def test_pair_slider_follows_a_smaller_dimension(chromium, site):
+    # The stale bug: d = 16, pair 7, then d = 4: the slider said 7 while pair 1 was drawn.
+    for name, dim_stops in (("RotationMatrixHeatmap", (2, 0)), ("LayoutExplorer", (1, 0))):
+        context, page, log, widget = open_widget(chromium, site, name)
+        big, small = dim_stops
+        set_slider(page, "dim", big)
+        pairs_big = widget.data["dims"][big] // 2
+        set_slider(page, "pair", pairs_big - 1)
+        assert page.locator('output[data-name="pair"]').inner_text() == str(pairs_big - 1)
+        set_slider(page, "dim", small)
+        last = widget.data["dims"][small] // 2 - 1
+        shown = page.locator('output[data-name="pair"]').inner_text()
+        value = page.locator('input[data-name="pair"]').input_value()
+        drawn = (dataset(page, '[data-readout="block"]')["pair"] if name == "RotationMatrixHeatmap"
+                 else dataset(page, '[data-readout="pairs"]')["pair"])
+        state = page.evaluate("window.ropeState.pair")
+        assert (shown, value, drawn, str(state)) == (str(last),) * 4, name
+        assert page.locator('input[data-name="pair"]').get_attribute("aria-valuetext") == str(last)
+        assert not log.problems(), log.problems()
+        context.close()
+
+
+def test_clocks_every_number_at_random_states(chromium, site, rng):
+    context, page, log, widget = open_widget(chromium, site, "FrequencyClocks")
+    data = widget.data
+    positions = data["positions"]
+    assert positions[64] == 64 and positions[-1] == 100_000
+    for _ in range(STATES):
+        m_index, d_index = int(rng.integers(len(positions))), int(rng.integers(len(data["dims"])))
+        b_index, c_index = int(rng.integers(len(data["bases"]))), int(rng.integers(len(data["contexts"])))
+        for name, index in (("position", m_index), ("dim", d_index), ("base", b_index), ("context", c_index)):
+            set_slider(page, name, index)
+        m, dim, base, context_len = positions[m_index], data["dims"][d_index], data["bases"][b_index], data["contexts"][c_index]
+        theta = rc.inverse_frequencies(dim, base)
+        wave = rc.wavelengths(dim, base)
+        angle = m * theta
+        # Every hand (drawn angle and its dashed mark).
+        hands = page.eval_on_selector_all("g[data-pair]", "(gs) => gs.map((g) => [Number(g.dataset.angle), g.dataset.beyond])")
+        np.testing.assert_allclose([h[0] for h in hands], np.mod(angle, 2 * np.pi), atol=1e-6)
+        assert [h[1] == "1" for h in hands] == list(wave > context_len)
+        summary = dataset(page, '[data-readout="summary"]')
+        assert int(summary["beyond"]) == int((wave > context_len).sum()) and int(summary["position"]) == m
+        slow = dataset(page, '[data-readout="slowest"]')
+        np.testing.assert_allclose([float(slow["angle"]), float(slow["theta"]), float(slow["wavelength"])],
+                                   [angle[-1], theta[-1], wave[-1]], rtol=1e-9, atol=1e-9)
+        numbers = text_numbers(page.locator('[data-readout="slowest"]').inner_text())
+        # θ_{i} m·θ_{i} (turns) λ_{i}: subscripts are the pair index.
+        last = dim // 2 - 1
+        assert numbers == pytest.approx([last, numbers[1], last, numbers[3], numbers[4], last, numbers[6]])
+        for shown, want in zip([numbers[k] for k in (1, 3, 4, 6)], [theta[-1], angle[-1], angle[-1] / (2 * np.pi), wave[-1]]):
+            assert_sig3(shown, want)
+        # Hover (keyboard focus) a random clock: its numbers.
+        i = int(rng.integers(dim // 2))
+        hover_mark(page, "g[data-pair]", i)
+        hover = dataset(page, '[data-readout="hover"]')
+        assert int(hover["pair"]) == i
+        np.testing.assert_allclose([float(hover[k]) for k in ("theta", "angle", "hand", "wavelength", "cos", "sin")],
+                                   [theta[i], angle[i], np.mod(angle[i], 2 * np.pi), wave[i], np.cos(angle[i]), np.sin(angle[i])],
+                                   rtol=1e-9, atol=1e-6)
+        shown = text_numbers(page.locator('[data-readout="hover"]').inner_text())
+        want = [i, i, theta[i], i, angle[i], angle[i] / (2 * np.pi), i, wave[i], np.cos(angle[i]), np.sin(angle[i])]
+        assert len(shown) == len(want), shown
+        for s, w in zip(shown, want):
+            assert_sig3(s, w)
+        assert page.locator("g.rope-w-hover-clock").get_attribute("data-pair") == str(i)
+    assert not log.problems(), log.problems()
+    context.close()
+
+
+def test_heatmap_every_number_at_random_states(chromium, site, rng):
+    context, page, log, widget = open_widget(chromium, site, "RotationMatrixHeatmap")
+    data = widget.data
+    for _ in range(STATES):
+        d_index, b_index = int(rng.integers(len(data["dims"]))), int(rng.integers(len(data["bases"])))
+        m = int(rng.integers(len(data["positions"])))
+        dim, base = data["dims"][d_index], data["bases"][b_index]
+        pair = int(rng.integers(dim // 2))
+        for name, index in (("dim", d_index), ("base", b_index), ("position", m), ("pair", pair)):
+            set_slider(page, name, index)
+        matrix = rc.rope_matrix(m, dim, base)
+        theta, wave = rc.inverse_frequencies(dim, base), rc.wavelengths(dim, base)
+        cells = page.eval_on_selector_all("rect[data-row]", "(rs) => rs.map((r) => [+r.dataset.row, +r.dataset.col, +r.dataset.value])")
+        assert len(cells) == 2 * dim
+        for r, c, v in cells:
+            assert abs(v - matrix[r, c]) <= 1e-6, (r, c, v, matrix[r, c])
+        block = dataset(page, '[data-readout="block"]')
+        np.testing.assert_allclose([float(block["cos"]), float(block["sin"]), float(block["angle"])],
+                                   [matrix[2 * pair, 2 * pair], matrix[2 * pair + 1, 2 * pair], m * theta[pair]], atol=1e-6)
+        for s, w in zip(text_numbers(page.locator('[data-readout="block"]').inner_text()),
+                        matrix[2 * pair:2 * pair + 2, 2 * pair:2 * pair + 2].ravel()):
+            assert_sig3(s, w) if abs(w) >= 1e-3 else None
+        assert page.locator("rect.rope-w-selected").get_attribute("data-pair") == str(pair)
+        # Hover (focus) a random cell: its value, m·θ_i and λ_i, and its block outlined.
+        e = int(rng.integers(2 * dim))
+        hover_mark(page, "rect[data-row]", e)
+        hover = dataset(page, '[data-readout="hover"]')
+        r, c, i = int(hover["row"]), int(hover["col"]), int(hover["pair"])
+        assert i == r // 2 == c // 2
+        np.testing.assert_allclose([float(hover["value"]), float(hover["angle"]), float(hover["wavelength"])],
+                                   [matrix[r, c], m * theta[i], wave[i]], rtol=1e-9, atol=1e-6)
+        shown = text_numbers(page.locator('[data-readout="hover"]').inner_text())
+        # row r, column c: f(m·θ_{i}) = v; m·θ_{i} = a rad, λ_{i} = w
+        assert shown[:3] == [r, c, i] and shown[4] == i and shown[6] == i
+        for s, w in zip([shown[3], shown[5], shown[7]], [matrix[r, c], m * theta[i], wave[i]]):
+            assert_sig3(s, w) if abs(w) >= 1e-3 else None
+        assert page.locator("rect.rope-w-hovered").get_attribute("data-pair") == str(i)
+    assert not log.problems(), log.problems()
+    context.close()
+
+
+def test_layout_every_number_at_random_states(chromium, site, rng):
+    context, page, log, widget = open_widget(chromium, site, "LayoutExplorer")
+    data = widget.data
+    base = data["base"]
+    for _ in range(STATES):
+        d_index = int(rng.integers(len(data["dims"])))
+        dim = data["dims"][d_index]
+        pair = int(rng.integers(dim // 2))
+        set_slider(page, "dim", d_index)
+        set_slider(page, "pair", pair)
+        perm = rc.interleaved_to_half_permutation(dim)
+        theta, wave = rc.inverse_frequencies(dim, base), rc.wavelengths(dim, base)
+        pairs = dataset(page, '[data-readout="pairs"]')
+        assert (pairs["interleaved"], pairs["half"]) == (f"{2 * pair},{2 * pair + 1}", f"{pair},{pair + dim // 2}")
+        freq = dataset(page, '[data-readout="theta"]')
+        np.testing.assert_allclose([float(freq["theta"]), float(freq["wavelength"])], [theta[pair], wave[pair]], rtol=1e-9)
+        assert page.locator('[data-readout="perm"]').inner_text() == str(perm.tolist())
+        # The highlighted lines are the pair's: interleaved 2i, 2i+1 land at half i, i + d/2.
+        lines = page.eval_on_selector_all("line.rope-w-perm-on", "(ls) => ls.map((l) => [+l.dataset.source, +l.dataset.target])")
+        assert sorted(lines) == [[2 * pair, pair], [2 * pair + 1, pair + dim // 2]]
+        on = page.eval_on_selector_all('rect[data-highlight="1"]', "(rs) => rs.map((r) => r.dataset.layout + r.dataset.feature)")
+        assert sorted(on) == sorted([f"interleaved{2 * pair}", f"interleaved{2 * pair + 1}", f"half{pair}", f"half{pair + dim // 2}"])
+        # Hover a random feature of either layout: its pair, in both layouts, with its numbers.
+        k = int(rng.integers(2 * dim))
+        hover_mark(page, "rect[data-feature]", k)
+        hover = dataset(page, '[data-readout="hover"]')
+        j, layout = k % dim, ("interleaved" if k < dim else "half")
+        i = j // 2 if layout == "interleaved" else j % (dim // 2)
+        assert (hover["layout"], int(hover["feature"]), int(hover["pair"])) == (layout, j, i)
+        assert (hover["interleaved"], hover["half"]) == (f"{2 * i},{2 * i + 1}", f"{i},{i + dim // 2}")
+        np.testing.assert_allclose([float(hover["theta"]), float(hover["wavelength"])], [theta[i], wave[i]], rtol=1e-9)
+        marked = page.eval_on_selector_all("rect.rope-w-hover-mark", "(rs) => rs.map((r) => r.dataset.layout + r.dataset.feature)")
+        assert sorted(marked) == sorted([f"interleaved{2 * i}", f"interleaved{2 * i + 1}", f"half{i}", f"half{i + dim // 2}"])
+        shown = text_numbers(page.locator('[data-readout="hover"]').inner_text())
+        assert_sig3(shown[-3], theta[i])
+        assert_sig3(shown[-1], wave[i])
+    assert not log.problems(), log.problems()
+    context.close()
+
+
+def test_play_button_steps_position_and_respects_reduced_motion(chromium, site):
+    for reduced, most in ((None, None), ("reduce", 2)):
+        context, page, log, _ = open_widget(chromium, site, "FrequencyClocks", reduced_motion=reduced)
+        button = page.locator('button[data-name="play"]')
+        assert button.get_attribute("aria-pressed") == "false"
+        start = int(page.locator('input[data-name="position"]').input_value())
+        button.focus()
+        page.keyboard.press("Space")
+        assert button.get_attribute("aria-pressed") == "true"
+        page.wait_for_timeout(1300)
+        page.keyboard.press("Space")
+        assert button.get_attribute("aria-pressed") == "false"
+        steps = int(page.locator('input[data-name="position"]').input_value()) - start
+        assert page.evaluate("window.ropeState.position") == start + steps
+        if most is None:
+            assert steps >= 4, steps  # 8 a second when motion is welcome
+        else:
+            assert 1 <= steps <= most, steps  # one a second when the reader asked for less
+        assert not log.problems(), log.problems()
+        context.close()
+
+
+CONTRAST = """
+(root) => {
+  const rgb = (c) => { const m = c.match(/[\\d.]+/g).map(Number); return c.startsWith("color(") ? m.slice(0, 3).map((v) => v * 255) : m.slice(0, 3); };
+  const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const ratio = (a, b) => (Math.max(lum(a), lum(b)) + 0.05) / (Math.min(lum(a), lum(b)) + 0.05);
+  const bg = rgb(getComputedStyle(root).backgroundColor);
+  const worst = (nodes, prop) => Math.min(99, ...[...nodes].map((n) => ratio(bg, rgb(getComputedStyle(n)[prop]))));
+  return {
+    background: bg,
+    svgText: worst(root.querySelectorAll("svg text"), "fill"),
+    htmlText: worst(root.querySelectorAll(".rope-w-readout span, label, output, .rope-w-title, button"), "color"),
+    lines: worst(root.querySelectorAll(".rope-w-meaning, .rope-w-outline, .rope-w-perm, .rope-w-selected"), "stroke"),
+  };
+}"""
+
+
+@pytest.mark.parametrize("theme", list(THEME))
+@pytest.mark.parametrize("name", ["FrequencyClocks", "RotationMatrixHeatmap", "LayoutExplorer"])
+def test_contrast_phone_targets_and_text_size(chromium, site, screenshot_dir, name, theme):
+    for viewport, touch, tag in ((DESKTOP, False, "1280"), (PHONE, True, "390")):
+        context, page, log, _ = open_widget(chromium, site, name, theme, viewport=viewport, touch=touch)
+        root = page.locator(".rope-w")
+        got = root.evaluate(CONTRAST)
+        if theme == "dark":
+            assert max(got["background"]) < 60, got  # the page's dark background, not a light frame
+        assert got["svgText"] >= 4.5 and got["htmlText"] >= 4.5, got
+        assert got["lines"] >= 3.0, got
+        # Text on screen >= 11 px (SVG text scaled with its drawing), inside the phone's width.
+        smallest = page.evaluate("""() => Math.min(...[...document.querySelectorAll('.rope-w svg text, .rope-w svg tspan')]
+            .filter((t) => t.textContent.trim() && t.textContent !== '\\u200b').map((t) => {
+              const svg = t.ownerSVGElement;
+              return parseFloat(getComputedStyle(t).fontSize) * svg.getBoundingClientRect().width / svg.viewBox.baseVal.width; }))""")
+        assert smallest >= 11 - 1e-6, (name, tag, smallest)
+        targets = page.eval_on_selector_all('.rope-w input[type="range"], .rope-w button',
+                                            "(ns) => ns.map((n) => n.getBoundingClientRect().height)")
+        assert min(targets) >= 44, targets
+        if tag == "390":
+            overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+            assert overflow <= 0, overflow
+        page.locator("[tabindex='0']").first.focus()  # a hover read-out in the screenshot
+        page.screenshot(path=str(screenshot_dir / f"spectrum-{name}-{theme}-{tag}.png"), full_page=True)
+        assert not log.problems(), log.problems()
+        context.close()

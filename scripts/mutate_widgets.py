@@ -114,8 +114,7 @@ def js_mutants(path: Path) -> list[Mutant]:
     found = []
 
     # coordinate: px(e) / py(e), else the tip of the first arrow, else the first x: e attribute.
-    calls = [(m.end() - 1, _closing(text, m.end() - 1)) for m in re.finditer(r"\bp[xy]\(", text[body:])]
-    calls = [(body + a, body + b) for a, b in calls]
+    calls = [(m.end() - 1, _closing(text, m.end() - 1)) for m in re.compile(r"\bp[xy]\(").finditer(text, body)]
     drawn = [(a, b) for a, b in calls if re.search(r"data|series|tab\b|\br\[|\bq\[|\bv\b|rq|rk", text[a:b])]
     if calls:
         open_at, close_at = (drawn or calls)[0]
@@ -276,17 +275,24 @@ def rebuild(root: Path = ROOT) -> bool:
     return done.returncode == 0
 
 
-def run(mutant: Mutant, root: Path = ROOT) -> str:
-    """'unit', 'build' (the strict book build failed), 'browser' or '' (survived)."""
+def run(mutant: Mutant, root: Path = ROOT, py_browser: bool = True) -> str:
+    """'unit', 'build' (the strict book build failed), 'browser', '' (survived), or
+    'unit-only' (survived the unit tests; the browser stage was not run: --no-py-browser)."""
     is_js = mutant.path.suffix == ".js"
     if not is_js and pytest(["-m", "not browser and not book and not lab and not chapters",
                              *unit_tests(root)], root):
         return "unit"
     if mutant.path.name == "views.py":
         return ""  # the views draw only the book's static figures: unit tests are what sees them
+    if not is_js and not py_browser:
+        return "unit-only"
     if not rebuild(root):
         return "build"
     return "browser" if pytest(["-m", "browser", *browser_tests(root)], root) else ""
+
+
+def caught_by(stage: str) -> bool:
+    return bool(stage) and stage != "unit-only"
 
 
 def main(argv=None) -> int:
@@ -297,10 +303,14 @@ def main(argv=None) -> int:
     parser.add_argument("--js-per-file", type=int, default=0,
                         help="at most N mutants per JS file (operators in turn across files); 0: all")
     parser.add_argument("--list", action="store_true", help="list the mutants and exit")
+    parser.add_argument("--no-py-browser", dest="py_browser", action="store_false",
+                        help="Python mutants: unit stage only (each browser stage costs a rebuild)")
+    parser.add_argument("--deadline", help="HH:MM (UTC): start no mutant after it; report what ran")
     args = parser.parse_args(argv)
 
     mutants = [m for m in all_mutants(js_per_file=args.js_per_file) if fnmatch.fnmatch(m.path.name, args.files)
                and (args.only is None or (m.path.suffix == ".js") == (args.only == "js"))]
+    mutants.sort(key=lambda m: m.path.suffix == ".js")  # the cheap Python mutants first
     if args.limit:
         mutants = mutants[: args.limit]
     originals = {m.path: m.path.read_text() for m in mutants}
@@ -309,17 +319,25 @@ def main(argv=None) -> int:
             print(m.describe(originals[m.path]), "->", m.new[:60])
         return 0
     results = []
+    stop = None
+    if args.deadline:
+        hour, minute = map(int, args.deadline.split(":"))
+        now = time.gmtime()
+        stop = time.time() + ((hour - now.tm_hour) * 60 + minute - now.tm_min) * 60 - now.tm_sec
     try:
         for mutant in mutants:
+            if stop is not None and time.time() > stop:
+                print(f"deadline {args.deadline} reached: {len(mutants) - len(results)} mutants not run")
+                break
             original = originals[mutant.path]
             began = time.monotonic()
             mutant.path.write_text(mutant.apply(original))
             try:
-                stage = run(mutant)
+                stage = run(mutant, py_browser=args.py_browser)
             finally:
                 mutant.path.write_text(original)
             results.append((mutant, stage))
-            verdict = f"caught ({stage})" if stage else "SURVIVED"
+            verdict = ("SURVIVED unit" if stage == "unit-only" else f"caught ({stage})") if stage else "SURVIVED"
             print(f"{verdict:18s} {mutant.describe(original)}  -> {mutant.new[:70]}"
                   f"  [{time.monotonic() - began:.0f} s]", flush=True)
     finally:
@@ -329,8 +347,8 @@ def main(argv=None) -> int:
     print("\ncaught / total per file:")
     for path in sorted({m.path for m, _ in results}):
         mine = [stage for m, stage in results if m.path == path]
-        print(f"  {str(path.relative_to(ROOT)):40s} {sum(map(bool, mine))} / {len(mine)}")
-    caught = sum(bool(stage) for _, stage in results)
+        print(f"  {str(path.relative_to(ROOT)):40s} {sum(caught_by(s) for s in mine)} / {len(mine)}")
+    caught = sum(caught_by(stage) for _, stage in results)
     print(f"overall: {caught} of {len(results)} caught ({100 * caught / max(len(results), 1):.0f} %)")
     return 0
 

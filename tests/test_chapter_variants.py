@@ -228,7 +228,7 @@ def variant_runs(request):
     wanted = [
         (item.callspec.params["chapter"], item.callspec.params["index"])
         for item in request.session.items
-        if item.originalname == "test_chapter_runs_with_variant" and hasattr(item, "callspec")
+        if getattr(item, "originalname", None) == "test_chapter_runs_with_variant" and hasattr(item, "callspec")
     ]
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, WORKERS)) as pool:
         futures = {case: pool.submit(_run_in_subprocess, *case) for case in wanted}

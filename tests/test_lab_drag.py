@@ -15,7 +15,6 @@ import time
 
 import pytest
 import test_lab
-from conftest import _open_page
 from test_lab import (
     KERNEL_PROBE_JS,
     NOTEBOOK_JSON_JS,
@@ -25,6 +24,8 @@ from test_lab import (
     widget_chapter,
 )
 from test_widgets_drag_browser import DRAG_DEG, drag, turned
+
+from conftest import _open_page
 
 pytestmark = [pytest.mark.lab, pytest.mark.browser]
 # The fixtures of test_lab.py: the same `make lab` server (one per module) and file guard.

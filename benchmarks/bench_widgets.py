@@ -21,6 +21,7 @@ import argparse
 import functools
 import http.server
 import json
+import re
 import shutil
 import sys
 import threading
@@ -136,13 +137,16 @@ def serve(directory):
 
 
 def state_sizes(page_html: str) -> list[int]:
-    """Bytes of each widget model's embedded state, in page order."""
+    """Bytes of each widget model's embedded state, in the order the page shows the widgets.
+
+    The state script lists models in no particular order; the view scripts are in page order.
+    """
     start = page_html.index('<script type="application/vnd.jupyter.widget-state+json">')
     start = page_html.index(">", start) + 1
     state = json.loads(page_html[start:page_html.index("</script>", start)])["state"]
-    sizes = [len(json.dumps(model)) for model in state.values()
-             if model.get("model_module") == "anywidget"]
-    return sizes
+    views = re.findall(r'<script type="application/vnd.jupyter.widget-view\+json">(.*?)</script>', page_html, flags=re.S)
+    ids = [json.loads(view)["model_id"] for view in views]
+    return [len(json.dumps(state[i])) for i in ids if state[i].get("model_module") == "anywidget"]
 
 
 def main(argv=None) -> int:

@@ -107,50 +107,72 @@ function render({ model, el }) {
   const out = {};
   let mark = null;
 
+  // Static layers are drawn once; a redraw touches only what the changed control changes.
+  const layers = {};
   function draw() {
     const perMethod = data.per_factor[state.f];
     const position = data.positions[state.p];
-    svg.replaceChildren();
-    pairAxes(svg, geometry);
-    hline(svg, geometry, Math.log10(data.training_length), `L = ${count(data.training_length)}`, "6 4", left + 6);
+    if (!layers.axes) {
+      layers.axes = svgEl("g", {}, svg);
+      pairAxes(layers.axes, geometry);
+      hline(layers.axes, geometry, Math.log10(data.training_length), `L = ${count(data.training_length)}`, "6 4", left + 6);
+      layers.position = svgEl("g", {}, svg);
+      layers.curves = svgEl("g", {}, svg);
+      layers.bands = svgEl("g", {}, svg);
+      mark = svgEl("g", { class: "rope-w-mark", "pointer-events": "none" }, svg);
+      pairTargets(svg, geometry, setPair);
+    }
     // A pair whose wavelength exceeds the read-out position has not completed a turn by then.
-    if (Math.log10(position) <= ymax) hline(svg, geometry, Math.log10(position), `p = ${count(position)}`, "2 3", width - right - 80);
-    data.methods.forEach((method, j) => {
-      const values = perMethod[method].log10_wavelength;
-      const points = values.map((v, i) => `${px(i).toFixed(1)},${py(v).toFixed(1)}`).join(" ");
-      const chosen = j === state.s;
-      svgEl("polyline", { points, class: "rope-w-line", style: `stroke: ${SCHEME_COLOURS[j]}; stroke-width: ${chosen ? 2.6 : 1.6}`,
-        "data-method": method }, svg);
-    });
-    // The chosen scheme's bands: kept, blended, scaled by the largest ratio.
-    const chosen = perMethod[data.methods[state.s]];
-    chosen.log10_wavelength.forEach((v, i) => bandMark(svg, px(i), py(v), chosen.band[i], { "data-pair": i, "data-band": data.bands[chosen.band[i]] }));
-    mark = svgEl("g", { class: "rope-w-mark", "pointer-events": "none" }, svg);
-    pairTargets(svg, geometry, setPair);
+    layers.position.replaceChildren();
+    if (Math.log10(position) <= ymax) hline(layers.position, geometry, Math.log10(position), `p = ${count(position)}`, "2 3", width - right - 80);
+    const key = `${state.f} ${state.s}`;
+    if (layers.key !== key) {
+      layers.key = key;
+      layers.curves.replaceChildren();
+      data.methods.forEach((method, j) => {
+        const values = perMethod[method].log10_wavelength;
+        const points = values.map((v, i) => `${px(i).toFixed(1)},${py(v).toFixed(1)}`).join(" ");
+        svgEl("polyline", { points, class: "rope-w-line", style: `stroke: ${SCHEME_COLOURS[j]}; stroke-width: ${j === state.s ? 2.6 : 1.6}`,
+          "data-method": method }, layers.curves);
+      });
+      // The chosen scheme's bands: kept, blended, scaled by the largest ratio.
+      const chosen = perMethod[data.methods[state.s]];
+      layers.bands.replaceChildren();
+      chosen.log10_wavelength.forEach((v, i) => bandMark(layers.bands, px(i), py(v), chosen.band[i], { "data-pair": i, "data-band": data.bands[chosen.band[i]] }));
+      legend();
+      family.draw();
+    }
     markPair(state.pair);
-    legend();
-
-    out.table.replaceChildren();
-    data.methods.forEach((method, j) => {
-      const row = htmlEl("tr", j === state.s ? { "data-chosen": "" } : {}, out.table);
-      const entry = perMethod[method];
-      const name = htmlEl("td", {}, row);
-      htmlEl("span", { class: "rope-w-swatch", style: `background: ${SCHEME_COLOURS[j]}` }, name);
-      name.append(data.labels[j]);
-      const factor = htmlEl("td", { "data-method": method, "data-field": "attention_factor" }, row, num(entry.attention_factor));
-      factor.dataset.value = entry.attention_factor;
-      const cell = htmlEl("td", { "data-method": method, "data-field": "slowest_turns" }, row, num(entry.slowest_turns[state.p]));
-      cell.dataset.value = entry.slowest_turns[state.p];
-      // Every slow pair, counted in Python: how many turn further than in training, and by how much.
-      const n = entry.beyond_count[state.p], worst = entry.worst_ratio[state.p];
-      const beyond = htmlEl("td", { "data-method": method, "data-field": "beyond" }, row,
-        n === 0 ? `none of ${data.slow_pairs}` : `⚠ ${n} of ${data.slow_pairs}, worst ${num(worst)}×`);
-      beyond.dataset.count = n;
-      beyond.dataset.worst = worst;
-    });
+    fillTable(perMethod);
     out.caption.textContent = `At position p = ${count(position)}: turns of the slowest pair (in training it reached ${num(data.slowest_turns_in_training)}), `
       + `and how many of the ${data.slow_pairs} slow pairs (less than one turn in L = ${count(data.training_length)}) turn further than in training (⚠), with the worst ratio.`;
-    family.draw();
+  }
+
+  // The table: rows built once, cells refilled.
+  function fillTable(perMethod) {
+    if (!out.cells) {
+      out.cells = data.methods.map((method, j) => {
+        const row = htmlEl("tr", {}, out.table);
+        const name = htmlEl("td", {}, row);
+        htmlEl("span", { class: "rope-w-swatch", style: `background: ${SCHEME_COLOURS[j]}` }, name);
+        name.append(data.labels[j]);
+        const cell = (field) => htmlEl("td", { "data-method": method, "data-field": field }, row);
+        return { row, factor: cell("attention_factor"), turns: cell("slowest_turns"), beyond: cell("beyond") };
+      });
+    }
+    data.methods.forEach((method, j) => {
+      const entry = perMethod[method], cells = out.cells[j];
+      cells.row.toggleAttribute("data-chosen", j === state.s);
+      cells.factor.textContent = num(entry.attention_factor);
+      cells.factor.dataset.value = entry.attention_factor;
+      cells.turns.textContent = num(entry.slowest_turns[state.p]);
+      cells.turns.dataset.value = entry.slowest_turns[state.p];
+      // Every slow pair, counted in Python: how many turn further than in training, and by how much.
+      const n = entry.beyond_count[state.p], worst = entry.worst_ratio[state.p];
+      cells.beyond.textContent = n === 0 ? `none of ${data.slow_pairs}` : `⚠ ${n} of ${data.slow_pairs}, worst ${num(worst)}×`;
+      cells.beyond.dataset.count = n;
+      cells.beyond.dataset.worst = worst;
+    });
   }
 
   // Legend of the schemes (the chosen one bold), the chosen scheme's bands and the two lines.
@@ -216,7 +238,7 @@ function render({ model, el }) {
     const fpx = (i) => fl + (fw - fl - fr) * i / (pairs - 1);
     const fpy = (v) => ft + (fh - ft - fb) * (1 - (v - ymin) / (ymax - ymin));
     const g = { left: fl, right: fr, top: ft, bottom: fb, width: fw, height: fh, ymin, ymax, pairs, px: fpx, py: fpy };
-    let fmark = null;
+    let fmark = null, layer = null;
     const markFamily = (i) => {
       if (!fmark) return;
       fmark.replaceChildren();
@@ -233,9 +255,14 @@ function render({ model, el }) {
         const method = data.methods[state.s];
         title.textContent = `${data.labels[state.s]} at every scale factor s (the chosen s bold)`;
         fsvg.setAttribute("aria-label", `wavelength of every pair under ${data.labels[state.s]} for s = ${data.factors.join(", ")}`);
-        fsvg.replaceChildren();
-        pairAxes(fsvg, g);
-        hline(fsvg, g, Math.log10(data.training_length), `L = ${count(data.training_length)}`, "6 4", fl + 6);
+        if (!layer) {
+          pairAxes(fsvg, g);
+          hline(fsvg, g, Math.log10(data.training_length), `L = ${count(data.training_length)}`, "6 4", fl + 6);
+          layer = svgEl("g", {}, fsvg);
+          fmark = svgEl("g", { class: "rope-w-mark", "pointer-events": "none" }, fsvg);
+          pairTargets(fsvg, g, setPair);
+        }
+        layer.replaceChildren();
         // End labels, merged where curves end within 12 px of each other (e.g. no scaling: one curve).
         const ends = [];
         data.per_factor.forEach((perMethod, f) => {
@@ -243,7 +270,7 @@ function render({ model, el }) {
           const points = values.map((v, i) => `${fpx(i).toFixed(1)},${fpy(v).toFixed(1)}`).join(" ");
           const last = values[values.length - 1];
           svgEl("polyline", { points, class: "rope-w-line", style: `stroke: ${SCHEME_COLOURS[state.s]}; stroke-width: ${f === state.f ? 3 : 1.2}`,
-            "data-factor": data.factors[f], "data-end": last }, fsvg);
+            "data-factor": data.factors[f], "data-end": last }, layer);
           ends.push({ y: fpy(last), s: data.factors[f] });
         });
         ends.sort((a, b) => a.y - b.y);
@@ -253,11 +280,9 @@ function render({ model, el }) {
           if (lastGroup && e.y - lastGroup.y < 12) lastGroup.s.push(e.s); else groups.push({ y: e.y, s: [e.s] });
         }
         for (const grp of groups) {
-          svgEl("text", { x: fw - fr + 4, y: grp.y + 4, class: "rope-w-muted-text" }, fsvg).textContent =
+          svgEl("text", { x: fw - fr + 4, y: grp.y + 4, class: "rope-w-muted-text" }, layer).textContent =
             `s = ${grp.s.sort((a, b) => a - b).join(", ")}`;
         }
-        fmark = svgEl("g", { class: "rope-w-mark", "pointer-events": "none" }, fsvg);
-        pairTargets(fsvg, g, setPair);
         markFamily(state.pair);
       },
       svg: fsvg,

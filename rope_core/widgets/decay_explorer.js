@@ -52,43 +52,62 @@ function render({ model, el }) {
   const panels = data.bases.map((base) => svgEl("svg", { viewBox: `0 0 ${fw} ${fh}`, role: "img", class: "rope-w-svg rope-w-multiple",
     "aria-label": `decay bound against distance for base ${baseLabel(base)}` }, grid));
 
+  // Static parts (axes, the curves of the family) are drawn once; a redraw moves the marks.
+  const parts = { panels: [] };
   function drawFamily() {
     const r = data.distances[state.r];
     data.series.forEach((series, b) => {
       const panel = panels[b];
-      panel.replaceChildren();
-      if (b === state.b) panel.setAttribute("data-chosen", ""); else panel.removeAttribute("data-chosen");
-      for (const y of [0, 0.5, 1]) {
-        svgEl("line", { x1: fl, x2: fw - fr, y1: fpy(y), y2: fpy(y), class: "rope-w-axis" }, panel);
-        svgEl("text", { x: fl - 3, y: fpy(y) + 4, "text-anchor": "end", class: "rope-w-muted-text" }, panel).textContent = sig3(y);
+      if (!parts.panels[b]) {
+        for (const y of [0, 0.5, 1]) {
+          svgEl("line", { x1: fl, x2: fw - fr, y1: fpy(y), y2: fpy(y), class: "rope-w-axis" }, panel);
+          svgEl("text", { x: fl - 3, y: fpy(y) + 4, "text-anchor": "end", class: "rope-w-muted-text" }, panel).textContent = sig3(y);
+        }
+        for (const [x, anchor] of [[0, "start"], [xmax, "end"]]) {
+          svgEl("text", { x: fpx(x), y: fh - 6, "text-anchor": anchor, class: "rope-w-muted-text" }, panel).textContent = `r = ${x}`;
+        }
+        const points = series.bound.map((v, i) => `${fpx(data.distances[i]).toFixed(1)},${fpy(v).toFixed(1)}`).join(" ");
+        const last = series.bound[series.bound.length - 1];
+        parts.panels[b] = {
+          curve: svgEl("polyline", { points, class: "rope-w-line", style: "stroke: var(--rope-w-accent)", "data-base": data.bases[b], "data-end": last }, panel),
+          line: svgEl("line", { y1: ft, y2: fh - fb, class: "rope-w-context", "stroke-dasharray": "3 3" }, panel),
+          dot: svgEl("circle", { r: 3.2, style: "fill: var(--rope-w-fg)" }, panel),
+          title: svgEl("text", { x: fl, y: 14, "data-base": data.bases[b] }, panel),
+        };
       }
-      for (const [x, anchor] of [[0, "start"], [xmax, "end"]]) {
-        svgEl("text", { x: fpx(x), y: fh - 6, "text-anchor": anchor, class: "rope-w-muted-text" }, panel).textContent = `r = ${x}`;
-      }
-      const points = series.bound.map((v, i) => `${fpx(data.distances[i]).toFixed(1)},${fpy(v).toFixed(1)}`).join(" ");
-      const last = series.bound[series.bound.length - 1];
-      svgEl("polyline", { points, class: "rope-w-line", style: `stroke: var(--rope-w-accent); stroke-width: ${b === state.b ? 2 : 1.3}`,
-        "data-base": data.bases[b], "data-end": last }, panel);
-      svgEl("line", { x1: fpx(r), x2: fpx(r), y1: ft, y2: fh - fb, class: "rope-w-context", "stroke-dasharray": "3 3" }, panel);
-      svgEl("circle", { cx: fpx(r), cy: fpy(series.bound[state.r]), r: 3.2, style: "fill: var(--rope-w-fg)" }, panel);
-      const title = svgEl("text", { x: fl, y: 14, "data-base": data.bases[b], "font-weight": b === state.b ? 600 : 400 }, panel);
-      title.textContent = `base ${baseLabel(data.bases[b])} · ${sig3(series.bound[state.r])}`;
-      title.dataset.value = series.bound[state.r];
+      const part = parts.panels[b], chosen = b === state.b;
+      panel.toggleAttribute("data-chosen", chosen);
+      part.curve.style.strokeWidth = chosen ? 2 : 1.3;
+      for (const [k, v] of [["x1", fpx(r)], ["x2", fpx(r)]]) part.line.setAttribute(k, v);
+      part.dot.setAttribute("cx", fpx(r));
+      part.dot.setAttribute("cy", fpy(series.bound[state.r]));
+      part.title.setAttribute("font-weight", chosen ? 600 : 400);
+      part.title.textContent = `base ${baseLabel(data.bases[b])} · ${sig3(series.bound[state.r])}`;
+      part.title.dataset.value = series.bound[state.r];
     });
   }
 
   function draw() {
     const series = data.series[state.b];
-    svg.replaceChildren();
-    distanceAxes(svg, geometry);
-    names.forEach(([key, colourVar]) => {
-      const points = series[key].map((v, i) => `${px(data.distances[i]).toFixed(1)},${py(v).toFixed(1)}`).join(" ");
-      svgEl("polyline", { points, class: "rope-w-line", style: `stroke: var(--${colourVar})`, "data-series": key }, svg);
-    });
+    if (!parts.axes) {
+      parts.axes = svgEl("g", {}, svg);
+      distanceAxes(parts.axes, geometry);
+      parts.curves = svgEl("g", {}, svg);
+      parts.marks = svgEl("g", {}, svg);
+    }
+    if (parts.base !== state.b) {
+      parts.base = state.b;
+      parts.curves.replaceChildren();
+      names.forEach(([key, colourVar]) => {
+        const points = series[key].map((v, i) => `${px(data.distances[i]).toFixed(1)},${py(v).toFixed(1)}`).join(" ");
+        svgEl("polyline", { points, class: "rope-w-line", style: `stroke: var(--${colourVar})`, "data-series": key }, parts.curves);
+      });
+    }
     const x = px(data.distances[state.r]);
-    svgEl("line", { x1: x, x2: x, y1: top, y2: height - bottom, class: "rope-w-context", "stroke-dasharray": "4 3" }, svg);
+    parts.marks.replaceChildren();
+    svgEl("line", { x1: x, x2: x, y1: top, y2: height - bottom, class: "rope-w-context", "stroke-dasharray": "4 3" }, parts.marks);
     for (const [key, colourVar] of names) {
-      svgEl("circle", { cx: x, cy: py(series[key][state.r]), r: 3.5, style: `fill: var(--${colourVar})` }, svg);
+      svgEl("circle", { cx: x, cy: py(series[key][state.r]), r: 3.5, style: `fill: var(--${colourVar})` }, parts.marks);
     }
     out.distance.textContent = String(data.distances[state.r]);
     out.distance.dataset.value = data.distances[state.r];

@@ -70,7 +70,7 @@ function richLabel(node, parts) {
 
 // SVG text with a subscript (tspan), e.g. R_{m+s} q: svgLabel(g, x, y, ["R", ["sub", "5"], " q"]).
 function svgLabel(parent, x, y, parts, cls = "rope-w-label") {
-  const text = svgEl("text", { x, y, class: cls }, parent);
+  const text = svgEl("text", { x, y, class: cls, "text-anchor": "middle", "dominant-baseline": "middle" }, parent);
   for (const part of parts) {
     if (typeof part === "string") { svgEl("tspan", {}, text).textContent = part; continue; }
     const shift = part[0] === "sub" ? 4 : -5;
@@ -78,6 +78,14 @@ function svgLabel(parent, x, y, parts, cls = "rope-w-label") {
     svgEl("tspan", { dy: -shift }, text).textContent = "\u200a";
   }
   return text;
+}
+
+// Where a vector's label goes: beyond its tip, along it, clear of the arrow and the handle.
+// Kept inside the 340 px drawing (a long q near the edge would push it out).
+function labelAt(px, py, v, pad = 0.28, size = 340) {
+  const norm = Math.hypot(v[0], v[1]) || 1;
+  const clamp = (value, margin) => Math.min(size - margin, Math.max(margin, value));
+  return [clamp(px(v[0] + (pad * v[0]) / norm), 30), clamp(py(v[1] + (pad * v[1]) / norm), 10)];
 }
 
 // A draggable handle at a vector's tip, in `parent`: a group drawn above the arrows and never

@@ -54,8 +54,8 @@ function render({ model, el }) {
     arrow(layer, centre, centre, px(k[0]), py(k[1]), "ghost");
     arrow(layer, centre, centre, px(rq[0]), py(rq[1]), "q");
     arrow(layer, centre, centre, px(rk[0]), py(rk[1]), "k");
-    svgLabel(layer, px(rq[0]) + 10, py(rq[1]) - 8, ["R", ["sub", String(pm)], " q"]);
-    svgLabel(layer, px(rk[0]) + 10, py(rk[1]) - 8, ["R", ["sub", String(pn)], " k"]);
+    svgLabel(layer, ...labelAt(px, py, rq, 0.2), ["R", ["sub", String(pm)], " q"]);
+    svgLabel(layer, ...labelAt(px, py, rk, 0.2), ["R", ["sub", String(pn)], " k"]);
     handles.q.place(px(rq[0]), py(rq[1]), state.q);
     handles.k.place(px(rk[0]), py(rk[1]), state.k);
     out.positions.textContent = `m + s = ${pm}, n + s = ${pn}, n − m = ${state.n - state.m}`;

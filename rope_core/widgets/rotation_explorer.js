@@ -43,8 +43,8 @@ function render({ model, el }) {
     layer.replaceChildren();
     arrow(layer, centre, centre, px(r[0]), py(r[1]), "rot");
     arrow(layer, centre, centre, px(q[0]), py(q[1]), "q");
-    svgLabel(layer, px(q[0]) + 8, py(q[1]) - 10, ["q"]);
-    svgLabel(layer, px(r[0]) + 8, py(r[1]) - 10, ["R(mθ) q"]);
+    svgLabel(layer, ...labelAt(px, py, q), ["q"]);
+    svgLabel(layer, ...labelAt(px, py, r, 0.42), ["R(mθ) q"]);
     handle.place(px(q[0]), py(q[1]), state.angle);
     // The arc of angle mθ at radius 0.35 of the unit circle, from q's direction.
     const rad = 0.35, deg = data.angle_deg[t][m];

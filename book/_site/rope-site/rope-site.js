@@ -5,7 +5,7 @@
 // 2. Boxes that scroll sideways can be scrolled with the keyboard (below).
 // Wide formulas and tables scroll inside their own box on a phone; a box that really
 // overflows becomes a tab stop (a labelled region) so arrow keys can scroll it. Boxes
-// that fit stay out of the tab order. Runs after MathJax has typeset and on resize.
+// that fit stay out of the tab order. Runs once the page is parsed and on resize.
 (function () {
   const BOXES = 'mjx-container[display="true"], .rope-table, .pst-scrollable-table-container, '
     + "dl.field-list mjx-container";
@@ -39,17 +39,6 @@
   }
   let timer = null;
   window.addEventListener("resize", () => { clearTimeout(timer); timer = setTimeout(mark, 150); });
-  // This script runs before MathJax's (both deferred, this one first): hook its page-ready
-  // step so the boxes are measured once the formulas exist.
-  const mathjax = window.MathJax;
-  if (mathjax && !mathjax.version) {
-    mathjax.startup = Object.assign({}, mathjax.startup, {
-      // (MathJax's web fonts arriving later change the widths: measure again then.)
-      pageReady: () => MathJax.startup.defaultPageReady().then(mark)
-        .then(() => document.fonts.ready).then(mark),
-    });
-  } else if (mathjax && mathjax.startup) {
-    mathjax.startup.promise.then(mark).then(() => document.fonts.ready).then(mark);
-  }
+  // The maths is typeset at build time (SVG): the boxes can be measured at once.
   mark();
 })();

@@ -184,6 +184,18 @@ def test_clocks_every_number_at_random_states(chromium, site, rng):
         for s, w in zip(shown, want):
             assert_sig3(s, w)
         assert page.locator("g.rope-w-hover-clock").get_attribute("data-pair") == str(i)
+        # The second view: a bar of log10 λ_i per pair, beyond-context bars marked, and the
+        # hovered clock's bar highlighted; hovering a bar marks its clock (linked views).
+        bars = page.eval_on_selector_all(
+            "rect[data-bar]", "(rs) => rs.map((r) => [Number(r.dataset.log10Wavelength), r.classList.contains('rope-w-bar-far')])")
+        np.testing.assert_allclose([b[0] for b in bars], np.log10(wave), atol=1e-9)
+        assert [b[1] for b in bars] == list(wave > context_len)
+        assert page.locator("rect.rope-w-hover-bar").get_attribute("data-bar") == str(i)
+        j = int(rng.integers(dim // 2))
+        hover_mark(page, "rect[data-bar]", j)
+        assert dataset(page, '[data-readout="hover"]')["pair"] == str(j)
+        assert page.locator("g.rope-w-hover-clock").get_attribute("data-pair") == str(j)
+        assert page.locator("rect.rope-w-hover-bar").get_attribute("data-bar") == str(j)
     assert not log.problems(), log.problems()
     context.close()
 
@@ -303,7 +315,8 @@ CONTRAST = """
     background: bg,
     svgText: worst(root.querySelectorAll("svg text"), "fill"),
     htmlText: worst(root.querySelectorAll(".rope-w-readout span, label, output, .rope-w-title, button"), "color"),
-    lines: worst(root.querySelectorAll(".rope-w-meaning, .rope-w-outline, .rope-w-perm, .rope-w-selected"), "stroke"),
+    lines: worst(root.querySelectorAll(".rope-w-meaning, .rope-w-outline, .rope-w-perm, .rope-w-selected, .rope-w-context, .rope-w-position-line"), "stroke"),
+    bars: worst(root.querySelectorAll(".rope-w-bar"), "fill"),
   };
 }"""
 
@@ -318,7 +331,7 @@ def test_contrast_phone_targets_and_text_size(chromium, site, screenshot_dir, na
         if theme == "dark":
             assert max(got["background"]) < 60, got  # the page's dark background, not a light frame
         assert got["svgText"] >= 4.5 and got["htmlText"] >= 4.5, got
-        assert got["lines"] >= 3.0, got
+        assert got["lines"] >= 3.0 and got["bars"] >= 3.0, got
         # Text on screen >= 11 px (SVG text scaled with its drawing), inside the phone's width.
         smallest = page.evaluate("""() => Math.min(...[...document.querySelectorAll('.rope-w svg text, .rope-w svg tspan')]
             .filter((t) => t.textContent.trim() && t.textContent !== '\\u200b').map((t) => {

@@ -1,5 +1,5 @@
 function render({ model, el }) {
-  const { svg, controls } = frame(el, { title: "Every pair is a clock hand turning at θ_i", width: 400, height: 400 });
+  const { svg, controls } = frame(el, { title: "Every pair is a clock hand turning at θ_i", width: 400, height: 570 });
   const state = {
     d: model.get("dim_index"), b: model.get("base_index"),
     c: model.get("context_index"), m: model.get("position"),
@@ -48,7 +48,8 @@ function render({ model, el }) {
       marks.push(group);
     }
     hoverable(marks, { columns: cols, onShow: (i) => showPair(tab, m, i), onHide: hide });
-    out.summary.textContent = `${pairs} pairs; ${beyond} with wavelength > ${data.contexts[state.c]} (dashed: not one turn within the context)`;
+    drawWavelengths(tab, m, pairs);
+    typeset(out.summary, `${pairs} pairs at m = ${m}; ${beyond} with λ_i > L = ${data.contexts[state.c]} (dashed: not one turn within the context)`);
     Object.assign(out.summary.dataset, { pairs, beyond, context: data.contexts[state.c], position: m });
     const last = pairs - 1, slowAngle = m * tab.theta[last];
     typeset(out.fastest, `θ_0 = ${fmt3(tab.theta[0])}, m·θ_0 = ${fmt3(m * tab.theta[0])} rad (${fmt3(m * tab.theta[0] / TAU)} turns)`);
@@ -56,6 +57,40 @@ function render({ model, el }) {
     Object.assign(out.fastest.dataset, { angle: hand(m, tab.theta[0]), theta: tab.theta[0] });
     Object.assign(out.slowest.dataset, { angle: slowAngle, turns: slowAngle / TAU, theta: tab.theta[last], wavelength: tab.wavelength[last] });
     hide();
+  }
+  // The second view: every pair's wavelength λ_i on a log axis, against the context L and the
+  // position m (a hand whose bar rises above m has not yet made one turn). Linked by hover.
+  function drawWavelengths(tab, m, pairs) {
+    const left = 46, right = 370, top = 412, bottom = 530, lmax = 7;
+    const py = (l) => bottom - (Math.max(0, Math.min(lmax, l)) / lmax) * (bottom - top);
+    const width = (right - left) / pairs;
+    svgEl("line", { x1: left, y1: bottom, x2: right, y2: bottom, class: "rope-w-outline" }, svg);
+    for (const k of [1, 3, 5, 7]) {
+      svgEl("line", { x1: left - 4, y1: py(k), x2: left, y2: py(k), class: "rope-w-outline" }, svg);
+      typeset(svgEl("text", { x: left - 6, y: py(k) + 4, "text-anchor": "end", class: "rope-w-muted-text", "data-tick-y": k }, svg), `10^${k}`);
+    }
+    const bars = [];
+    for (let i = 0; i < pairs; i++) {
+      const l = Math.log10(tab.wavelength[i]), far = tab.beyond_context[state.c][i];
+      bars.push(svgEl("rect", { x: left + i * width + 1, y: py(l), width: Math.max(1, width - 2), height: bottom - py(l),
+        class: far ? "rope-w-bar rope-w-bar-far" : "rope-w-bar", "data-bar": i, "data-log10-wavelength": l,
+        "aria-label": `pair ${i}: wavelength ${fmt3(tab.wavelength[i])} tokens` }, svg));
+    }
+    const every = pairs <= 8 ? 1 : pairs <= 16 ? 3 : 5;
+    for (let i = 0; i < pairs; i += every) {
+      svgEl("text", { x: left + (i + 0.5) * width, y: bottom + 15, "text-anchor": "middle", class: "rope-w-muted-text", "data-tick-x": i }, svg).textContent = String(i);
+    }
+    typeset(svgEl("text", { x: left, y: bottom + 32, class: "rope-w-muted-text" }, svg), "pair i; bars: λ_i (log); lines: L, m");
+    const context = data.contexts[state.c];
+    svgEl("line", { x1: left, y1: py(Math.log10(context)), x2: right, y2: py(Math.log10(context)), class: "rope-w-context", "data-line": "context" }, svg);
+    svgEl("text", { x: right + 4, y: py(Math.log10(context)) + 4, "data-label": "context" }, svg).textContent = "L";
+    if (m >= 1) {
+      const y = py(Math.log10(m));
+      svgEl("line", { x1: left, y1: y, x2: right, y2: y, class: "rope-w-position-line", "data-line": "position" }, svg);
+      const yContext = py(Math.log10(context)), apart = Math.abs(y - yContext) < 15 ? (y >= yContext ? 15 : -15) : 0;
+      typeset(svgEl("text", { x: right + 4, y: (apart ? yContext + apart : y) + 4, "data-label": "position", class: "rope-w-position-text" }, svg), "m");
+    }
+    hoverable(bars, { columns: pairs, onShow: (i) => showPair(tab, m, i), onHide: hide });
   }
   const sync = syncer(model, state, draw);
   function build() {

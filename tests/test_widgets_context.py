@@ -134,6 +134,10 @@ def test_widget_sends_the_demos_table():
     np.testing.assert_allclose(data["theta"], table["theta"], rtol=1e-8)
     np.testing.assert_allclose(data["turns_in_training"], table["turns_in_training"], rtol=1e-8)
     assert data["slow"] == np.flatnonzero(table["slow"]).tolist()
+    # The slowest pair's turns in training, from the closed form L * base^(-(d-2)/d) / 2pi.
+    dim, base, length = data["dim"], data["base"], data["training_length"]
+    assert data["slowest_turns_in_training"] == pytest.approx(
+        length * base ** (-(dim - 2) / dim) / (2 * np.pi), abs=1e-6)  # sent to 6 decimals
     for f, per_method in enumerate(table["per_factor"]):
         for method, row in per_method.items():
             sent = data["per_factor"][f][method]
@@ -199,3 +203,14 @@ def test_decay_widget_and_view_draw_the_demos_table():
     np.testing.assert_array_equal(drawn["aligned q = k"], table["aligned"][b])
     np.testing.assert_array_equal(drawn["random q, k"], table["random"][b])
     plt.close(ax.figure)
+
+
+def test_scaling_bands_pairs_that_never_turn_are_kept_with_ratio_one():
+    # theta'_i = 0 (pairs a partial-rotary config leaves unrotated): no 0/0, no infinite ratio.
+    theta = np.array([1.0, 0.1, 0.01, 0.0, 0.0])
+    scaled = np.array([1.0, 0.05, 0.0025, 0.0, 0.0])
+    band, ratio = context.scaling_bands(theta, scaled)
+    assert np.all(np.isfinite(ratio))
+    np.testing.assert_array_equal(ratio, [1.0, 2.0, 4.0, 1.0, 1.0])
+    np.testing.assert_array_equal(band, [context.BAND_KEPT, context.BAND_BLENDED, context.BAND_SCALED,
+                                         context.BAND_KEPT, context.BAND_KEPT])

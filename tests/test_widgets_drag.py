@@ -65,6 +65,9 @@ def test_rotation_explorer_state_at_random_states(rng):
         np.testing.assert_allclose(state["q"], closed_form(length, widget.q_angle, 0.0), atol=1e-12)
         np.testing.assert_allclose(state["rotated"], closed_form(length, widget.q_angle, widget.position * theta), atol=1e-12)
         assert state["angle"] == pytest.approx(widget.position * theta, abs=1e-12)
+        turned = np.degrees(widget.position * theta)  # the read-out's degrees, mod 360, closed form
+        assert 0 <= state["angle_deg"] < 360
+        assert abs((state["angle_deg"] - turned + 180) % 360 - 180) < 1e-9
         assert state["trail"].shape == (widget.position, 2)
         for j in range(0, widget.position, 7):
             np.testing.assert_allclose(state["trail"][j], closed_form(length, widget.q_angle, j * theta), atol=1e-12)

@@ -142,6 +142,8 @@ function player(parent, control, { label = "play", interval = 125 } = {}) {
 function hoverable(marks, { columns = marks.length, start = 0, onShow, onHide }) {
   let current = Math.min(start, marks.length - 1);
   marks.forEach((mark, i) => {
+    // An aria-label is allowed only on an element with a role: each mark is a labelled picture.
+    if (!mark.hasAttribute("role")) mark.setAttribute("role", "img");
     mark.setAttribute("tabindex", i === current ? "0" : "-1");
     mark.setAttribute("focusable", "true");
     mark.addEventListener("mouseenter", () => onShow(i));

@@ -93,6 +93,8 @@ function labelAt(px, py, v, pad = 0.28, size = 340) {
 // the pointer turns about it (so dragging by 47° turns it by 47°, wherever it was grabbed).
 // `get()` → the current angle (deg); `set(deg, done)` is called with the new angle in [0, 360).
 function dragHandle(svg, parent, { name, label, cls, cx, cy, get, set }) {
+  // A drawing that holds a slider is a group, not an image (an img's children are presentational).
+  svg.setAttribute("role", "group");
   const group = svgEl("g", {
     class: `rope-w-handle ${cls}`, tabindex: 0, role: "slider", "data-handle": name,
     "aria-label": label, "aria-valuemin": 0, "aria-valuemax": 360, "aria-orientation": "horizontal",

@@ -30,6 +30,16 @@ CHROMIUM_ARGS = [
 ]
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
+
+
+# WCAG 2 contrast inside the page: rgb(css colour) -> [r, g, b] (rgb() or color(srgb ...)),
+# lum(rgb) relative luminance, ratio(a, b) contrast ratio. Prepend to an evaluated function body.
+CONTRAST_JS = """
+  const rgb = (c) => { const m = c.match(/[\\d.]+/g).map(Number); return c.startsWith("color(") ? m.slice(0, 3).map((v) => v * 255) : m.slice(0, 3); };
+  const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const ratio = (a, b) => (Math.max(lum(a), lum(b)) + 0.05) / (Math.min(lum(a), lum(b)) + 0.05);
+"""
 # The slow link of issue 11: 1.6 Mbit/s down, 750 kbit/s up, 150 ms round trip.
 SLOW_4G = {"download_mbps": 1.6, "upload_mbps": 0.75, "latency_ms": 150}
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from _browser import DESKTOP, PHONE, open_page
+from _browser import CONTRAST_JS, DESKTOP, PHONE, open_page
 
 import rope_core as rc
 
@@ -69,11 +69,7 @@ def check_readout(page, index):
 
 
 LINE_CONTRAST = """
-(root) => {
-  const rgb = (c) => c.match(/[\\d.]+/g).slice(0, 3).map(Number);
-  const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
-    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
-  const ratio = (a, b) => (Math.max(lum(a), lum(b)) + 0.05) / (Math.min(lum(a), lum(b)) + 0.05);
+(root) => {""" + CONTRAST_JS + """
   const bg = rgb(getComputedStyle(root).backgroundColor);
   const svg = root.querySelector(".rope-w-section svg");
   const out = {};

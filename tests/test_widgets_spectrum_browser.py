@@ -15,7 +15,7 @@ import re
 
 import numpy as np
 import pytest
-from _browser import DESKTOP, PHONE, open_page, serve
+from _browser import CONTRAST_JS, DESKTOP, PHONE, open_page, serve
 
 import rope_core as rc
 from rope_core import widgets as W
@@ -308,11 +308,7 @@ SMALL_TEXT_PENDING = {("RelativeInvariance", "1280"), ("RelativeInvariance", "39
                       ("ContextExtension", "390"), ("DecayExplorer", "390")}
 
 CONTRAST = """
-(root) => {
-  const rgb = (c) => { const m = c.match(/[\\d.]+/g).map(Number); return c.startsWith("color(") ? m.slice(0, 3).map((v) => v * 255) : m.slice(0, 3); };
-  const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
-    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
-  const ratio = (a, b) => (Math.max(lum(a), lum(b)) + 0.05) / (Math.min(lum(a), lum(b)) + 0.05);
+(root) => {""" + CONTRAST_JS + """
   const bg = rgb(getComputedStyle(root).backgroundColor);
   const worst = (nodes, prop) => Math.min(99, ...[...nodes].map((n) => ratio(bg, rgb(getComputedStyle(n)[prop]))));
   return {

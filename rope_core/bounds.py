@@ -167,10 +167,21 @@ def min_cosine_sum(bases, context_len, dim):
 
 
 
-def _check_grid_step(rtol):
-    """The base grid's relative step must be a real number in (0, 1)."""
+def _check_base_search(context_len, dim, lower, upper, rtol, names):
+    """Arguments of a search over bases in [lower, upper] on a grid of relative step ``rtol``.
+
+    ``names`` are the two bounds' argument names, for the error messages. Returns
+    ``(context_len, dim, lower, upper)`` checked.
+    """
+    context_len = check_int(context_len, "context_len", min=1)
+    dim = check_dim(dim)
+    lower, upper = check_base(lower, names[0]), check_base(upper, names[1])
     if isinstance(rtol, bool) or not isinstance(rtol, numbers.Real) or not 0 < rtol < 1:
         raise ValueError(f"rtol must be a number in (0, 1), got {rtol!r}")
+    if not 1 < lower < upper:
+        raise ValueError(f"{names[0]} and {names[1]} must satisfy 1 < {names[0]} < {names[1]}, "
+                         f"got {lower} and {upper}")
+    return context_len, dim, lower, upper
 
 def min_base_for_context(context_len, dim, *, rtol=0.005, low=2.0, high=1e12):
     r"""The smallest base for which RoPE can still tell similar tokens apart up to a length.
@@ -217,12 +228,7 @@ def min_base_for_context(context_len, dim, *, rtol=0.005, low=2.0, high=1e12):
     >>> 2.8e4 < base < 2.95e4
     True
     """
-    context_len = check_int(context_len, "context_len", min=1)
-    dim = check_dim(dim)
-    low, high = check_base(low, "low"), check_base(high, "high")
-    _check_grid_step(rtol)
-    if not 1 < low < high:
-        raise ValueError(f"low and high must satisfy 1 < low < high, got {low} and {high}")
+    context_len, dim, low, high = _check_base_search(context_len, dim, low, high, rtol, ("low", "high"))
     block = 4096
     witnesses = np.zeros(0)  # positions where some earlier base failed
     base = low
@@ -289,12 +295,7 @@ def base_from_which_all_pass(context_len, dim, *, start, high, rtol=0.005):
     >>> 5.9e3 < base_from_which_all_pass(1024, 128, start=first, high=2e4) < 6.1e3
     True
     """
-    context_len = check_int(context_len, "context_len", min=1)
-    dim = check_dim(dim)
-    start, high = check_base(start, "start"), check_base(high, "high")
-    _check_grid_step(rtol)
-    if not 1 < start < high:
-        raise ValueError(f"start and high must satisfy 1 < start < high, got {start} and {high}")
+    context_len, dim, start, high = _check_base_search(context_len, dim, start, high, rtol, ("start", "high"))
     steps = int(np.floor(np.log(high / start) / np.log1p(rtol)))
     grid = start * (1 + rtol) ** np.arange(steps + 1)
     for index in range(grid.size - 1, -1, -1):

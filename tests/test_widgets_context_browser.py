@@ -91,6 +91,14 @@ def check_context_state(root, data, f, p, s, pair):
     assert f"pair i = {pair} under {EXTENSION_METHODS[method]}" in text, text
     shown = float(re.search(r"at p = [\d\u2009]+: ([\d.]+)×", text).group(1))
     assert three_digits(shown, want["reach"][pair]), (text, want["reach"][pair])
+    # The pair's ⚠: a slow pair past its largest trained angle; none at exactly 1× (the pairs a
+    # scheme brings back), whatever the rounding of the numbers the page was sent.
+    reach, slow = want["reach"][pair], want["turns"][pair] < 1
+    warned = "⚠" in re.search(r"at p = .*", text).group(0)
+    if slow and reach > 1 + 1e-5:
+        assert warned, (text, reach)
+    elif not slow or reach < 1 + 1e-7:
+        assert not warned, (text, reach)
     # The table: every scheme's attention factor, slowest-pair turns and slow pairs beyond training.
     for other in METHODS:
         numbers = scheme_numbers(other, factor, position)

@@ -222,7 +222,8 @@ function render({ model, el }) {
     htmlEl("div", { class: "rope-w-readout-label" }, out.pair, `pair i = ${i} under ${data.labels[state.s]}, s = ${data.factors[state.f]}`);
     htmlEl("div", {}, out.pair, `θᵢ = ${num(data.theta[i])} rad/token; λᵢ = ${num(wavelength)} tokens (${band})`);
     htmlEl("div", {}, out.pair, `${num(turns)} turns in training (L = ${count(data.training_length)})${data.slow.includes(i) ? ": slow" : ""}`);
-    htmlEl("div", {}, out.pair, `at p = ${count(position)}: ${num(ratio)}× its largest trained angle${ratio > 1 + 1e-9 && turns < 1 ? " ⚠" : ""}`);
+    // reach_per_token carries 7 significant digits: a pair brought back to 1x must not read as past it.
+    htmlEl("div", {}, out.pair, `at p = ${count(position)}: ${num(ratio)}× its largest trained angle${ratio > 1 + 1e-6 && turns < 1 ? " ⚠" : ""}`);
     Object.assign(out.pair.dataset, { pair: i, method, factor: data.factors[state.f], position, theta: data.theta[i],
       wavelength, turns, band, ratio });
   }

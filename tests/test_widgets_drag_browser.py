@@ -39,8 +39,13 @@ def widget(page, name):
     return root
 
 
+SUPERSCRIPTS = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
+
+
 def number(text):
-    return float(text.replace("−", "-"))
+    """A read-out number as common.js's fmt3 writes it: "−0.841", "2.37×10⁻⁴"."""
+    mantissa, _, exponent = text.replace("−", "-").partition("×10")
+    return float(mantissa) * 10.0 ** int(exponent.translate(SUPERSCRIPTS) or 0)
 
 
 def data_float(locator, key):
@@ -80,6 +85,7 @@ def drag(page, root, handle_name, degrees, *, touch=False, steps=12):
 
 def q_angle(root):
     return data_float(root.locator('[data-readout="q"]'), "angle")
+
 
 
 def check_rotation_explorer(root, data):
@@ -291,7 +297,8 @@ def test_play_animates_m_and_the_shift_and_stops_at_the_end(chromium, book_serve
         context.close()
 
 
-def test_reduced_motion_steps_instead_of_playing(chromium, book_server):
+def test_reduced_motion_plays_one_step_a_second(chromium, book_server):
+    """common.js's player under prefers-reduced-motion: one step a second, not five."""
     context, page, log = open_gallery(chromium, book_server)
     try:
         page.emulate_media(reduced_motion="reduce")
@@ -300,10 +307,14 @@ def test_reduced_motion_steps_instead_of_playing(chromium, book_server):
         root = widget(page, "RotationExplorer")
         position = root.locator('input[data-name="position"]')
         start = int(position.input_value())
-        step = root.get_by_role("button", name="step m")
-        step.click()
-        assert int(position.input_value()) == start + 1
+        play = root.get_by_role("button", name="play m")
+        play.click()
         page.wait_for_timeout(700)
-        assert int(position.input_value()) == start + 1 and step.get_attribute("aria-pressed") == "false"
+        assert int(position.input_value()) == start, "no step within 0.7 s"
+        page.wait_for_function("([input, v]) => Number(input.value) === v + 1",
+                               arg=[position.element_handle(), start], timeout=3000)
+        play.click()
+        assert play.get_attribute("aria-pressed") == "false"
+        assert not log.page_errors, log.page_errors
     finally:
         context.close()

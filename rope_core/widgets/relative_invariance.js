@@ -1,17 +1,10 @@
 function render({ model, el }) {
-  dragStyles(el);
   const data = model.get("data");
-  const size = 340, centre = size / 2, scale = 120;
-  const { svg, controls } = frame(el, { title: "Shift both positions: the score does not move", width: size, height: size });
-  svg.setAttribute("aria-label", "R(m+s)q and R(n+s)k; drag either tip to turn q or k");
-  // The range inputs come first in the DOM (and in tab order); the drawing is shown first.
-  svg.parentNode.appendChild(svg);
-  svg.style.order = "-1";
-  const px = (x) => centre + scale * x;
-  const py = (y) => centre - scale * y;
-  svgEl("circle", { cx: centre, cy: centre, r: scale, class: "rope-w-axis" }, svg);
-  svgEl("line", { x1: 10, y1: centre, x2: size - 10, y2: centre, class: "rope-w-axis" }, svg);
-  svgEl("line", { x1: centre, y1: 10, x2: centre, y2: size - 10, class: "rope-w-axis" }, svg);
+  const scale = 120;
+  const { svg, controls, centre, px, py } = dial(el, {
+    title: "Shift both positions: the score does not move",
+    label: "R(m+s)q and R(n+s)k; drag either tip to turn q or k", scale,
+  });
   const layer = svgEl("g", {}, svg);
   const handleLayer = svgEl("g", {}, svg);
   const state = {
@@ -54,16 +47,16 @@ function render({ model, el }) {
     arrow(layer, centre, centre, px(k[0]), py(k[1]), "ghost");
     arrow(layer, centre, centre, px(rq[0]), py(rq[1]), "q");
     arrow(layer, centre, centre, px(rk[0]), py(rk[1]), "k");
-    svgLabel(layer, ...labelAt(px, py, rq, 0.2), ["R", ["sub", String(pm)], " q"]);
-    svgLabel(layer, ...labelAt(px, py, rk, 0.2), ["R", ["sub", String(pn)], " k"]);
+    vectorLabel(layer, ...labelAt(px, py, rq, 0.2), `R_{${pm}} q`);
+    vectorLabel(layer, ...labelAt(px, py, rk, 0.2), `R_{${pn}} k`);
     handles.q.place(px(rq[0]), py(rq[1]), state.q);
     handles.k.place(px(rk[0]), py(rk[1]), state.k);
     out.positions.textContent = `m + s = ${pm}, n + s = ${pn}, n − m = ${state.n - state.m}`;
-    out.vectors.textContent = `q at ${sig(state.q)}°, k at ${sig(state.k)}°, angle between them ${sig(wrapDeg(state.k - state.q + degOf((pn - pm) * theta)))}°`;
+    out.vectors.textContent = `q at ${num(state.q)}°, k at ${num(state.k)}°, angle between them ${num(wrapDeg(state.k - state.q + degOf((pn - pm) * theta)))}°`;
     Object.assign(out.vectors.dataset, { q: state.q, k: state.k, qx: rq[0], qy: rq[1], kx: rk[0], ky: rk[1] });
-    out.score.textContent = sig(score);
+    out.score.textContent = num(score);
     out.score.dataset.value = score;
-    out.reference.textContent = sig(reference);
+    out.reference.textContent = num(reference);
     out.reference.dataset.value = reference;
   }
 
@@ -84,22 +77,15 @@ function render({ model, el }) {
   }
 
   const sync = syncer(model, state, draw);
-  const atEnd = () => state.s >= data.max_position;
-  playButton(controls, {
-    label: "s", atEnd,
-    step: () => { if (atEnd()) return false; controlsOf.shift.set(state.s + 1); return !atEnd(); },
-    rewind: () => controlsOf.shift.set(0),
-  });
   controlsOf.m = slider(controls, { label: "query position m", name: "m", values: positions, index: state.m, onInput: sync("m", "m") });
   controlsOf.n = slider(controls, { label: "key position n", name: "n", values: positions, index: state.n, onInput: sync("n", "n") });
   controlsOf.shift = slider(controls, { label: "shift both by s", name: "shift", values: positions, index: state.s, onInput: sync("s", "shift") });
+  controls.insertBefore(playToEnd(controls, controlsOf.shift, "play s").button, controls.firstChild);
   out.positions = readout(controls, "positions", "");
   out.vectors = readout(controls, "vectors", "");
   out.vectors.setAttribute("aria-live", "polite");
-  out.score = readout(controls, "score", "");
-  richLabel(out.score.previousSibling, ["⟨R", ["sub", "m+s"], "q, R", ["sub", "n+s"], "k⟩ ="]);
-  out.reference = readout(controls, "reference", "");
-  richLabel(out.reference.previousSibling, ["same offset, earlier position at 0 ="]);
+  out.score = readout(controls, "score", "⟨R_{m+s}q, R_{n+s}k⟩ =");
+  out.reference = readout(controls, "reference", "same offset, earlier position at 0 =");
   htmlEl("div", { class: "rope-w-hint" }, controls, "Drag the tip of q or k (or focus it and press the arrow keys); play moves s.");
   draw();
 }

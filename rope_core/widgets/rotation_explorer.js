@@ -1,17 +1,10 @@
 function render({ model, el }) {
-  dragStyles(el);
   const data = model.get("data");
-  const size = 340, centre = size / 2, scale = 95;
-  const { svg, controls } = frame(el, { title: "Rotate q by mθ", width: size, height: size });
-  svg.setAttribute("aria-label", "q and its rotation R(mθ)q; drag the tip of q to turn it");
-  // The range inputs come first in the DOM (and in tab order); the drawing is shown first.
-  svg.parentNode.appendChild(svg);
-  svg.style.order = "-1";
-  const px = (x) => centre + scale * x;
-  const py = (y) => centre - scale * y;
-  svgEl("circle", { cx: centre, cy: centre, r: scale, class: "rope-w-axis" }, svg);
-  svgEl("line", { x1: 10, y1: centre, x2: size - 10, y2: centre, class: "rope-w-axis" }, svg);
-  svgEl("line", { x1: centre, y1: 10, x2: centre, y2: size - 10, class: "rope-w-axis" }, svg);
+  const scale = 95;
+  const { svg, controls, size, centre, px, py } = dial(el, {
+    title: "Rotate q by mθ",
+    label: "q and its rotation R(mθ)q; drag the tip of q to turn it", scale,
+  });
   const trail = svgEl("g", {}, svg);
   const arc = svgEl("path", { class: "rope-w-arc" }, svg);
   const layer = svgEl("g", {}, svg);
@@ -43,24 +36,24 @@ function render({ model, el }) {
     layer.replaceChildren();
     arrow(layer, centre, centre, px(r[0]), py(r[1]), "rot");
     arrow(layer, centre, centre, px(q[0]), py(q[1]), "q");
-    svgLabel(layer, ...labelAt(px, py, q), ["q"]);
-    svgLabel(layer, ...labelAt(px, py, r, 0.42), ["R(mθ) q"]);
+    vectorLabel(layer, ...labelAt(px, py, q), "q");
+    vectorLabel(layer, ...labelAt(px, py, r, 0.42), "R(mθ) q");
     handle.place(px(q[0]), py(q[1]), state.angle);
     // The arc of angle mθ at radius 0.35 of the unit circle, from q's direction.
     const rad = 0.35, deg = data.angle_deg[t][m];
     const start = polar(rad, state.angle), end = rotate(start, m * theta);
     arc.setAttribute("d", m === 0 ? "" :
       `M ${px(start[0])} ${py(start[1])} A ${scale * rad} ${scale * rad} 0 ${deg > 180 ? 1 : 0} 0 ${px(end[0])} ${py(end[1])}`);
-    arcLabel.textContent = `m = ${m}, θ = ${sig(theta)} rad: mθ = ${sig(data.angle[t][m])} rad`;
-    out.angle.textContent = `${sig(data.angle[t][m])} rad (${sig(deg)}° mod 360°)`;
+    arcLabel.textContent = `m = ${m}, θ = ${num(theta)} rad: mθ = ${num(data.angle[t][m])} rad`;
+    out.angle.textContent = `${num(data.angle[t][m])} rad (${num(deg)}° mod 360°)`;
     Object.assign(out.angle.dataset, { value: data.angle[t][m], deg });
-    out.q.textContent = `(${sig(q[0])}, ${sig(q[1])}) at ${sig(state.angle)}°`;
+    out.q.textContent = `(${num(q[0])}, ${num(q[1])}) at ${num(state.angle)}°`;
     Object.assign(out.q.dataset, { x: q[0], y: q[1], angle: state.angle });
-    out.rotated.textContent = `(${sig(r[0])}, ${sig(r[1])})`;
+    out.rotated.textContent = `(${num(r[0])}, ${num(r[1])})`;
     Object.assign(out.rotated.dataset, { x: r[0], y: r[1] });
     const c = Math.cos(m * theta), s = Math.sin(m * theta);
-    const plus = (v) => (v < 0 ? " − " : " + ") + sig(Math.abs(v));
-    out.complex.textContent = `(${sig(q[0])}${plus(q[1])}i)(${sig(c)}${plus(s)}i) = ${sig(r[0])}${plus(r[1])}i`;
+    const plus = (v) => (v < 0 ? " − " : " + ") + num(Math.abs(v));
+    out.complex.textContent = `(${num(q[0])}${plus(q[1])}i)(${num(c)}${plus(s)}i) = ${num(r[0])}${plus(r[1])}i`;
     Object.assign(out.complex.dataset, { cos: c, sin: s });
   }
 
@@ -72,7 +65,7 @@ function render({ model, el }) {
     const gap = (a) => Math.abs(((a - state.angle + 540) % 360) - 180);
     const nearest = presets.reduce((best, a, i) => (gap(a) < gap(presets[best]) ? i : best), 0);
     controlsOf.q_angle.input.value = nearest;
-    controlsOf.q_angle.output.textContent = `${sig(state.angle)}°`;
+    controlsOf.q_angle.output.textContent = `${num(state.angle)}°`;
     if (model.get("q_angle") !== state.angle) {
       model.set("q_angle", state.angle);
       model.save_changes();
@@ -84,27 +77,21 @@ function render({ model, el }) {
   });
 
   const sync = syncer(model, state, draw);
-  const atEnd = () => state.m >= data.positions.length - 1;
-  const play = playButton(controls, {
-    label: "m", atEnd,
-    step: () => { if (atEnd()) return false; controlsOf.position.set(state.m + 1); return !atEnd(); },
-    rewind: () => controlsOf.position.set(0),
-  });
   controlsOf.position = slider(controls, { label: "position m", name: "position", values: data.positions, index: state.m, onInput: sync("m", "position") });
+  // The play button comes first, as before the sliders.
+  controls.insertBefore(playToEnd(controls, controlsOf.position, "play m").button, controls.firstChild);
   controlsOf.theta = slider(controls, { label: "frequency θ", name: "theta", values: data.thetas, index: state.t, format: (v) => `${v} rad`, onInput: sync("t", "theta_index") });
   controlsOf.q_angle = slider(controls, {
-    label: "angle of q", name: "q_angle", values: data.q_angles_deg, index: 0, format: (v) => `${sig(v)}°`,
+    label: "angle of q", name: "q_angle", values: data.q_angles_deg, index: 0, format: (v) => `${num(v)}°`,
     onInput: (i) => setAngle(data.q_angles_deg[i], true),
   });
   controlsOf.q_angle.output = controlsOf.q_angle.input.parentNode.querySelector("output");
   controlsOf.length = slider(controls, { label: "length of q", name: "length", values: data.lengths, index: state.l, onInput: sync("l", "length_index") });
-  out.angle = readout(controls, "angle", "");
-  richLabel(out.angle.previousSibling, ["mθ ="]);
+  out.angle = readout(controls, "angle", "mθ =");
   out.q = readout(controls, "q", "q =");
   out.q.setAttribute("aria-live", "polite");
   out.rotated = readout(controls, "rotated", "R(mθ) q =");
-  out.complex = readout(controls, "complex", "");
-  richLabel(out.complex.previousSibling, ["q·e", ["sup", "imθ"], " ="]);
+  out.complex = readout(controls, "complex", "q·e^{imθ} =");
   htmlEl("div", { class: "rope-w-hint" }, controls, "Drag the tip of q (or focus it and press the arrow keys).");
   setAngle(state.angle, false);
 }

@@ -6,7 +6,9 @@ read-out, at 1280 px with the mouse and at 390 px with touch; the arrow keys tur
 10°. Then it drives each of the two widgets to many random states (drags, keys and sliders) and
 checks every number shown — the read-out text (3 significant digits) and its data attributes
 (the page's own float64 numbers) — against rope_core: to 1e-9 where the page computes the
-rotation itself, 1e-6 where it shows Python's rounded table.
+rotation itself, 1e-6 where it shows Python's rounded table. At each state it also reads where
+every arrow, handle, trail dot and the arc are drawn (the SVG's own coordinates, mapped back to
+data units through the drawn unit circle) and compares them with rope_core to 1e-6.
 """
 
 from __future__ import annotations
@@ -87,6 +89,46 @@ def q_angle(root):
     return data_float(root.locator('[data-readout="q"]'), "angle")
 
 
+# Where the marks are drawn, read back from the SVG's own attributes and mapped to data units
+# through the drawn unit circle (its centre and radius are the axis mapping): each arrow's line
+# end and arrowhead tip, each drag handle's position, the trail's dots and the arc's path.
+DRAWN = r"""(root) => {
+  const svg = root.querySelector("svg.rope-w-svg");
+  const axis = svg.querySelector("circle.rope-w-axis");
+  const cx = Number(axis.getAttribute("cx")), cy = Number(axis.getAttribute("cy")), unit = Number(axis.getAttribute("r"));
+  const data = (x, y) => [(Number(x) - cx) / unit, (cy - Number(y)) / unit];
+  const arrows = {};
+  for (const g of svg.querySelectorAll("g[data-vector]")) {
+    const line = g.querySelector("line");
+    const head = g.querySelector("polygon").getAttribute("points").trim().split(/\s+/)[0].split(",");
+    arrows[g.dataset.vector] = {
+      start: data(line.getAttribute("x1"), line.getAttribute("y1")),
+      end: data(line.getAttribute("x2"), line.getAttribute("y2")),
+      head: data(head[0], head[1]),
+    };
+  }
+  const handles = {};
+  for (const h of svg.querySelectorAll("[data-handle]")) {
+    const [, x, y] = h.getAttribute("transform").match(/translate\(\s*([^\s,]+)[\s,]+([^\s,)]+)\s*\)/);
+    handles[h.dataset.handle] = data(x, y);
+  }
+  const trail = [...svg.querySelectorAll("[data-mark=trail] circle")].map((c) => data(c.getAttribute("cx"), c.getAttribute("cy")));
+  const path = svg.querySelector("path.rope-w-arc");
+  let arc = null;
+  if (path && path.getAttribute("d")) {
+    const n = path.getAttribute("d").replace(/[MA]/g, " ").trim().split(/[\s,]+/).map(Number);
+    arc = { start: data(n[0], n[1]), radii: [n[2] / unit, n[3] / unit], large: n[5], sweep: n[6], end: data(n[7], n[8]) };
+  }
+  return { arrows, handles, trail, arc };
+}"""
+
+
+def assert_drawn_at(arrow, tip, name):
+    """An arrow drawn from the origin to ``tip`` (data units): its line and its head, to 1e-6."""
+    np.testing.assert_allclose(arrow["start"], [0.0, 0.0], atol=1e-6, err_msg=f"{name} starts off the origin")
+    np.testing.assert_allclose(arrow["end"], tip, atol=1e-6, err_msg=f"{name}'s line ends off its tip")
+    np.testing.assert_allclose(arrow["head"], tip, atol=1e-6, err_msg=f"{name}'s arrowhead is off its tip")
+
 
 def check_rotation_explorer(root, data):
     """Every number the rotation explorer shows, against rope_core."""
@@ -121,6 +163,23 @@ def check_rotation_explorer(root, data):
     complex_text = shown_c.inner_text().replace(" − ", " -").replace(" + ", " ")
     parts = [number(p.rstrip("i")) for p in complex_text.replace("(", " ").replace(")", " ").replace("=", " ").split()]
     assert_sig3(parts, [*expected["q"], np.cos(m * theta), np.sin(m * theta), *expected["rotated"]])
+    # The drawing: q, R(mθ)q, the handle, the trail R(jθ)q (j < m) and the arc of mθ.
+    drawn = root.evaluate(DRAWN)
+    assert set(drawn["arrows"]) == {"q", "rotated"}, drawn["arrows"]
+    assert_drawn_at(drawn["arrows"]["q"], expected["q"], "q")
+    assert_drawn_at(drawn["arrows"]["rotated"], expected["rotated"], "R(mθ)q")
+    np.testing.assert_allclose(drawn["handles"]["q"], expected["q"], atol=1e-6)
+    trail = [rc.rotate_2d(expected["q"], j * theta) for j in range(m)]
+    np.testing.assert_allclose(np.reshape(drawn["trail"], (-1, 2)), np.reshape(trail, (-1, 2)), atol=1e-6)
+    if m == 0:
+        assert drawn["arc"] is None
+    else:
+        start = 0.35 * unit_vector(angle)
+        arc = drawn["arc"]
+        np.testing.assert_allclose(arc["start"], start, atol=1e-6)
+        np.testing.assert_allclose(arc["end"], rc.rotate_2d(start, m * theta), atol=1e-6)
+        np.testing.assert_allclose(arc["radii"], [0.35, 0.35], atol=1e-6)
+        assert (arc["large"], arc["sweep"]) == (int(expected["angle_deg"] > 180), 0), arc
     return angle
 
 
@@ -157,6 +216,13 @@ def check_relative_invariance(root, python_widget):
     assert_sig3([number(q_text[5:-1]), number(k_text[5:-1])], [qa, ka])
     between = (ka + (n + s) * np.degrees(python_widget._theta)) - (qa + (m + s) * np.degrees(python_widget._theta))
     assert_sig3([number(text.rsplit(" ", 1)[1].rstrip("°"))], [between % 360.0])
+    # The drawing: the ghosts q and k, R_{m+s}q and R_{n+s}k, and the handles on the rotated tips.
+    drawn = root.evaluate(DRAWN)
+    assert set(drawn["arrows"]) == {"q", "k", "rotated_q", "rotated_k"}, drawn["arrows"]
+    for name, tip in (("q", q), ("k", k), ("rotated_q", expected["rotated_q"]), ("rotated_k", expected["rotated_k"])):
+        assert_drawn_at(drawn["arrows"][name], tip, name)
+    np.testing.assert_allclose(drawn["handles"]["q"], expected["rotated_q"], atol=1e-6)
+    np.testing.assert_allclose(drawn["handles"]["k"], expected["rotated_k"], atol=1e-6)
     return qa, ka
 
 

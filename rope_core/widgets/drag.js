@@ -7,6 +7,8 @@
 const DRAG_CSS = `
 .rope-w-svg .rope-w-handle { cursor: grab; touch-action: none; outline: none; }
 .rope-w-svg .rope-w-handle.rope-w-dragging { cursor: grabbing; }
+/* The dashed ring is the handle's focus mark (common.css's square outline would hide the label). */
+.rope-w-svg g.rope-w-handle:focus-visible { outline: none; }
 .rope-w-svg .rope-w-handle .rope-w-hit { fill: transparent; stroke: none; pointer-events: all; }
 .rope-w-svg .rope-w-handle .rope-w-knob { stroke: var(--rope-w-bg); stroke-width: 2; }
 .rope-w-svg .rope-w-handle .rope-w-ring { fill: none; stroke: var(--rope-w-fg); stroke-width: 2; stroke-dasharray: 3 2; visibility: hidden; }

@@ -43,10 +43,11 @@ function render({ model, el }) {
     const { pm, pn, rq, rk, score, reference } = numbers();
     layer.replaceChildren();
     const q = polar(data.q_length, state.q), k = polar(data.k_length, state.k);
-    arrow(layer, centre, centre, px(q[0]), py(q[1]), "ghost");
-    arrow(layer, centre, centre, px(k[0]), py(k[1]), "ghost");
-    arrow(layer, centre, centre, px(rq[0]), py(rq[1]), "q");
-    arrow(layer, centre, centre, px(rk[0]), py(rk[1]), "k");
+    // data-vector names each arrow for the tests, which read its drawn tip back into data units.
+    arrow(layer, centre, centre, px(q[0]), py(q[1]), "ghost").dataset.vector = "q";
+    arrow(layer, centre, centre, px(k[0]), py(k[1]), "ghost").dataset.vector = "k";
+    arrow(layer, centre, centre, px(rq[0]), py(rq[1]), "q").dataset.vector = "rotated_q";
+    arrow(layer, centre, centre, px(rk[0]), py(rk[1]), "k").dataset.vector = "rotated_k";
     vectorLabel(layer, ...labelAt(px, py, rq, 0.2), `R_{${pm}} q`);
     vectorLabel(layer, ...labelAt(px, py, rk, 0.2), `R_{${pn}} k`);
     handles.q.place(px(rq[0]), py(rq[1]), state.q);

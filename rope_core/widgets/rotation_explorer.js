@@ -5,7 +5,7 @@ function render({ model, el }) {
     title: "Rotate q by mθ",
     label: "q and its rotation R(mθ)q; drag the tip of q to turn it", scale,
   });
-  const trail = svgEl("g", {}, svg);
+  const trail = svgEl("g", { "data-mark": "trail" }, svg);
   const arc = svgEl("path", { class: "rope-w-arc" }, svg);
   const layer = svgEl("g", {}, svg);
   const handleLayer = svgEl("g", {}, svg);
@@ -34,8 +34,9 @@ function render({ model, el }) {
       svgEl("circle", { cx: px(p[0]), cy: py(p[1]), r: 2, class: "rope-w-muted-text" }, trail);
     }
     layer.replaceChildren();
-    arrow(layer, centre, centre, px(r[0]), py(r[1]), "rot");
-    arrow(layer, centre, centre, px(q[0]), py(q[1]), "q");
+    // data-vector names each arrow for the tests, which read its drawn tip back into data units.
+    arrow(layer, centre, centre, px(r[0]), py(r[1]), "rot").dataset.vector = "rotated";
+    arrow(layer, centre, centre, px(q[0]), py(q[1]), "q").dataset.vector = "q";
     vectorLabel(layer, ...labelAt(px, py, q), "q");
     vectorLabel(layer, ...labelAt(px, py, r, 0.42), "R(mθ) q");
     handle.place(px(q[0]), py(q[1]), state.angle);

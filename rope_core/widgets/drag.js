@@ -81,10 +81,14 @@ function labelAt(px, py, v, pad = 0.28, size = 340) {
 }
 
 // A draggable handle at a vector's tip, in `parent`: a group drawn above the arrows and never
-// cleared (removing the node under the pointer would release its pointer capture). The vector turns about (cx, cy) by exactly the angle
-// the pointer turns about it (so dragging by 47° turns it by 47°, wherever it was grabbed).
-// `get()` → the current angle (deg); `set(deg, done)` is called with the new angle in [0, 360).
-function dragHandle(svg, parent, { name, label, cls, cx, cy, get, set }) {
+// cleared (removing the node under the pointer would release its pointer capture). The tip
+// follows the pointer: the vector turns about (cx, cy) by exactly the angle the pointer turns
+// about it (so dragging by 47° turns it by 47°, wherever it was grabbed), and its length
+// changes by the pointer's change of distance from (cx, cy) (`scale` drawing units per unit
+// length), clamped to `range`. `get()` → the current angle (deg), `length()` → the length;
+// `set(deg, done, length)` gets the new angle in [0, 360) and length (undefined: unchanged,
+// as from the arrow keys).
+function dragHandle(svg, parent, { name, label, cls, cx, cy, get, set, length, scale, range }) {
   // A drawing that holds a slider is a group, not an image (an img's children are presentational).
   svg.setAttribute("role", "group");
   const group = svgEl("g", {
@@ -94,12 +98,14 @@ function dragHandle(svg, parent, { name, label, cls, cx, cy, get, set }) {
   svgEl("circle", { r: 22, class: "rope-w-hit" }, group);        // 44 px touch target
   svgEl("circle", { r: 12, class: "rope-w-ring" }, group);
   svgEl("circle", { r: 6, class: "rope-w-knob" }, group);
-  const pointerAngle = (event) => {
+  // The pointer in drawing units, as (angle in degrees, distance) about the centre.
+  const pointerPolar = (event) => {
     const point = svg.createSVGPoint();
     point.x = event.clientX; point.y = event.clientY;
     const local = point.matrixTransform(svg.getScreenCTM().inverse());
-    return (Math.atan2(-(local.y - cy), local.x - cx) * 180) / Math.PI;
+    return [(Math.atan2(-(local.y - cy), local.x - cx) * 180) / Math.PI, Math.hypot(local.x - cx, local.y - cy)];
   };
+  const clampLength = (value) => Math.min(range[1], Math.max(range[0], value));
   // touch-action on SVG children is not honoured by every browser: a non-passive touchstart
   // on the handle alone stops the page from panning (and cancelling the drag), while a swipe
   // anywhere else on the drawing still scrolls the page.
@@ -111,18 +117,19 @@ function dragHandle(svg, parent, { name, label, cls, cx, cy, get, set }) {
     group.setPointerCapture(event.pointerId);
     group.focus({ preventScroll: true });
     group.classList.add("rope-w-dragging");
-    drag = { id: event.pointerId, last: pointerAngle(event), value: get() };
+    const [angle, distance] = pointerPolar(event);
+    drag = { id: event.pointerId, last: angle, value: get(), distance, length: length() };
   });
   group.addEventListener("pointermove", (event) => {
     if (!drag || event.pointerId !== drag.id) return;
     event.preventDefault();
-    const now = pointerAngle(event);
+    const [now, distance] = pointerPolar(event);
     let delta = now - drag.last;                 // unwrap across ±180°
     if (delta > 180) delta -= 360;
     if (delta < -180) delta += 360;
     drag.last = now;
     drag.value += delta;
-    set(wrapDeg(drag.value), false);
+    set(wrapDeg(drag.value), false, clampLength(drag.length + (distance - drag.distance) / scale));
   });
   const end = (event) => {
     if (!drag || event.pointerId !== drag.id) return;
@@ -145,7 +152,7 @@ function dragHandle(svg, parent, { name, label, cls, cx, cy, get, set }) {
     place(x, y, deg) {
       group.setAttribute("transform", `translate(${x} ${y})`);
       group.setAttribute("aria-valuenow", Number(deg.toFixed(6)));
-      group.setAttribute("aria-valuetext", `${num(deg)}°`);
+      group.setAttribute("aria-valuetext", `${num(deg)}°, length ${num(length())}`);
     },
   };
 }

@@ -13,20 +13,20 @@ function render({ model, el }) {
 
   const state = {
     t: model.get("theta_index"), l: model.get("length_index"), m: model.get("position"),
-    angle: model.get("q_angle"),
+    angle: model.get("q_angle"), length: model.get("q_length"),
   };
   const out = {};
   const controlsOf = {};
   const handle = dragHandle(svg, handleLayer, {
-    name: "q", label: "direction of q (degrees; arrow keys turn it by 1°, shift+arrow by 10°)",
-    cls: "q", cx: centre, cy: centre, get: () => state.angle,
-    set: (deg, done) => setAngle(deg, done),
+    name: "q", label: "direction of q (degrees; drag its tip to turn and stretch it, arrow keys turn it by 1°, shift+arrow by 10°)",
+    cls: "q", cx: centre, cy: centre, get: () => state.angle, length: () => state.length,
+    scale, range: data.length_range, set: (deg, done, length) => setVector(deg, done, length),
   });
 
   function draw() {
-    const { t, l, m } = state;
-    const length = data.lengths[l], theta = data.thetas[t];
-    const q = polar(length, state.angle);
+    const { t, m } = state;
+    const theta = data.thetas[t];
+    const q = polar(state.length, state.angle);
     const r = rotate(q, m * theta);          // R(mθ) q, computed here for continuous q
     trail.replaceChildren();
     for (let j = 0; j < m; j++) {
@@ -49,7 +49,11 @@ function render({ model, el }) {
     out.angle.textContent = `${num(data.angle[t][m])} rad (${num(deg)}° mod 360°)`;
     Object.assign(out.angle.dataset, { value: data.angle[t][m], deg });
     out.q.textContent = `(${num(q[0])}, ${num(q[1])}) at ${num(state.angle)}°`;
-    Object.assign(out.q.dataset, { x: q[0], y: q[1], angle: state.angle });
+    Object.assign(out.q.dataset, { x: q[0], y: q[1], angle: state.angle, length: state.length });
+    // The rotation keeps the length: both numbers from the drawn vectors.
+    const lengths = [Math.hypot(q[0], q[1]), Math.hypot(r[0], r[1])];
+    out.lengths.textContent = `|q| = ${num(lengths[0])}, |R(mθ) q| = ${num(lengths[1])}`;
+    Object.assign(out.lengths.dataset, { q: lengths[0], rotated: lengths[1] });
     out.rotated.textContent = `(${num(r[0])}, ${num(r[1])})`;
     Object.assign(out.rotated.dataset, { x: r[0], y: r[1] });
     const c = Math.cos(m * theta), s = Math.sin(m * theta);
@@ -58,23 +62,29 @@ function render({ model, el }) {
     Object.assign(out.complex.dataset, { cos: c, sin: s });
   }
 
-  // Drag, keys or the preset slider: redraw, show the preset nearest, tell the kernel.
-  function setAngle(deg, done) {
+  // Drag, keys or a preset slider: redraw, show the presets nearest, tell the kernel.
+  function setVector(deg, done, length = state.length) {
     state.angle = wrapDeg(deg);
+    state.length = length;
     draw();
-    const presets = data.q_angles_deg;
-    const gap = (a) => Math.abs(((a - state.angle + 540) % 360) - 180);
-    const nearest = presets.reduce((best, a, i) => (gap(a) < gap(presets[best]) ? i : best), 0);
-    controlsOf.q_angle.input.value = nearest;
+    const nearest = (values, gap) => values.reduce((best, v, i) => (gap(v) < gap(values[best]) ? i : best), 0);
+    controlsOf.q_angle.input.value = nearest(data.q_angles_deg, (a) => Math.abs(((a - state.angle + 540) % 360) - 180));
     controlsOf.q_angle.output.textContent = `${num(state.angle)}°`;
-    if (model.get("q_angle") !== state.angle) {
-      model.set("q_angle", state.angle);
-      model.save_changes();
-    } else if (done) model.save_changes();
+    controlsOf.length.input.value = nearest(data.lengths, (l) => Math.abs(l - state.length));
+    controlsOf.length.output.textContent = num(state.length);
+    let changed = false;
+    for (const [trait, value] of [["q_angle", state.angle], ["q_length", state.length]]) {
+      if (model.get(trait) !== value) { model.set(trait, value); changed = true; }
+    }
+    if (changed || done) model.save_changes();
   }
   model.on("change:q_angle", () => {
     const deg = model.get("q_angle");
-    if (deg !== state.angle) setAngle(deg, false);
+    if (deg !== state.angle) setVector(deg, false);
+  });
+  model.on("change:q_length", () => {
+    const length = model.get("q_length");
+    if (length !== state.length) setVector(state.angle, false, length);
   });
 
   const sync = syncer(model, state, draw);
@@ -84,16 +94,21 @@ function render({ model, el }) {
   controlsOf.theta = slider(controls, { label: "frequency θ", name: "theta", values: data.thetas, index: state.t, format: (v) => `${v} rad`, onInput: sync("t", "theta_index") });
   controlsOf.q_angle = slider(controls, {
     label: "angle of q", name: "q_angle", values: data.q_angles_deg, index: 0, format: (v) => `${num(v)}°`,
-    onInput: (i) => setAngle(data.q_angles_deg[i], true),
+    onInput: (i) => setVector(data.q_angles_deg[i], true),
   });
   controlsOf.q_angle.output = controlsOf.q_angle.input.parentNode.querySelector("output");
-  controlsOf.length = slider(controls, { label: "length of q", name: "length", values: data.lengths, index: state.l, onInput: sync("l", "length_index") });
+  // The length stops set q's length (the kernel's length_index sets its q_length too).
+  controlsOf.length = slider(controls, {
+    label: "length of q", name: "length", values: data.lengths, index: model.get("length_index"),
+    onInput: (i) => { model.set("length_index", i); setVector(state.angle, true, data.lengths[i]); },
+  });
   out.angle = readout(controls, "angle", "mθ =");
   out.q = readout(controls, "q", "q =");
   out.q.setAttribute("aria-live", "polite");
   out.rotated = readout(controls, "rotated", "R(mθ) q =");
+  out.lengths = readout(controls, "lengths", "lengths:");
   out.complex = readout(controls, "complex", "q·e^{imθ} =");
-  htmlEl("div", { class: "rope-w-hint" }, controls, "Drag the tip of q (or focus it and press the arrow keys).");
-  setAngle(state.angle, false);
+  htmlEl("div", { class: "rope-w-hint" }, controls, "Drag the tip of q to turn it and change its length (or focus it and press the arrow keys).");
+  setVector(state.angle, false);
 }
 export default { render };

@@ -304,7 +304,7 @@ def test_dragging_q_by_47_degrees_turns_it_by_47(chromium, book_server, mode, sc
         context.close()
 
 
-def test_arrow_keys_turn_q_by_1_and_10_degrees(chromium, book_server):
+def test_arrow_keys_turn_q_by_1_and_10_degrees_and_plus_minus_stretch_it(chromium, book_server):
     context, page, log = open_gallery(chromium, book_server)
     try:
         root, data = widget(page, "RotationExplorer"), W.RotationExplorer().data
@@ -317,6 +317,17 @@ def test_arrow_keys_turn_q_by_1_and_10_degrees(chromium, book_server):
             page.keyboard.press(key)
             assert abs(turned(before, q_angle(root)) - expected) < 1e-9, key
         assert abs(turned(start, check_rotation_explorer(root, data)) + 1) < 1e-9
+        # + and − stretch q by 0.1, within its range, and leave its direction alone.
+        low, high = data["length_range"]
+        for key, change in (("+", 0.1), ("+", 0.1), ("-", -0.1), ("-", -0.1), ("-", -0.1)):
+            before, angle = q_length(root), q_angle(root)
+            page.keyboard.press(key)
+            expected = min(high, max(low, before + change))
+            assert abs(q_length(root) - expected) < 1e-9 and q_angle(root) == angle, (key, before, q_length(root))
+        check_rotation_explorer(root, data)
+        for _ in range(20):
+            page.keyboard.press("+")
+        assert q_length(root) == high
         # The focus ring shows while the handle has the keyboard focus.
         ring = handle.locator(".rope-w-ring")
         assert ring.evaluate("(node) => getComputedStyle(node).visibility") == "visible"

@@ -87,7 +87,7 @@ function labelAt(px, py, v, pad = 0.28, size = 340) {
 // changes by the pointer's change of distance from (cx, cy) (`scale` drawing units per unit
 // length), clamped to `range`. `get()` → the current angle (deg), `length()` → the length;
 // `set(deg, done, length)` gets the new angle in [0, 360) and length (undefined: unchanged,
-// as from the arrow keys).
+// as from the arrow keys; + and − change the length by 0.1).
 function dragHandle(svg, parent, { name, label, cls, cx, cy, get, set, length, scale, range }) {
   // A drawing that holds a slider is a group, not an image (an img's children are presentational).
   svg.setAttribute("role", "group");
@@ -140,6 +140,14 @@ function dragHandle(svg, parent, { name, label, cls, cx, cy, get, set, length, s
   group.addEventListener("pointerup", end);
   group.addEventListener("pointercancel", end);
   group.addEventListener("keydown", (event) => {
+    // + and − lengthen and shorten by 0.1 (clamped): the keyboard's way to stretch the vector.
+    const stretch = { "+": 0.1, "=": 0.1, "-": -0.1, "_": -0.1 };
+    if (event.key in stretch) {
+      event.preventDefault();
+      event.stopPropagation();
+      set(get(), true, clampLength(Number((length() + stretch[event.key]).toFixed(12))));
+      return;
+    }
     const steps = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1, PageUp: 10, PageDown: -10 };
     if (!(event.key in steps)) return;
     event.preventDefault();

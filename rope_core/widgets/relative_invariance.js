@@ -23,7 +23,7 @@ function render({ model, el }) {
   for (const key of ["q", "k"]) {
     handles[key] = dragHandle(svg, handleLayer, {
       name: key, cls: key, cx: centre, cy: centre, scale, range: data.length_range,
-      label: `direction of ${key} (degrees; drag its tip to turn and stretch it, arrow keys turn it by 1°, shift+arrow by 10°)`,
+      label: `direction of ${key} (degrees; drag its tip to turn and stretch it, arrow keys turn it by 1°, shift+arrow by 10°, + and − change its length)`,
       get: () => state[key], length: () => state[`${key}Length`],
       set: (deg, done, length) => setVector(key, deg, done, length),
     });
@@ -97,7 +97,7 @@ function render({ model, el }) {
   out.lengths = readout(controls, "lengths", "");
   out.score = readout(controls, "score", "⟨R_{m+s}q, R_{n+s}k⟩ =");
   out.reference = readout(controls, "reference", "same offset, earlier position at 0 =");
-  htmlEl("div", { class: "rope-w-hint" }, controls, "Drag the tip of q or k to turn it or change its length (or focus it and press the arrow keys); play moves s.");
+  htmlEl("div", { class: "rope-w-hint" }, controls, "Drag the tip of q or k to turn it or change its length (or focus it and press the arrow keys, + or −); play moves s.");
   draw();
 }
 export default { render };

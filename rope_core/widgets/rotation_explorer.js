@@ -18,7 +18,7 @@ function render({ model, el }) {
   const out = {};
   const controlsOf = {};
   const handle = dragHandle(svg, handleLayer, {
-    name: "q", label: "direction of q (degrees; drag its tip to turn and stretch it, arrow keys turn it by 1°, shift+arrow by 10°)",
+    name: "q", label: "direction of q (degrees; drag its tip to turn and stretch it, arrow keys turn it by 1°, shift+arrow by 10°, + and − change its length)",
     cls: "q", cx: centre, cy: centre, get: () => state.angle, length: () => state.length,
     scale, range: data.length_range, set: (deg, done, length) => setVector(deg, done, length),
   });
@@ -108,7 +108,7 @@ function render({ model, el }) {
   out.rotated = readout(controls, "rotated", "R(mθ) q =");
   out.lengths = readout(controls, "lengths", "lengths:");
   out.complex = readout(controls, "complex", "q·e^{imθ} =");
-  htmlEl("div", { class: "rope-w-hint" }, controls, "Drag the tip of q to turn it and change its length (or focus it and press the arrow keys).");
+  htmlEl("div", { class: "rope-w-hint" }, controls, "Drag the tip of q to turn it and change its length (or focus it and press the arrow keys, + or −).");
   setVector(state.angle, false);
 }
 export default { render };

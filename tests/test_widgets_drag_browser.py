@@ -263,7 +263,7 @@ def check_relative_invariance(root, python_widget):
     np.testing.assert_allclose(drawn["handles"]["q"], expected["rotated_q"], atol=1e-6)
     np.testing.assert_allclose(drawn["handles"]["k"], expected["rotated_k"], atol=1e-6)
     for name in ("rotated_q", "rotated_k"):
-        assert_labelled(drawn, name, expected[name], 0.2)
+        assert_labelled(drawn, name, expected[name], 0.3)
     return qa, ka
 
 

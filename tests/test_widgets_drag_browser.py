@@ -123,6 +123,9 @@ DRAWN = r"""(root) => {
     const [, x, y] = h.getAttribute("transform").match(/translate\(\s*([^\s,]+)[\s,]+([^\s,)]+)\s*\)/);
     handles[h.dataset.handle] = data(x, y);
   }
+  // Labels stay in drawing units: labelAt clamps them inside the drawing, in those units.
+  const labels = {};
+  for (const t of svg.querySelectorAll("text[data-vector]")) labels[t.dataset.vector] = [Number(t.getAttribute("x")), Number(t.getAttribute("y"))];
   const trail = [...svg.querySelectorAll("[data-mark=trail] circle")].map((c) => data(c.getAttribute("cx"), c.getAttribute("cy")));
   const path = svg.querySelector("path.rope-w-arc");
   let arc = null;
@@ -130,8 +133,19 @@ DRAWN = r"""(root) => {
     const n = path.getAttribute("d").replace(/[MA]/g, " ").trim().split(/[\s,]+/).map(Number);
     arc = { start: data(n[0], n[1]), radii: [n[2] / unit, n[3] / unit], large: n[5], sweep: n[6], end: data(n[7], n[8]) };
   }
-  return { arrows, handles, trail, arc };
+  return { arrows, handles, trail, arc, labels, frame: [cx, cy, unit], size: svg.viewBox.baseVal.width };
 }"""
+
+
+def assert_labelled(drawn, name, tip, pad):
+    """The vector's label sits ``pad`` beyond its tip along it, kept 30 (x) and 10 (y) drawing
+    units inside the drawing's edges (drag.js labelAt), to 1e-6 drawing units."""
+    cx, cy, unit = drawn["frame"]
+    tip = np.asarray(tip, dtype=float)
+    beyond = tip * (1 + pad / (np.hypot(*tip) or 1.0))
+    size = drawn["size"]
+    expected = [min(size - 30, max(30, cx + unit * beyond[0])), min(size - 10, max(10, cy - unit * beyond[1]))]
+    np.testing.assert_allclose(drawn["labels"][name], expected, atol=1e-6, err_msg=f"{name}'s label")
 
 
 def assert_drawn_at(arrow, tip, name):
@@ -186,6 +200,8 @@ def check_rotation_explorer(root, data):
     assert_drawn_at(drawn["arrows"]["q"], expected["q"], "q")
     assert_drawn_at(drawn["arrows"]["rotated"], expected["rotated"], "R(mθ)q")
     np.testing.assert_allclose(drawn["handles"]["q"], expected["q"], atol=1e-6)
+    assert_labelled(drawn, "q", expected["q"], 0.28)
+    assert_labelled(drawn, "rotated", expected["rotated"], 0.42)
     trail = [rc.rotate_2d(expected["q"], j * theta) for j in range(m)]
     np.testing.assert_allclose(np.reshape(drawn["trail"], (-1, 2)), np.reshape(trail, (-1, 2)), atol=1e-6)
     if m == 0:
@@ -246,6 +262,8 @@ def check_relative_invariance(root, python_widget):
         assert_drawn_at(drawn["arrows"][name], tip, name)
     np.testing.assert_allclose(drawn["handles"]["q"], expected["rotated_q"], atol=1e-6)
     np.testing.assert_allclose(drawn["handles"]["k"], expected["rotated_k"], atol=1e-6)
+    for name in ("rotated_q", "rotated_k"):
+        assert_labelled(drawn, name, expected[name], 0.2)
     return qa, ka
 
 

@@ -48,8 +48,8 @@ function render({ model, el }) {
     arrow(layer, centre, centre, px(k[0]), py(k[1]), "ghost").dataset.vector = "k";
     arrow(layer, centre, centre, px(rq[0]), py(rq[1]), "q").dataset.vector = "rotated_q";
     arrow(layer, centre, centre, px(rk[0]), py(rk[1]), "k").dataset.vector = "rotated_k";
-    vectorLabel(layer, ...labelAt(px, py, rq, 0.2), `R_{${pm}} q`);
-    vectorLabel(layer, ...labelAt(px, py, rk, 0.2), `R_{${pn}} k`);
+    vectorLabel(layer, ...labelAt(px, py, rq, 0.2), `R_{${pm}} q`).dataset.vector = "rotated_q";
+    vectorLabel(layer, ...labelAt(px, py, rk, 0.2), `R_{${pn}} k`).dataset.vector = "rotated_k";
     handles.q.place(px(rq[0]), py(rq[1]), state.q);
     handles.k.place(px(rk[0]), py(rk[1]), state.k);
     out.positions.textContent = `m + s = ${pm}, n + s = ${pn}, n − m = ${state.n - state.m}`;

@@ -37,8 +37,8 @@ function render({ model, el }) {
     // data-vector names each arrow for the tests, which read its drawn tip back into data units.
     arrow(layer, centre, centre, px(r[0]), py(r[1]), "rot").dataset.vector = "rotated";
     arrow(layer, centre, centre, px(q[0]), py(q[1]), "q").dataset.vector = "q";
-    vectorLabel(layer, ...labelAt(px, py, q), "q");
-    vectorLabel(layer, ...labelAt(px, py, r, 0.42), "R(mθ) q");
+    vectorLabel(layer, ...labelAt(px, py, q), "q").dataset.vector = "q";
+    vectorLabel(layer, ...labelAt(px, py, r, 0.42), "R(mθ) q").dataset.vector = "rotated";
     handle.place(px(q[0]), py(q[1]), state.angle);
     // The arc of angle mθ at radius 0.35 of the unit circle, from q's direction.
     const rad = 0.35, deg = data.angle_deg[t][m];

@@ -140,6 +140,67 @@ def test_pair_slider_follows_a_smaller_dimension(chromium, site):
         context.close()
 
 
+CLOCK_GEOMETRY = """() => {
+  const num = (el, k) => Number(el.getAttribute(k));
+  const points = (el) => el.getAttribute("points").trim().split(/\\s+/).map((p) => p.split(",").map(Number));
+  const hands = [...document.querySelectorAll("g[data-pair]")].map((g) => {
+    const face = g.querySelector("circle.rope-w-meaning"), line = g.querySelector("line"), head = g.querySelector("polygon");
+    return { face: [num(face, "cx"), num(face, "cy"), num(face, "r")],
+             line: ["x1", "y1", "x2", "y2"].map((k) => num(line, k)), head: points(head) };
+  });
+  const ticks = Object.fromEntries([...document.querySelectorAll("text[data-tick-y]")].map((t) => [t.dataset.tickY, num(t, "y")]));
+  const tickLines = [...document.querySelectorAll("line[data-tick-line]")].map((l) => [+l.dataset.tickLine, num(l, "y1"), num(l, "y2")]);
+  const line = (name) => { const l = document.querySelector(`line[data-line="${name}"]`); return l && [num(l, "y1"), num(l, "y2")]; };
+  const bars = [...document.querySelectorAll("rect[data-bar]")].map((r) => ["x", "y", "width", "height"].map((k) => num(r, k)));
+  const barTicks = [...document.querySelectorAll("text[data-tick-x]")].map((t) => [+t.dataset.tickX, num(t, "x")]);
+  return { hands, ticks, tickLines, bars, barTicks, baseline: line("baseline"), context: line("context"), position: line("position") };
+}"""
+
+
+def check_clock_geometry(got, angle, wave, context_len, m):
+    """The drawn clocks and bars, read back into data: each hand's tip lies on its clock's circle
+    at the angle m·θ_i mod 2π (counter-clockwise from 3 o'clock, y down), its head is two 9-unit
+    barbs 0.4 rad either side of the hand; the bars' tops are log10 λ_i on the axis its tick
+    labels define, and the L and m lines sit at log10 L and log10 m."""
+    assert len(got["hands"]) == len(angle)
+    for hand, want in zip(got["hands"], angle):
+        cx, cy, r = hand["face"]
+        x1, y1, x2, y2 = hand["line"]
+        assert (x1, y1) == pytest.approx((cx, cy), abs=1e-9)
+        drawn = np.arctan2(cy - y2, x2 - cx)
+        assert np.hypot(x2 - cx, y2 - cy) == pytest.approx(r, abs=1e-6 * r), hand
+        assert abs(np.angle(np.exp(1j * (drawn - want)))) <= 1e-6, (drawn, want)
+        tip, *barbs = hand["head"]
+        assert tip == pytest.approx([x2, y2], abs=1e-9)
+        direction = np.arctan2(y2 - y1, x2 - x1)
+        for barb, turn in zip(barbs, (-0.4, 0.4)):
+            assert barb == pytest.approx([x2 - 9 * np.cos(direction + turn), y2 - 9 * np.sin(direction + turn)], abs=1e-6), hand
+    # The wavelength axis: 10^k at label y - 4; two labels fix the map, the others lie on it.
+    ticks = {int(k): y - 4 for k, y in got["ticks"].items()}
+    low, high = min(ticks), max(ticks)
+    slope = (ticks[high] - ticks[low]) / (high - low)
+    def y_of(log10):
+        return ticks[low] + slope * (min(max(log10, 0), 7) - low)
+    for k, y in ticks.items():
+        assert y == pytest.approx(y_of(k), abs=1e-6), (k, ticks)
+    for k, y1, y2 in got["tickLines"]:
+        assert y1 == pytest.approx(y_of(k), abs=1e-6) and y2 == pytest.approx(y_of(k), abs=1e-6), (k, y1)
+    assert got["baseline"] == pytest.approx([y_of(0)] * 2, abs=1e-6)
+    assert len(got["bars"]) == len(wave)
+    step = got["bars"][1][0] - got["bars"][0][0] if len(wave) > 1 else None
+    for i, ((x, y, w, h), want) in enumerate(zip(got["bars"], wave)):
+        assert y == pytest.approx(y_of(np.log10(want)), abs=1e-6), (i, y, want)
+        assert y + h == pytest.approx(y_of(0), abs=1e-6), (i, y, h)
+        if step is not None:
+            assert x == pytest.approx(got["bars"][0][0] + i * step, abs=1e-6), (i, x)
+    width = step if step is not None else got["bars"][0][2] + 2
+    for i, x in got["barTicks"]:  # the pair label under its bar's middle
+        assert x == pytest.approx(got["bars"][i][0] - 1 + width / 2, abs=1e-6), (i, x)
+    assert got["context"] == pytest.approx([y_of(np.log10(context_len))] * 2, abs=1e-6)
+    if m >= 1:
+        assert got["position"] == pytest.approx([y_of(np.log10(m))] * 2, abs=1e-6)
+
+
 def test_clocks_every_number_at_random_states(chromium, site, rng):
     context, page, log, widget = open_widget(chromium, site, "FrequencyClocks")
     data = widget.data
@@ -190,6 +251,7 @@ def test_clocks_every_number_at_random_states(chromium, site, rng):
         np.testing.assert_allclose([b[0] for b in bars], np.log10(wave), atol=1e-9)
         assert [b[1] for b in bars] == list(wave > context_len)
         assert page.locator("rect.rope-w-hover-bar").get_attribute("data-bar") == str(i)
+        check_clock_geometry(page.evaluate(CLOCK_GEOMETRY), angle, wave, context_len, m)
         j = int(rng.integers(dim // 2))
         hover_mark(page, "rect[data-bar]", j)
         assert dataset(page, '[data-readout="hover"]')["pair"] == str(j)

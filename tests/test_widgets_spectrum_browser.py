@@ -364,10 +364,9 @@ def test_play_button_steps_position_and_respects_reduced_motion(chromium, site):
         context.close()
 
 
-# Widgets whose smallest drawing label is still under 11 px on screen (measured 2026-11-23:
-# ContextExtension 9.8 px and DecayExplorer 9.4 px at 390; RelativeInvariance's 10.1 px
-# subscripts are 11 px since its labels use common.js's typeset).
-SMALL_TEXT_PENDING = {("ContextExtension", "390"), ("DecayExplorer", "390")}
+# Widgets whose smallest drawing label is still under 11 px on screen: none (ContextExtension's
+# 9.8 px and DecayExplorer's 9.4 px at 390 are 11 px since their drawings keep text size too).
+SMALL_TEXT_PENDING: set[tuple[str, str]] = set()
 
 CONTRAST = """
 (root) => {""" + CONTRAST_JS + """

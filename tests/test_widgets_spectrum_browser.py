@@ -188,7 +188,7 @@ def check_clock_geometry(got, angle, wave, context_len, m):
     assert got["baseline"] == pytest.approx([y_of(0)] * 2, abs=1e-6)
     assert len(got["bars"]) == len(wave)
     step = got["bars"][1][0] - got["bars"][0][0] if len(wave) > 1 else None
-    for i, ((x, y, w, h), want) in enumerate(zip(got["bars"], wave)):
+    for i, ((x, y, _w, h), want) in enumerate(zip(got["bars"], wave)):
         assert y == pytest.approx(y_of(np.log10(want)), abs=1e-6), (i, y, want)
         assert y + h == pytest.approx(y_of(0), abs=1e-6), (i, y, h)
         if step is not None:

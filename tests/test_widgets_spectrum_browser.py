@@ -261,6 +261,51 @@ def test_clocks_every_number_at_random_states(chromium, site, rng):
     context.close()
 
 
+HEATMAP_GEOMETRY = """() => {""" + CONTRAST_JS + """
+  const svg = document.querySelector(".rope-w svg");
+  const num = (el, k) => Number(el.getAttribute(k));
+  const box = (el) => ["x", "y", "width", "height"].map((k) => num(el, k));
+  const frame = [...svg.children].find((el) => el.tagName === "rect" && el.classList.contains("rope-w-outline"));
+  const scale = svg.querySelector('[data-legend="colour"]');
+  const strips = [...scale.querySelectorAll("rect:not(.rope-w-outline)")];
+  return {
+    frame: box(frame), background: rgb(getComputedStyle(frame).fill),
+    cells: [...svg.querySelectorAll("rect[data-row]")].map((r) => [+r.dataset.row, +r.dataset.col, ...box(r), ...rgb(getComputedStyle(r).fill)]),
+    scale: box(scale.querySelector("rect.rope-w-outline")),
+    strips: strips.map((r) => [...box(r), ...rgb(getComputedStyle(r).fill)]),
+    ticks: [...scale.querySelectorAll("text[data-tick]")].map((t) => [+t.dataset.tick, num(t, "x")]),
+  };
+}"""
+
+
+def check_heatmap_geometry(got, matrix):
+    """Cells read back into the matrix: cell (r, c) at column c, row r of the frame's grid, its
+    colour the colour scale's at its value (the scale's strips are read back too: strip s of 40
+    sits at s/40 of the scale and shows the value at its middle)."""
+    dim = matrix.shape[0]
+    x0, y0, span, height = got["frame"]
+    assert span == pytest.approx(height)
+    cell = span / dim
+    for r, c, x, y, w, h, *_ in got["cells"]:
+        assert (x, y, w, h) == pytest.approx((x0 + c * cell, y0 + r * cell, cell, cell), abs=1e-6), (r, c)
+    sx, sy, sw, sh = got["scale"]
+    strips = got["strips"]
+    for s, (x, y, _w, h, *_) in enumerate(strips):
+        assert (x, y, h) == pytest.approx((sx + sw * s / len(strips), sy, sh), abs=1e-6), s
+    for tick, x in got["ticks"]:
+        assert x == pytest.approx(sx + (tick + 1) / 2 * sw, abs=1e-6), tick
+    # The scale's two ends (its outermost strips show ±(1 − 1/40)) and 0 = the background.
+    bg = np.array(got["background"])
+    end = 1 - 1 / len(strips)
+    negative = bg + (np.array(strips[0][4:]) - bg) / end
+    positive = bg + (np.array(strips[-1][4:]) - bg) / end
+    values = [(-1 + 2 * (s + 0.5) / len(strips), strip[4:]) for s, strip in enumerate(strips)]
+    values += [(matrix[row[0], row[1]], row[6:]) for row in got["cells"]]
+    for value, colour in values:
+        want = bg + abs(value) * ((positive if value >= 0 else negative) - bg)
+        assert np.abs(np.array(colour) - want).max() <= 0.02 * np.abs(positive - negative).max() + 1, (value, colour, want)
+
+
 def test_heatmap_every_number_at_random_states(chromium, site, rng):
     context, page, log, widget = open_widget(chromium, site, "RotationMatrixHeatmap")
     data = widget.data
@@ -284,6 +329,7 @@ def test_heatmap_every_number_at_random_states(chromium, site, rng):
                         matrix[2 * pair:2 * pair + 2, 2 * pair:2 * pair + 2].ravel()):
             assert_sig3(s, w) if abs(w) >= 1e-3 else None
         assert page.locator("rect.rope-w-selected").get_attribute("data-pair") == str(pair)
+        check_heatmap_geometry(page.evaluate(HEATMAP_GEOMETRY), matrix)
         # Hover (focus) a random cell: its value, m·θ_i and λ_i, and its block outlined.
         e = int(rng.integers(2 * dim))
         hover_mark(page, "rect[data-row]", e)

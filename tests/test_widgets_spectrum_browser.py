@@ -348,6 +348,43 @@ def test_heatmap_every_number_at_random_states(chromium, site, rng):
     context.close()
 
 
+LAYOUT_GEOMETRY = """() => {
+  const num = (el, k) => Number(el.getAttribute(k));
+  const svg = document.querySelector(".rope-w svg");
+  const boxes = (layout) => [...svg.querySelectorAll(`rect[data-layout="${layout}"]`)].map((r) => [+r.dataset.feature, ...["x", "y", "width", "height"].map((k) => num(r, k))]);
+  const texts = [...svg.querySelectorAll("text")].map((t) => [t.textContent, num(t, "x"), num(t, "y"), t.getAttribute("text-anchor")]);
+  return { interleaved: boxes("interleaved"), half: boxes("half"), texts,
+           lines: [...svg.querySelectorAll("line[data-source]")].map((l) => [+l.dataset.source, +l.dataset.target, ...["x1", "y1", "x2", "y2"].map((k) => num(l, k))]) };
+}"""
+
+
+def check_layout_geometry(got, perm):
+    """Both rows of boxes on one grid (feature j at the same x in each, equal steps); each
+    permutation line runs from the bottom middle of interleaved box perm[t] to the top middle of
+    half box t (rope_core's permutation); the feature numbers sit in their boxes' middles and the
+    row labels at the rows' left edge."""
+    dim = len(perm)
+    inter, half = np.array(got["interleaved"]), np.array(got["half"])
+    assert inter[:, 0].tolist() == list(range(dim)) == half[:, 0].tolist()
+    np.testing.assert_allclose(inter[:, 1], half[:, 1], atol=1e-9)
+    step = (inter[-1, 1] - inter[0, 1]) / (dim - 1)
+    np.testing.assert_allclose(inter[:, 1], inter[0, 1] + step * np.arange(dim), atol=1e-6)
+    # The page draws lines and numbers at its slot's centre, x0 + (j + 1/2)·cell − 1: half a unit
+    # left of the box's own middle (the box is inset 1 unit left, 2 right).
+    middle = inter[:, 1] + inter[:, 3] / 2 - 0.5
+    top_bottom, half_top = inter[0, 2] + inter[0, 4], half[0, 2]
+    lines = sorted(got["lines"])
+    assert [(s, t) for s, t, *_ in lines] == sorted((int(perm[t]), t) for t in range(dim))
+    for source, target, x1, y1, x2, y2 in lines:
+        assert (x1, y1, x2, y2) == pytest.approx((middle[source], top_bottom, middle[target], half_top), abs=1e-6), (source, target)
+    numbers = [(int(t), x) for t, x, _, anchor in got["texts"] if anchor == "middle" and t.isdigit()]
+    assert len(numbers) >= dim  # every feature numbered in both rows, or every other one
+    for j, x in numbers:
+        assert x == pytest.approx(middle[j], abs=1e-6), (j, x)
+    labels = [x for t, x, _, _ in got["texts"] if t.startswith(("interleaved", "half"))]
+    assert labels == pytest.approx([inter[0, 1] - 1] * 2, abs=1e-6), labels
+
+
 def test_layout_every_number_at_random_states(chromium, site, rng):
     context, page, log, widget = open_widget(chromium, site, "LayoutExplorer")
     data = widget.data
@@ -370,6 +407,7 @@ def test_layout_every_number_at_random_states(chromium, site, rng):
         assert sorted(lines) == [[2 * pair, pair], [2 * pair + 1, pair + dim // 2]]
         on = page.eval_on_selector_all('rect[data-highlight="1"]', "(rs) => rs.map((r) => r.dataset.layout + r.dataset.feature)")
         assert sorted(on) == sorted([f"interleaved{2 * pair}", f"interleaved{2 * pair + 1}", f"half{pair}", f"half{pair + dim // 2}"])
+        check_layout_geometry(page.evaluate(LAYOUT_GEOMETRY), perm)
         # Hover a random feature of either layout: its pair, in both layouts, with its numbers.
         k = int(rng.integers(2 * dim))
         hover_mark(page, "rect[data-feature]", k)

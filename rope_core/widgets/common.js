@@ -210,12 +210,19 @@ function keepTextSize(svg) {
 
 function arrow(parent, x0, y0, x1, y1, cls) {
   const group = svgEl("g", { class: cls }, parent);
-  svgEl("line", { x1: x0, y1: y0, x2: x1, y2: y1, class: "rope-w-stroke" }, group);
+  svgEl("line", { class: "rope-w-stroke" }, group);
+  svgEl("polygon", { class: "rope-w-fill" }, group);
+  return moveArrow(group, x0, y0, x1, y1);
+}
+// Moves an arrow drawn by arrow() in place (a redraw that changes only where it points).
+function moveArrow(group, x0, y0, x1, y1) {
+  const [line, head] = group.children;
+  for (const [key, value] of Object.entries({ x1: x0, y1: y0, x2: x1, y2: y1 })) line.setAttribute(key, value);
   const angle = Math.atan2(y1 - y0, x1 - x0);
   const size = 9;
   const p1 = [x1 - size * Math.cos(angle - 0.4), y1 - size * Math.sin(angle - 0.4)];
   const p2 = [x1 - size * Math.cos(angle + 0.4), y1 - size * Math.sin(angle + 0.4)];
-  svgEl("polygon", { points: `${x1},${y1} ${p1[0]},${p1[1]} ${p2[0]},${p2[1]}`, class: "rope-w-fill" }, group);
+  head.setAttribute("points", `${x1},${y1} ${p1[0]},${p1[1]} ${p2[0]},${p2[1]}`);
   return group;
 }
 

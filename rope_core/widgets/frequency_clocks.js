@@ -6,6 +6,9 @@ function render({ model, el }) {
   };
   const out = {};
   let data = model.get("data"), positionSlider = null;
+  // What the last full drawing was for (d, b, context): a new position only turns the hands
+  // and moves the m line, in place (the per-slider redraw budget is 4 ms).
+  let drawn = null;
   const TAU = 2 * Math.PI;
   // The one computation on the page: pair i's hand at m·θ_i mod 2π (θ_i unrounded from
   // Python's clock_table; the browser tests check every shown angle against rope_core).
@@ -28,27 +31,19 @@ function render({ model, el }) {
   function draw() {
     const tab = data.tables[state.d][state.b], m = data.positions[state.m];
     const pairs = tab.theta.length;
-    const cols = Math.ceil(Math.sqrt(pairs)), rows = Math.ceil(pairs / cols);
-    const cell = Math.min(400 / cols, 380 / rows), radius = cell * 0.34;
-    svg.replaceChildren();
+    if (!drawn || drawn.tab !== tab || drawn.c !== state.c) drawn = drawClocks(tab, pairs);
+    drawn.m = m;
     let beyond = 0;
-    const marks = [];
-    for (let i = 0; i < pairs; i++) {
-      const cx = (i % cols + 0.5) * cell, cy = (Math.floor(i / cols) + 0.45) * cell;
+    drawn.clocks.forEach(({ group, hand: pointer, cx, cy, radius }, i) => {
       const far = tab.beyond_context[state.c][i];
       if (far) beyond++;
       const angle = hand(m, tab.theta[i]);
-      const group = svgEl("g", { "data-pair": i, "data-angle": angle, "data-beyond": far ? "1" : "0",
-        "aria-label": `pair ${i}: angle ${fmt3(angle)} rad${far ? ", does not complete a turn within the context" : ""}` }, svg);
-      svgEl("circle", { cx, cy, r: radius + 4, class: "rope-w-clock-hit" }, group);
-      svgEl("circle", { cx, cy, r: radius, class: "rope-w-meaning", "stroke-dasharray": far ? "4 3" : "none" }, group);
+      group.setAttribute("data-angle", angle);
+      group.setAttribute("aria-label", `pair ${i}: angle ${fmt3(angle)} rad${far ? ", does not complete a turn within the context" : ""}`);
       // Angles are counter-clockwise from 3 o'clock, as in the rotation explorer.
-      arrow(group, cx, cy, cx + radius * Math.cos(angle), cy - radius * Math.sin(angle), far ? "k" : "q");
-      typeset(svgEl("text", { x: cx, y: cy + radius + 14, "text-anchor": "middle", class: "rope-w-muted-text" }, group), cell > 60 ? `θ_${i}` : `${i}`);
-      marks.push(group);
-    }
-    hoverable(marks, { columns: cols, onShow: (i) => showPair(tab, m, i), onHide: hide });
-    drawWavelengths(tab, m, pairs);
+      moveArrow(pointer, cx, cy, cx + radius * Math.cos(angle), cy - radius * Math.sin(angle));
+    });
+    drawPositionLine(m);
     typeset(out.summary, `${pairs} pairs at m = ${m}; ${beyond} with λ_i > L = ${data.contexts[state.c]} (dashed: not one turn within the context)`);
     Object.assign(out.summary.dataset, { pairs, beyond, context: data.contexts[state.c], position: m });
     const last = pairs - 1, slowAngle = m * tab.theta[last];
@@ -58,9 +53,32 @@ function render({ model, el }) {
     Object.assign(out.slowest.dataset, { angle: slowAngle, turns: slowAngle / TAU, theta: tab.theta[last], wavelength: tab.wavelength[last] });
     hide();
   }
+  // Everything that does not move with m: the clock faces (hands pointing anywhere until
+  // draw() turns them) and the wavelength view without its m line.
+  function drawClocks(tab, pairs) {
+    const cols = Math.ceil(Math.sqrt(pairs)), rows = Math.ceil(pairs / cols);
+    const cell = Math.min(400 / cols, 380 / rows), radius = cell * 0.34;
+    svg.replaceChildren();
+    const clocks = [];
+    for (let i = 0; i < pairs; i++) {
+      const cx = (i % cols + 0.5) * cell, cy = (Math.floor(i / cols) + 0.45) * cell;
+      const far = tab.beyond_context[state.c][i];
+      const group = svgEl("g", { "data-pair": i, "data-beyond": far ? "1" : "0" }, svg);
+      svgEl("circle", { cx, cy, r: radius + 4, class: "rope-w-clock-hit" }, group);
+      svgEl("circle", { cx, cy, r: radius, class: "rope-w-meaning", "stroke-dasharray": far ? "4 3" : "none" }, group);
+      const pointer = arrow(group, cx, cy, cx + radius, cy, far ? "k" : "q");
+      typeset(svgEl("text", { x: cx, y: cy + radius + 14, "text-anchor": "middle", class: "rope-w-muted-text" }, group), cell > 60 ? `θ_${i}` : `${i}`);
+      clocks.push({ group, hand: pointer, cx, cy, radius });
+    }
+    const result = { tab, c: state.c, m: null, clocks };
+    // Hover reads the position of the moment, not the one the faces were drawn at.
+    hoverable(clocks.map((clock) => clock.group), { columns: cols, onShow: (i) => showPair(tab, result.m, i), onHide: hide });
+    Object.assign(result, drawWavelengths(tab, pairs, result));
+    return result;
+  }
   // The second view: every pair's wavelength λ_i on a log axis, against the context L and the
   // position m (a hand whose bar rises above m has not yet made one turn). Linked by hover.
-  function drawWavelengths(tab, m, pairs) {
+  function drawWavelengths(tab, pairs, current) {
     const left = 46, right = 370, top = 412, bottom = 530, lmax = 7;
     const py = (l) => bottom - (Math.max(0, Math.min(lmax, l)) / lmax) * (bottom - top);
     const width = (right - left) / pairs;
@@ -84,13 +102,18 @@ function render({ model, el }) {
     const context = data.contexts[state.c];
     svgEl("line", { x1: left, y1: py(Math.log10(context)), x2: right, y2: py(Math.log10(context)), class: "rope-w-context", "data-line": "context" }, svg);
     svgEl("text", { x: right + 4, y: py(Math.log10(context)) + 4, "data-label": "context" }, svg).textContent = "L";
-    if (m >= 1) {
-      const y = py(Math.log10(m));
-      svgEl("line", { x1: left, y1: y, x2: right, y2: y, class: "rope-w-position-line", "data-line": "position" }, svg);
-      const yContext = py(Math.log10(context)), apart = Math.abs(y - yContext) < 15 ? (y >= yContext ? 15 : -15) : 0;
-      typeset(svgEl("text", { x: right + 4, y: (apart ? yContext + apart : y) + 4, "data-label": "position", class: "rope-w-position-text" }, svg), "m");
-    }
-    hoverable(bars, { columns: pairs, onShow: (i) => showPair(tab, m, i), onHide: hide });
+    hoverable(bars, { columns: pairs, onShow: (i) => showPair(tab, current.m, i), onHide: hide });
+    const positionLayer = svgEl("g", { "data-layer": "position" }, svg);
+    return { positionLayer, positionAxis: { left, right, py, yContext: py(Math.log10(context)) } };
+  }
+  function drawPositionLine(m) {
+    const { left, right, py, yContext } = drawn.positionAxis;
+    drawn.positionLayer.replaceChildren();
+    if (m < 1) return;
+    const y = py(Math.log10(m));
+    svgEl("line", { x1: left, y1: y, x2: right, y2: y, class: "rope-w-position-line", "data-line": "position" }, drawn.positionLayer);
+    const apart = Math.abs(y - yContext) < 15 ? (y >= yContext ? 15 : -15) : 0;
+    typeset(svgEl("text", { x: right + 4, y: (apart ? yContext + apart : y) + 4, "data-label": "position", class: "rope-w-position-text" }, drawn.positionLayer), "m");
   }
   const sync = syncer(model, state, draw);
   function build() {

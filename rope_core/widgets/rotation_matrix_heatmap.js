@@ -26,6 +26,9 @@ function render({ model, el }) {
     hoverBox.dataset.pair = i;
   }
   let hoverBox = null;
+  // What the last full drawing was for (d, b): a new position or pair only recolours the cells
+  // and moves the pair's outline, in place (the per-slider redraw budget is 4 ms).
+  let drawn = null;
   function hide() {
     out.hover.textContent = "hover or focus a cell for its numbers";
     for (const key of Object.keys(out.hover.dataset)) if (key !== "readout") delete out.hover.dataset[key];
@@ -35,15 +38,34 @@ function render({ model, el }) {
     const dim = data.dims[state.d], tab = data.tables[state.d][state.b];
     if (pairSlider) state.p = pairSlider.setCount(dim / 2);
     const cell = span / dim, values = tab.blocks[state.m];
+    if (!drawn || drawn.tab !== tab) drawn = drawMatrix(dim, tab, cell);
+    drawn.values = values;
+    drawn.marks.forEach((rect, e) => {
+      rect.setAttribute("style", `fill: ${colour(values[e])}`);
+      rect.setAttribute("data-value", values[e]);
+      rect.setAttribute("aria-label", `row ${tab.rows[e]}, column ${tab.cols[e]}: ${fmt3(values[e])}`);
+    });
+    const p = state.p;
+    for (const [key, value] of Object.entries({ x: left + 2 * p * cell, y: top + 2 * p * cell, "data-pair": p })) drawn.selected.setAttribute(key, value);
+    // Tab enters the matrix at the highlighted pair's first cell.
+    drawn.marks.forEach((rect, e) => rect.setAttribute("tabindex", e === 4 * p ? "0" : "-1"));
+    const base = 4 * p;
+    out.block.textContent = `[[${fmt3(values[base])}, ${fmt3(values[base + 1])}], [${fmt3(values[base + 2])}, ${fmt3(values[base + 3])}]]`;
+    Object.assign(out.block.dataset, { cos: values[base], sin: values[base + 2], pair: p, angle: tab.angle[state.m][p] });
+    typeset(out.theta, `θ_${p} = ${fmt3(tab.theta[p])}, m·θ_${p} = ${fmt3(tab.angle[state.m][p])} rad, λ_${p} = ${fmt3(tab.wavelength[p])}`);
+    Object.assign(out.theta.dataset, { theta: tab.theta[p], wavelength: tab.wavelength[p] });
+    hide();
+  }
+  // Everything that does not change with m or the pair: the cells (coloured by draw()), the
+  // ticks, the outlines and the colour scale.
+  function drawMatrix(dim, tab, cell) {
     svg.replaceChildren();
     // Zeros outside the blocks: the background colour, inside an outline (>= 3:1).
     svgEl("rect", { x: left, y: top, width: span, height: span, style: `fill: ${colour(0)}`, class: "rope-w-outline" }, svg);
     const marks = [];
-    for (let e = 0; e < values.length; e++) {
+    for (let e = 0; e < tab.rows.length; e++) {
       const r = tab.rows[e], c = tab.cols[e];
-      const rect = svgEl("rect", { x: left + c * cell, y: top + r * cell, width: cell, height: cell, style: `fill: ${colour(values[e])}`,
-        "data-row": r, "data-col": c, "data-value": values[e], "aria-label": `row ${r}, column ${c}: ${fmt3(values[e])}` }, svg);
-      marks.push(rect);
+      marks.push(svgEl("rect", { x: left + c * cell, y: top + r * cell, width: cell, height: cell, "data-row": r, "data-col": c }, svg));
     }
     // Tick labels: every column and row while they fit, else every other / every fourth.
     const every = dim <= 8 ? 1 : dim <= 16 ? 2 : 4;
@@ -52,18 +74,13 @@ function render({ model, el }) {
       svgEl("text", { x: left - 5, y: top + (j + 0.5) * cell + 4, "text-anchor": "end", class: "rope-w-muted-text", "data-tick-y": j }, svg).textContent = String(j);
     }
     svgEl("text", { x: left + span / 2, y: 14, "text-anchor": "middle", class: "rope-w-muted-text" }, svg).textContent = "rows and columns: feature index";
-    const p = state.p;
-    svgEl("rect", { x: left + 2 * p * cell, y: top + 2 * p * cell, width: 2 * cell, height: 2 * cell, class: "rope-w-selected",
-      "data-pair": p }, svg);
+    const selected = svgEl("rect", { width: 2 * cell, height: 2 * cell, class: "rope-w-selected" }, svg);
     hoverBox = svgEl("rect", { x: left, y: top, width: 2 * cell, height: 2 * cell, class: "rope-w-hovered", visibility: "hidden" }, svg);
     colourScale(svg, { x: left, y: top + span + 14, width: 180, colour, ticks: [-1, 0, 1], label: "entry value" });
-    hoverable(marks, { columns: 2, start: 4 * p, onShow: (e) => showCell(tab, values, e), onHide: hide });
-    const base = 4 * p;
-    out.block.textContent = `[[${fmt3(values[base])}, ${fmt3(values[base + 1])}], [${fmt3(values[base + 2])}, ${fmt3(values[base + 3])}]]`;
-    Object.assign(out.block.dataset, { cos: values[base], sin: values[base + 2], pair: p, angle: tab.angle[state.m][p] });
-    typeset(out.theta, `θ_${p} = ${fmt3(tab.theta[p])}, m·θ_${p} = ${fmt3(tab.angle[state.m][p])} rad, λ_${p} = ${fmt3(tab.wavelength[p])}`);
-    Object.assign(out.theta.dataset, { theta: tab.theta[p], wavelength: tab.wavelength[p] });
-    hide();
+    const result = { tab, marks, selected, values: null };
+    // Hover reads the entries of the moment, not the ones the cells were drawn with.
+    hoverable(marks, { columns: 2, onShow: (e) => showCell(tab, result.values, e), onHide: hide });
+    return result;
   }
   const sync = syncer(model, state, draw);
   slider(controls, { label: "position m", name: "position", values: data.positions, index: state.m, onInput: sync("m", "position") });

@@ -72,17 +72,20 @@ DRAG_INSTRUMENT = """
 }
 """
 
-# Before any page script: time every play-button frame (drag.js names its timer callback `tick`).
+# Before any page script: time every play-button frame (common.js's player runs its callback
+# `step` on setInterval; drag.js's own `tick` on setTimeout is kept for older builds).
 FRAME_INSTRUMENT = """
 window.__frames = [];
-const plainSetTimeout = window.setTimeout.bind(window);
-window.setTimeout = (callback, delay, ...rest) => plainSetTimeout((...args) => {
-  if (callback.name !== 'tick') return callback(...args);
-  const start = performance.now();
-  callback(...args);
-  document.body.getBoundingClientRect();
-  window.__frames.push(performance.now() - start);
-}, delay, ...rest);
+for (const timer of ['setTimeout', 'setInterval']) {
+  const plain = window[timer].bind(window);
+  window[timer] = (callback, delay, ...rest) => plain((...args) => {
+    if (callback.name !== 'tick' && callback.name !== 'step') return callback(...args);
+    const start = performance.now();
+    callback(...args);
+    document.body.getBoundingClientRect();
+    window.__frames.push(performance.now() - start);
+  }, delay, ...rest);
+}
 """
 
 

@@ -22,7 +22,7 @@ import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
+from rope_core.demos.rotation import RELATIVE_DEFAULTS, relative_state, unit_vector
 
 ROOT = Path(__file__).resolve().parents[1]
 GALLERY = ROOT / "book" / "gallery.md"
@@ -70,17 +70,29 @@ class Section:
     figure: str = ""
 
 
-# The widget's default vectors, shared by the figure code and the score quoted in its alt text.
-Q_DEG, K_DEG, K_LEN, THETA, M, N = 20.0, 75.0, 0.8, 0.3, 2, 7
+# The RelativeInvariance widget's defaults (one place: rope_core.demos.rotation), shared by the
+# figure code and the score quoted in its alt text.
+RELATIVE = RELATIVE_DEFAULTS
+
+
+def _vector_code(angle, length):
+    """Python source of the vector the widget draws at ``angle`` degrees with ``length``."""
+    scale = "" if length == 1 else f"{length:g} * "
+    return f"{scale}np.array([np.cos(np.radians({angle:g})), np.sin(np.radians({angle:g}))])"
+
+
+def _side_by_side(function, left, right, setup=""):
+    """The figure code of a section: ``plots.<function>`` drawn twice, with the ``left`` and the
+    ``right`` arguments, side by side (after the ``setup`` lines)."""
+    return (f"fig, (left, right) = plots.new_figure(1, 2, figsize=(9, 4))\n{setup}"
+            f"plots.{function}({left}, ax=left)\nplots.{function}({right}, ax=right);")
 
 
 def _relative_score():
     """The score the RelativeInvariance figure shows (the widget reads out the same number)."""
-    from rope_core import rotate_2d
-
-    q = np.array([np.cos(np.radians(Q_DEG)), np.sin(np.radians(Q_DEG))])
-    k = K_LEN * np.array([np.cos(np.radians(K_DEG)), np.sin(np.radians(K_DEG))])
-    return float(rotate_2d(q, M * THETA) @ rotate_2d(k, N * THETA))
+    q = RELATIVE["q_length"] * unit_vector(RELATIVE["q_angle"])
+    k = RELATIVE["k_length"] * unit_vector(RELATIVE["k_angle"])
+    return float(relative_state(q, k, RELATIVE["m"], RELATIVE["n"], 0, RELATIVE["theta"])["score"])
 
 
 def sections():
@@ -95,10 +107,7 @@ The complex read-out is the same rotation written as $\mathbf{q}\,e^{im\theta}$ 
             "Two panels. Left, a blue vector q at about 27 degrees and a green copy of it rotated by 1.5 radians, "
             "with an arc between them. Right, the same vector rotated by 5 radians, with grey dots marking the ten "
             "earlier positions on the circle.",
-            """\
-fig, (left, right) = plots.new_figure(1, 2, figsize=(9, 4))
-plots.plot_rotation((1.0, 0.5), position=3, theta=0.5, ax=left)
-plots.plot_rotation((1.0, 0.5), position=10, theta=0.5, ax=right);""",
+            _side_by_side("plot_rotation", "(1.0, 0.5), position=3, theta=0.5", "(1.0, 0.5), position=10, theta=0.5"),
         ),
         "RelativeInvariance": Section(
             "Shift two positions together",
@@ -107,14 +116,16 @@ them does not, and neither does the score.""",
             "Shifting both positions by 9 turns both vectors by the same angle; the score in the title does not change.",
             "Two panels with a blue rotated query and an orange rotated key. Between the left panel (no shift) and the "
             "right panel (shift 9) both arrows have turned by the same angle, and both titles show the same score, "
-            f"{_relative_score():.4f}, the value the widget reads out for m = {M} and n = {N}.",
-            f"""\
-fig, (left, right) = plots.new_figure(1, 2, figsize=(9, 4))
-# The widget's default vectors: q at {Q_DEG:g} degrees, k of length {K_LEN:g} at {K_DEG:g} degrees.
-q = np.array([np.cos(np.radians({Q_DEG:g})), np.sin(np.radians({Q_DEG:g}))])
-k = {K_LEN:g} * np.array([np.cos(np.radians({K_DEG:g})), np.sin(np.radians({K_DEG:g}))])
-plots.plot_relative_invariance(q, k, m={M}, n={N}, shift=0, ax=left)
-plots.plot_relative_invariance(q, k, m={M}, n={N}, shift=9, ax=right);""",
+            f"{_relative_score():.4f}, the value the widget reads out for m = {RELATIVE['m']} and n = {RELATIVE['n']}.",
+            _side_by_side(
+                "plot_relative_invariance",
+                *(f"q, k, m={RELATIVE['m']}, n={RELATIVE['n']}, shift={shift}, theta={RELATIVE['theta']:g}"
+                  for shift in (0, 9)),
+                setup=f"""\
+# The widget's default vectors: q at {RELATIVE['q_angle']:g} degrees, k of length {RELATIVE['k_length']:g} at {RELATIVE['k_angle']:g} degrees.
+q = {_vector_code(RELATIVE['q_angle'], RELATIVE['q_length'])}
+k = {_vector_code(RELATIVE['k_angle'], RELATIVE['k_length'])}
+"""),
         ),
         "FrequencyClocks": Section(
             "Turn the frequency clocks",
@@ -124,10 +135,8 @@ clocks have a wavelength longer than the chosen context: they never complete a t
             "Dashed clocks do not complete a turn in 256 tokens.",
             "Two grids of eight small clocks. At position 5 and at position 50 the first clocks show very different "
             "hand angles while the last four, drawn dashed, point almost to the right in both.",
-            """\
-fig, (left, right) = plots.new_figure(1, 2, figsize=(9, 4))
-plots.plot_frequency_clocks(position=5, dim=16, base=10000.0, context=256, ax=left)
-plots.plot_frequency_clocks(position=50, dim=16, base=10000.0, context=256, ax=right);""",
+            _side_by_side("plot_frequency_clocks", "position=5, dim=16, base=10000.0, context=256",
+                          "position=50, dim=16, base=10000.0, context=256"),
         ),
         "RotationMatrixHeatmap": Section(
             "Look inside the rotation matrix",
@@ -136,10 +145,7 @@ plots.plot_frequency_clocks(position=50, dim=16, base=10000.0, context=256, ax=r
             "Two heat maps of a 16 by 16 matrix, zero everywhere except 2 by 2 blocks along the diagonal. The "
             "top-left blocks change colour between position 1 and position 20; the bottom-right blocks stay close "
             "to the identity.",
-            """\
-fig, (left, right) = plots.new_figure(1, 2, figsize=(9, 4))
-plots.plot_rotation_matrix(position=1, dim=16, ax=left)
-plots.plot_rotation_matrix(position=20, dim=16, ax=right);""",
+            _side_by_side("plot_rotation_matrix", "position=1, dim=16", "position=20, dim=16"),
         ),
         "DecayExplorer": Section(
             "Watch the decay bound (and what it does not say)",
@@ -151,10 +157,7 @@ normalised bound.""",
             "The decay bound and two actual scores against distance for base 10 000 and base 100.",
             "Two line plots against distance from 0 to 1024. The bound and the aligned score start at 1 and fall "
             "quickly, the random score wanders near zero. With base 100 the curves drop faster and oscillate more.",
-            """\
-fig, (left, right) = plots.new_figure(1, 2, figsize=(9, 4))
-plots.plot_decay(base=10000.0, ax=left)
-plots.plot_decay(base=100.0, ax=right);""",
+            _side_by_side("plot_decay", "base=10000.0", "base=100.0"),
         ),
         "ContextExtension": Section(
             "Stretch the context",
@@ -176,10 +179,7 @@ training length).""",
             "Two log-scale line plots of wavelength against pair index. The unscaled line rises straight; linear "
             "interpolation is shifted up everywhere; NTK-aware tilts the line; YaRN and Llama 3.1 follow the "
             "unscaled line for the first pairs and the interpolated line for the last ones.",
-            """\
-fig, (left, right) = plots.new_figure(1, 2, figsize=(9, 4))
-plots.plot_context_extension(factor=4, ax=left)
-plots.plot_context_extension(factor=16, ax=right);""",
+            _side_by_side("plot_context_extension", "factor=4", "factor=16"),
         ),
         "LayoutExplorer": Section(
             "Pair the features two ways",
@@ -188,10 +188,7 @@ plots.plot_context_extension(factor=16, ax=right);""",
             "Two diagrams of eight feature boxes in two rows, interleaved on top and half below, with lines for the "
             "permutation. Left, features 2 and 3 on top map to features 1 and 5 below. Right, features 6 and 7 map "
             "to 3 and 7.",
-            """\
-fig, (left, right) = plots.new_figure(1, 2, figsize=(9, 4))
-plots.plot_layouts(dim=8, pair=1, ax=left)
-plots.plot_layouts(dim=8, pair=3, ax=right);""",
+            _side_by_side("plot_layouts", "dim=8, pair=1", "dim=8, pair=3"),
         ),
     }
 

@@ -19,15 +19,21 @@ Python (explorers, demos, views):
 Each mutant runs the tests that can see it, cheapest first, until one fails:
   1. Python mutants: the widget/view/plot unit tests (``tests/test_widgets*.py``,
      ``tests/test_views*.py``, ``tests/test_plots*.py``, browser tests deselected);
-  2. every mutant that reaches a page (all but views): the book rebuilt through
-     ``scripts/build_book.py`` (its cache key covers rope_core's JS, so stale pages cannot
-     hide the mutant), then the widget browser tests (``tests/test_widgets*browser*.py``).
-The file is restored after each mutant, and the book rebuilt once more at the end.
+  2. Python mutants that reach a page (all but views): the book rebuilt through
+     ``scripts/build_book.py`` (its cache key covers rope_core, so stale pages cannot hide the
+     mutant), then the widget browser tests (``tests/test_widgets*browser*.py``);
+  3. JS mutants: the page runs the JS as it is embedded in the page's widget state (``_esm`` =
+     common.js + the widget's file [+ drag.js]; executing the notebooks does nothing else with
+     it), so the mutant is written into every built page that embeds the file, and the browser
+     tests that open those pages, or that make their own pages from the (mutated) source, and
+     are about that widget or about every widget (``tests_loading``), run on that build (``ROPE_BOOK_REUSE_BUILD=1``); the pages are restored afterwards. Seconds instead
+     of a 5-7 minute rebuild; ``--js-rebuild`` takes the rebuild path of stage 2 instead.
+The file is restored after each mutant, and the book rebuilt at the end if a mutant was built.
 
 Run it in a clone whose book is built (``make book``), with ``PYTHONPATH`` set to that clone
 if its venv is shared with another checkout, so that the notebook kernels import the mutant:
     PYTHONPATH=$PWD .venv/bin/python scripts/mutate_widgets.py [--only js|py] [--files GLOB]
-        [--limit N] [--list]
+        [--limit N] [--list] [--js-rebuild] [--no-py-browser]
 Prints one line per mutant (caught by which stage, or SURVIVED), then caught/total per file and
 overall. Exit status 0 whatever the rate (it is a measurement, not a test).
 """
@@ -36,6 +42,8 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
+import json
+import os
 import re
 import subprocess
 import sys
@@ -120,7 +128,7 @@ def js_mutants(path: Path) -> list[Mutant]:
         open_at, close_at = (drawn or calls)[0]
         found.append(_scaled(path, "coordinate", text, open_at + 1, close_at))
     else:
-        match = re.compile(r"\barrow\(").search(text, body)
+        match = re.compile(r"(?<!function )\barrow\(").search(text, body)
         if match:
             open_at = match.end() - 1
             args, i = [], open_at + 1
@@ -237,7 +245,7 @@ def all_mutants(root: Path = ROOT, js_per_file: int = 0) -> list[Mutant]:
     """Every mutant; with ``js_per_file`` only that many per JS file, operators taken in turn
     across the files (each JS mutant costs a full rebuild: about 2-3 minutes here)."""
     mutants = []
-    js_files = [p for p in sorted((root / "rope_core" / "widgets").glob("*.js")) if p.name != "common.js"]
+    js_files = sorted((root / "rope_core" / "widgets").glob("*.js"))
     for number, path in enumerate(js_files):
         found = js_mutants(path)
         if js_per_file and found:
@@ -253,10 +261,12 @@ def all_mutants(root: Path = ROOT, js_per_file: int = 0) -> list[Mutant]:
 
 # --- running ---------------------------------------------------------------------------------
 
-def pytest(args, root: Path = ROOT) -> bool:
-    """True when the tests fail (the mutant is caught)."""
+def pytest(args, root: Path = ROOT, reuse_build: bool = False) -> bool:
+    """True when the tests fail (the mutant is caught). ``reuse_build``: test the pages in
+    ``_build/html`` as they are (no build_book.py run, which would see no change and keep them)."""
     command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *args]
-    return subprocess.run(command, cwd=root, capture_output=True).returncode != 0
+    env = {**os.environ, "ROPE_BOOK_REUSE_BUILD": "1"} if reuse_build else None
+    return subprocess.run(command, cwd=root, capture_output=True, env=env).returncode != 0
 
 
 def unit_tests(root: Path = ROOT) -> list[str]:
@@ -275,9 +285,108 @@ def rebuild(root: Path = ROOT) -> bool:
     return done.returncode == 0
 
 
-def run(mutant: Mutant, root: Path = ROOT, py_browser: bool = True) -> str:
-    """'unit', 'build' (the strict book build failed), 'browser', '' (survived), or
-    'unit-only' (survived the unit tests; the browser stage was not run: --no-py-browser)."""
+def widget_states(html: str):
+    """(start, end, parsed) of each embedded widget state in a built page."""
+    found = []
+    for match in re.finditer(r'<script type="application/vnd.jupyter.widget-state\+json">', html):
+        end = html.index("</script>", match.end())
+        found.append((match.end(), end, json.loads(html[match.end():end])))
+    return found
+
+
+def embedded_modules(html: str) -> list[str]:
+    """The ``_esm`` source of every anywidget model a built page embeds."""
+    return [model["state"]["_esm"] for _, _, state in widget_states(html)
+            for model in state["state"].values() if "_esm" in model.get("state", {})]
+
+
+def patch_built_pages(html_root: Path, original: str, mutated: str) -> dict[Path, str]:
+    """Put a JS mutant into every built page whose widget state embeds the file.
+
+    A widget's ``_esm`` is ``common.js + "\\n" + <name>.js`` (+ ``drag.js``), embedded as a JSON
+    string in the page's widget state: the file's text, JSON-encoded, is replaced by the mutant's
+    (the page keeps its bytes otherwise). Checked by parsing the state again: every module that
+    held the original text holds the mutant's. Returns {page: its original text} for restoring.
+    """
+    encoded, replacement = json.dumps(original)[1:-1], json.dumps(mutated)[1:-1]
+    changed = {}
+    for page in sorted(html_root.rglob("*.html")):
+        html = page.read_text()
+        if "widget-state+json" not in html:
+            continue
+        before = sum(original in esm for esm in embedded_modules(html))
+        if not before:
+            continue
+        new = html.replace(encoded, replacement)
+        after = sum(mutated in esm for esm in embedded_modules(new))
+        if after != before:  # the state was not encoded the way json.dumps does: re-encode it
+            parts, last = [], 0
+            for start, end, state in widget_states(html):
+                for model in state["state"].values():
+                    esm = model.get("state", {}).get("_esm")
+                    if esm is not None:
+                        model["state"]["_esm"] = esm.replace(original, mutated)
+                parts += [html[last:start], json.dumps(state).replace("</", "<\\/")]
+                last = end
+            new = "".join(parts) + html[last:]
+            assert sum(mutated in esm for esm in embedded_modules(new)) == before, page
+        page.write_text(new)
+        changed[page] = html
+    return changed
+
+
+def widget_modules(root: Path = ROOT) -> dict[str, set[str]]:
+    """{widget class: the JS files (stems) its ``_esm`` is made of, besides common.js}."""
+    text = (root / "rope_core" / "widgets" / "explorers.py").read_text()
+    found = {}
+    for match in re.finditer(r"^class (\w+)\(RopeWidget\):(.*?)(?=^class |\Z)", text, re.S | re.M):
+        body = match.group(2)
+        found[match.group(1)] = set(re.findall(r'\bmodule\("(\w+)"\)', body)) | (
+            {"drag"} if "_DRAG_JS" in body else set())
+    return found
+
+
+def tests_loading(pages, js_path: Path, root: Path = ROOT) -> list[str]:
+    """The widget browser tests that can see a JS mutant in ``pages``, those about its widget first.
+
+    A test file counts if it opens one of ``pages`` or makes its own pages from the widgets (it
+    reads the mutated source). In it, a test counts unless it names only other widgets (its
+    class names or their JS files, in its decorators or body): a test that names no widget
+    (every gallery widget, every registered class) counts for every mutant.
+    """
+    import ast
+
+    modules = widget_modules(root)
+    mine = {name for name, stems in modules.items() if js_path.stem in stems or js_path.stem == "common"}
+    about_mine, generic = [], []
+    for name in browser_tests(root):
+        text = (root / name).read_text()
+        uses_book = "book_server" in text or "built_book" in text
+        if uses_book and not any(page.stem in text for page in pages):
+            continue
+        for node in ast.parse(text).body:
+            if not (isinstance(node, ast.FunctionDef) and node.name.startswith("test_")):
+                continue
+            source = "".join(ast.get_source_segment(text, part) for part in [*node.decorator_list, node])
+            named = {widget for widget, stems in modules.items()
+                     if widget in source or any(stem in source for stem in stems - {"drag"})}
+            if named & mine:
+                about_mine.append(f"{name}::{node.name}")
+            elif not named:
+                generic.append(f"{name}::{node.name}")
+    return about_mine + generic
+
+
+def run(mutant: Mutant, original: str = "", root: Path = ROOT, py_browser: bool = True,
+        js_rebuild: bool = False) -> str:
+    """'unit', 'build' (the strict book build failed), 'browser', '' (survived),
+    'unit-only' (survived the unit tests; the browser stage was not run: --no-py-browser), or
+    'no-page' (a JS mutant no built page embeds, and no browser test builds its own page).
+
+    A JS mutant (the source file already mutated) is put into the built pages directly and the
+    browser tests that load them run on that build (``ROPE_BOOK_REUSE_BUILD=1``); with
+    ``js_rebuild`` the book is rebuilt through build_book.py instead (minutes per mutant).
+    """
     is_js = mutant.path.suffix == ".js"
     if not is_js and pytest(["-m", "not browser and not book and not lab and not chapters",
                              *unit_tests(root)], root):
@@ -286,9 +395,27 @@ def run(mutant: Mutant, root: Path = ROOT, py_browser: bool = True) -> str:
         return ""  # the views draw only the book's static figures: unit tests are what sees them
     if not is_js and not py_browser:
         return "unit-only"
+    if is_js and not js_rebuild:
+        changed = patch_built_pages(root / "_build" / "html", original, mutant.apply(original))
+        try:
+            tests = tests_loading(changed, mutant.path, root)
+            if not tests:
+                return "no-page"
+            return "browser" if pytest(["-m", "browser", *tests], root, reuse_build=True) else ""
+        finally:
+            for page, html in changed.items():
+                page.write_text(html)
     if not rebuild(root):
         return "build"
     return "browser" if pytest(["-m", "browser", *browser_tests(root)], root) else ""
+
+
+def _children_cpu() -> float:
+    """CPU seconds (user + system) of the finished subprocesses: a cost the load does not inflate."""
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def caught_by(stage: str) -> bool:
@@ -305,6 +432,8 @@ def main(argv=None) -> int:
     parser.add_argument("--list", action="store_true", help="list the mutants and exit")
     parser.add_argument("--no-py-browser", dest="py_browser", action="store_false",
                         help="Python mutants: unit stage only (each browser stage costs a rebuild)")
+    parser.add_argument("--js-rebuild", action="store_true",
+                        help="JS mutants: rebuild the book (build_book.py) instead of patching the built pages")
     parser.add_argument("--deadline", help="HH:MM (UTC): start no mutant after it; report what ran")
     args = parser.parse_args(argv)
 
@@ -324,26 +453,32 @@ def main(argv=None) -> int:
         hour, minute = map(int, args.deadline.split(":"))
         now = time.gmtime()
         stop = time.time() + ((hour - now.tm_hour) * 60 + minute - now.tm_min) * 60 - now.tm_sec
+    built_with_mutant = False  # the last build executed a mutant: rebuild before patching pages
     try:
         for mutant in mutants:
             if stop is not None and time.time() > stop:
                 print(f"deadline {args.deadline} reached: {len(mutants) - len(results)} mutants not run")
                 break
             original = originals[mutant.path]
-            began = time.monotonic()
+            patches = mutant.path.suffix == ".js" and not args.js_rebuild
+            if patches and built_with_mutant:
+                rebuild()
+                built_with_mutant = False
+            began, cpu = time.monotonic(), _children_cpu()
             mutant.path.write_text(mutant.apply(original))
             try:
-                stage = run(mutant, py_browser=args.py_browser)
+                stage = run(mutant, original, py_browser=args.py_browser, js_rebuild=args.js_rebuild)
             finally:
                 mutant.path.write_text(original)
             results.append((mutant, stage))
+            built_with_mutant |= not patches and stage not in ("unit", "unit-only") and mutant.path.name != "views.py"
             verdict = ("SURVIVED unit" if stage == "unit-only" else f"caught ({stage})") if stage else "SURVIVED"
             print(f"{verdict:18s} {mutant.describe(original)}  -> {mutant.new[:70]}"
-                  f"  [{time.monotonic() - began:.0f} s]", flush=True)
+                  f"  [{time.monotonic() - began:.0f} s, CPU {_children_cpu() - cpu:.0f} s]", flush=True)
     finally:
         for path, text in originals.items():
             path.write_text(text)
-        if any(stage not in ("unit", "unit-only") for _, stage in results):
+        if built_with_mutant:
             rebuild()  # the book was rebuilt with a mutant: leave it built from the real code
     print("\ncaught / total per file:")
     for path in sorted({m.path for m, _ in results}):

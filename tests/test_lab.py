@@ -417,12 +417,13 @@ def test_widget_chapter_runs_and_its_slider_redraws_in_jupyterlab(
         assert kernel_before, "the probe printed no widget trait"
         n_cells = page.evaluate("(p) => window.ropePanels[p].model.cells.length", path)
 
-        # Move the first slider of the first widget with the keyboard (ARIA role slider).
+        # Move the first range slider of the first widget with the keyboard. A drag handle
+        # (an SVG element with role slider) is not one: it holds a float angle, not a stop.
         panel_id = page.evaluate("(p) => window.ropePanels[p].id", path)
         output = page.locator(f"[id='{panel_id}'] .rope-w").first  # our widget's own class
         output.scroll_into_view_if_needed()
         drawing = output.locator("svg").first
-        slider = output.get_by_role("slider").first
+        slider = output.locator("input[type=range]").first
         before_svg = drawing.inner_html()
         before_value = slider.input_value()
         slider.focus()

@@ -4,7 +4,8 @@ Starts JupyterLab exactly as ``make lab`` does (the ``lab_server`` fixture of
 ``test_lab.py``: autosave on, public ``window.jupyterapp`` hooks), opens the gallery, runs it,
 then drags q on the rotation explorer by 47° and k on the relative-position widget by 47° with
 the mouse. The kernel is asked for the traits (a cell executed beside the notebook) until they
-change: each must have turned by 47° ± 3° and equal, to 1e-9, the angle the page shows. Handles
+change: each must have turned by 47° ± 3° and equal, to 1e-9, the angle the page shows; then
+each is dragged 0.2 away from the centre and the kernel's length must follow the page's. Handles
 are found by their ARIA role and name (``slider`` "direction of q"), not by JupyterLab's private classes.
 """
 
@@ -35,7 +36,8 @@ chapters_restored = test_lab.chapters_restored
 PROBE = (
     "import rope_core.widgets as _W; "
     "_ws = [v for _, v in sorted(Out.items()) if isinstance(v, (_W.RotationExplorer, _W.RelativeInvariance))]; "
-    "print([(type(v).__name__, k, repr(getattr(v, k))) for v in _ws for k in ('q_angle', 'k_angle') if v.has_trait(k)])"
+    "print([(type(v).__name__, k, repr(getattr(v, k))) for v in _ws"
+    " for k in ('q_angle', 'k_angle', 'q_length', 'k_length') if v.has_trait(k)])"
 )
 
 
@@ -74,8 +76,10 @@ def test_dragging_q_and_k_in_jupyterlab_turns_the_python_traits_by_47_degrees(
         panel_id = page.evaluate("(p) => window.ropePanels[p].id", path)
         panel = page.locator(f"[id='{panel_id}']")
 
-        for index, cls, handle, trait in ((0, "RotationExplorer", "q", "q_angle"),
-                                          (1, "RelativeInvariance", "k", "k_angle")):
+        # The page's length of the dragged vector: a read-out's data attribute.
+        for index, cls, handle, trait, (length_of, key) in (
+                (0, "RotationExplorer", "q", "q_angle", ('[data-readout="q"]', "length")),
+                (1, "RelativeInvariance", "k", "k_angle", ('[data-readout="lengths"]', "k"))):
             before = kernel_angles(page, path)[(cls, trait)]
             root = panel.locator(".rope-w").nth(index)   # our widget's own class, in gallery order
             knob = root.get_by_role("slider", name=f"direction of {handle}")
@@ -85,6 +89,12 @@ def test_dragging_q_and_k_in_jupyterlab_turns_the_python_traits_by_47_degrees(
             after = wait_for_kernel(page, path, (cls, trait), shown)
             assert abs(after - shown) < 1e-6, (after, shown)   # aria-valuenow has 6 decimals
             assert abs(turned(before, after) - DRAG_DEG) <= 3.0, (cls, before, after)
+            # Out from the centre by 0.2: the kernel's length follows the page's.
+            length_before = kernel_angles(page, path)[(cls, f"{handle}_length")]
+            drag(page, root, handle, 0.0, stretch=0.2)
+            shown = float(root.locator(length_of).get_attribute(f"data-{key}"))
+            after = wait_for_kernel(page, path, (cls, f"{handle}_length"), shown)
+            assert abs(after - shown) < 1e-6 and abs(after - length_before - 0.2) <= 0.02, (cls, length_before, after, shown)
         page.screenshot(path=str(screenshot_dir / "lab-drag.png"))
         assert log.page_errors == [], log.page_errors
     except Exception:

@@ -35,11 +35,14 @@ def test_widget_defaults_are_the_demos_defaults():
     assert widget.data["positions"] == list(range(defaults["max_position"] + 1))
     assert (widget.q_angle, widget.position, widget.theta_index, widget.length_index) == (
         defaults["q_angle"], defaults["position"], defaults["theta_index"], defaults["length_index"])
+    assert widget.q_length == defaults["lengths"][defaults["length_index"]]
+    assert widget.data["length_range"] == defaults["length_range"]
     relative, defaults = W.RelativeInvariance(), demo.RELATIVE_DEFAULTS
     assert (relative.q_angle, relative.k_angle, relative.m, relative.n, relative.shift) == tuple(
         defaults[k] for k in ("q_angle", "k_angle", "m", "n", "shift"))
+    assert (relative.q_length, relative.k_length) == (defaults["q_length"], defaults["k_length"])
     assert relative.data == {"theta": defaults["theta"], "max_position": defaults["max_position"],
-                             "q_length": defaults["q_length"], "k_length": defaults["k_length"]}
+                             "length_range": defaults["length_range"]}
 
 
 def test_rotation_explorer_tables_are_the_demos_table_and_the_closed_form():
@@ -58,9 +61,14 @@ def test_rotation_explorer_state_at_random_states(rng):
         widget.q_angle = float(rng.uniform(-720, 720))
         widget.position = int(rng.integers(len(widget.data["positions"])))
         widget.theta_index = int(rng.integers(len(widget.data["thetas"])))
-        widget.length_index = int(rng.integers(len(widget.data["lengths"])))
+        stop = int(rng.integers(len(widget.data["lengths"])))
+        moved, widget.length_index = stop != widget.length_index, stop
+        if moved:   # moving to a stop sets the length (traitlets: only a change notifies)
+            assert widget.q_length == widget.data["lengths"][stop]
+        if rng.integers(2):   # a drag's continuous length
+            widget.q_length = float(rng.uniform(*widget.data["length_range"]))
         assert 0 <= widget.q_angle < 360
-        length, theta = widget.data["lengths"][widget.length_index], widget.data["thetas"][widget.theta_index]
+        length, theta = widget.q_length, widget.data["thetas"][widget.theta_index]
         state = widget.state()
         np.testing.assert_allclose(state["q"], closed_form(length, widget.q_angle, 0.0), atol=1e-12)
         np.testing.assert_allclose(state["rotated"], closed_form(length, widget.q_angle, widget.position * theta), atol=1e-12)
@@ -79,14 +87,15 @@ def test_relative_invariance_state_at_random_states(rng):
     for _ in range(60):
         widget.q_angle, widget.k_angle = (float(v) for v in rng.uniform(0, 360, 2))
         widget.m, widget.n, widget.shift = (int(v) for v in rng.integers(top, size=3))
+        widget.q_length, widget.k_length = (float(v) for v in rng.uniform(*widget.data["length_range"], 2))
         state, theta = widget.state(), widget._theta
-        rq = closed_form(widget._q_length, widget.q_angle, (widget.m + widget.shift) * theta)
-        rk = closed_form(widget._k_length, widget.k_angle, (widget.n + widget.shift) * theta)
+        rq = closed_form(widget.q_length, widget.q_angle, (widget.m + widget.shift) * theta)
+        rk = closed_form(widget.k_length, widget.k_angle, (widget.n + widget.shift) * theta)
         np.testing.assert_allclose(state["rotated_q"], rq, atol=1e-12)
         np.testing.assert_allclose(state["rotated_k"], rk, atol=1e-12)
         # |q||k| cos(angle between the rotated vectors): depends on n - m only.
         between = np.radians(widget.k_angle - widget.q_angle) + (widget.n - widget.m) * theta
-        expected = widget._q_length * widget._k_length * np.cos(between)
+        expected = widget.q_length * widget.k_length * np.cos(between)
         assert state["score"] == pytest.approx(expected, abs=1e-12)
         assert state["reference"] == pytest.approx(expected, abs=1e-12)
 
@@ -102,6 +111,31 @@ def test_angle_traits_refuse_bad_values_and_keep_the_widget(make, trait, bad):
     assert isinstance(error.value, traitlets.TraitError)   # SliderError is one too
     assert isinstance(error.value, SliderError) == (isinstance(bad, float))
     assert getattr(widget, trait) == before
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), 0.0, -1.0, 5.0, "1", True, None])
+@pytest.mark.parametrize("make, trait", [(W.RotationExplorer, "q_length"), (W.RelativeInvariance, "q_length"),
+                                         (W.RelativeInvariance, "k_length")])
+def test_length_traits_refuse_values_outside_their_range_and_keep_the_widget(make, trait, bad):
+    widget = make()
+    before = getattr(widget, trait)
+    with pytest.raises(traitlets.TraitError, match=trait) as error:
+        setattr(widget, trait, bad)
+    assert isinstance(error.value, SliderError) == isinstance(bad, float)   # a number: says the range
+    assert getattr(widget, trait) == before
+
+
+def test_length_range_and_starting_lengths_are_checked():
+    for bad in [(1.0,), (1.0, 0.5), (0.0, 1.0), (0.2, float("nan")), "ab", ("a", "b")]:
+        with pytest.raises(ValueError, match="length_range"):
+            W.RelativeInvariance(length_range=bad)
+        with pytest.raises(ValueError, match="length_range"):
+            W.RotationExplorer(length_range=bad)
+    with pytest.raises(ValueError, match="q_length"):
+        W.RelativeInvariance(q_length=2.0)      # outside the default range (0.2, 1.3)
+    # The range widens to hold every stop of the length slider; a given q_length wins over the stop.
+    assert W.RotationExplorer(lengths=(0.1, 2.0)).data["length_range"] == (0.1, 2.0)
+    assert W.RotationExplorer(length_index=0, q_length=0.7).q_length == 0.7
 
 
 def test_angle_traits_wrap_into_0_360():

@@ -6,7 +6,9 @@ read-out, at 1280 px with the mouse and at 390 px with touch; the arrow keys tur
 10°. Then it drives each of the two widgets to many random states (drags, keys and sliders) and
 checks every number shown — the read-out text (3 significant digits) and its data attributes
 (the page's own float64 numbers) — against rope_core: to 1e-9 where the page computes the
-rotation itself, 1e-6 where it shows Python's rounded table.
+rotation itself, 1e-6 where it shows Python's rounded table. At each state it also reads where
+every arrow, handle, trail dot and the arc are drawn (the SVG's own coordinates, mapped back to
+data units through the drawn unit circle) and compares them with rope_core to 1e-6.
 """
 
 from __future__ import annotations
@@ -39,8 +41,13 @@ def widget(page, name):
     return root
 
 
+SUPERSCRIPTS = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
+
+
 def number(text):
-    return float(text.replace("−", "-"))
+    """A read-out number as common.js's fmt3 writes it: "−0.841", "2.37×10⁻⁴"."""
+    mantissa, _, exponent = text.replace("−", "-").partition("×10")
+    return float(mantissa) * 10.0 ** int(exponent.translate(SUPERSCRIPTS) or 0)
 
 
 def data_float(locator, key):
@@ -53,16 +60,23 @@ def turned(before, after):
     return delta - 360.0 if delta > 180 else delta
 
 
-def drag(page, root, handle_name, degrees, *, touch=False, steps=12):
-    """Drag a handle along its circle about the drawing's centre by ``degrees`` (counter-clockwise)."""
+UNIT_PX = """(root) => { const svg = root.querySelector("svg.rope-w-svg");
+  return Number(svg.querySelector("circle.rope-w-axis").getAttribute("r")) * svg.getBoundingClientRect().width / svg.viewBox.baseVal.width; }"""
+
+
+def drag(page, root, handle_name, degrees, *, stretch=0.0, touch=False, steps=12):
+    """Drag a handle about the drawing's centre by ``degrees`` (counter-clockwise) while moving it
+    ``stretch`` data units away from the centre (0: along its circle)."""
     svg = root.locator("svg").first.bounding_box()
     centre = (svg["x"] + svg["width"] / 2, svg["y"] + svg["height"] / 2)
     box = root.locator(f'[data-handle="{handle_name}"]').bounding_box()
     start = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     radius = math.hypot(start[0] - centre[0], start[1] - centre[1])
     angle0 = math.atan2(-(start[1] - centre[1]), start[0] - centre[0])
-    path = [(centre[0] + radius * math.cos(a), centre[1] - radius * math.sin(a))
-            for a in angle0 + np.radians(degrees) * np.linspace(0, 1, steps + 1)]
+    unit = root.evaluate(UNIT_PX)          # screen pixels per unit of length
+    path = [(centre[0] + (radius + stretch * unit * t) * math.cos(angle0 + math.radians(degrees) * t),
+             centre[1] - (radius + stretch * unit * t) * math.sin(angle0 + math.radians(degrees) * t))
+            for t in np.linspace(0, 1, steps + 1)]
     if touch:
         cdp = page.context.new_cdp_session(page)
         for i, (x, y) in enumerate(path):
@@ -82,14 +96,74 @@ def q_angle(root):
     return data_float(root.locator('[data-readout="q"]'), "angle")
 
 
+def q_length(root):
+    return data_float(root.locator('[data-readout="q"]'), "length")
+
+
+# Where the marks are drawn, read back from the SVG's own attributes and mapped to data units
+# through the drawn unit circle (its centre and radius are the axis mapping): each arrow's line
+# end and arrowhead tip, each drag handle's position, the trail's dots and the arc's path.
+DRAWN = r"""(root) => {
+  const svg = root.querySelector("svg.rope-w-svg");
+  const axis = svg.querySelector("circle.rope-w-axis");
+  const cx = Number(axis.getAttribute("cx")), cy = Number(axis.getAttribute("cy")), unit = Number(axis.getAttribute("r"));
+  const data = (x, y) => [(Number(x) - cx) / unit, (cy - Number(y)) / unit];
+  const arrows = {};
+  for (const g of svg.querySelectorAll("g[data-vector]")) {
+    const line = g.querySelector("line");
+    const head = g.querySelector("polygon").getAttribute("points").trim().split(/\s+/)[0].split(",");
+    arrows[g.dataset.vector] = {
+      start: data(line.getAttribute("x1"), line.getAttribute("y1")),
+      end: data(line.getAttribute("x2"), line.getAttribute("y2")),
+      head: data(head[0], head[1]),
+    };
+  }
+  const handles = {};
+  for (const h of svg.querySelectorAll("[data-handle]")) {
+    const [, x, y] = h.getAttribute("transform").match(/translate\(\s*([^\s,]+)[\s,]+([^\s,)]+)\s*\)/);
+    handles[h.dataset.handle] = data(x, y);
+  }
+  // Labels stay in drawing units: labelAt clamps them inside the drawing, in those units.
+  const labels = {};
+  for (const t of svg.querySelectorAll("text[data-vector]")) labels[t.dataset.vector] = [Number(t.getAttribute("x")), Number(t.getAttribute("y"))];
+  const trail = [...svg.querySelectorAll("[data-mark=trail] circle")].map((c) => data(c.getAttribute("cx"), c.getAttribute("cy")));
+  const path = svg.querySelector("path.rope-w-arc");
+  let arc = null;
+  if (path && path.getAttribute("d")) {
+    const n = path.getAttribute("d").replace(/[MA]/g, " ").trim().split(/[\s,]+/).map(Number);
+    arc = { start: data(n[0], n[1]), radii: [n[2] / unit, n[3] / unit], large: n[5], sweep: n[6], end: data(n[7], n[8]) };
+  }
+  return { arrows, handles, trail, arc, labels, frame: [cx, cy, unit], size: svg.viewBox.baseVal.width };
+}"""
+
+
+def assert_labelled(drawn, name, tip, pad):
+    """The vector's label sits ``pad`` beyond its tip along it, kept 30 (x) and 10 (y) drawing
+    units inside the drawing's edges (drag.js labelAt), to 1e-6 drawing units."""
+    cx, cy, unit = drawn["frame"]
+    tip = np.asarray(tip, dtype=float)
+    beyond = tip * (1 + pad / (np.hypot(*tip) or 1.0))
+    size = drawn["size"]
+    expected = [min(size - 30, max(30, cx + unit * beyond[0])), min(size - 10, max(10, cy - unit * beyond[1]))]
+    np.testing.assert_allclose(drawn["labels"][name], expected, atol=1e-6, err_msg=f"{name}'s label")
+
+
+def assert_drawn_at(arrow, tip, name):
+    """An arrow drawn from the origin to ``tip`` (data units): its line and its head, to 1e-6."""
+    np.testing.assert_allclose(arrow["start"], [0.0, 0.0], atol=1e-6, err_msg=f"{name} starts off the origin")
+    np.testing.assert_allclose(arrow["end"], tip, atol=1e-6, err_msg=f"{name}'s line ends off its tip")
+    np.testing.assert_allclose(arrow["head"], tip, atol=1e-6, err_msg=f"{name}'s arrowhead is off its tip")
+
+
 def check_rotation_explorer(root, data):
     """Every number the rotation explorer shows, against rope_core."""
     t = int(root.locator('input[data-name="theta"]').input_value())
     m = int(root.locator('input[data-name="position"]').input_value())
-    length = data["lengths"][int(root.locator('input[data-name="length"]').input_value())]
     theta = data["thetas"][t]
     shown_q = root.locator('[data-readout="q"]')
-    angle = data_float(shown_q, "angle")
+    angle, length = data_float(shown_q, "angle"), data_float(shown_q, "length")
+    low, high = data["length_range"]
+    assert low <= length <= high, (length, data["length_range"])
     handle = root.locator('[data-handle="q"]')
     assert abs(float(handle.get_attribute("aria-valuenow")) - angle) < 1e-6
     expected = rotation_state(length * unit_vector(angle), m, theta)    # rope_core's numbers
@@ -115,6 +189,30 @@ def check_rotation_explorer(root, data):
     complex_text = shown_c.inner_text().replace(" − ", " -").replace(" + ", " ")
     parts = [number(p.rstrip("i")) for p in complex_text.replace("(", " ").replace(")", " ").replace("=", " ").split()]
     assert_sig3(parts, [*expected["q"], np.cos(m * theta), np.sin(m * theta), *expected["rotated"]])
+    # The rotation keeps the length: |q| = |R(mθ)q| = the length the page holds.
+    shown_l = root.locator('[data-readout="lengths"]')
+    np.testing.assert_allclose([data_float(shown_l, "q"), data_float(shown_l, "rotated")], [length, length], atol=1e-9)
+    q_text, r_text = shown_l.inner_text().split(", ")     # "|q| = a, |R(mθ) q| = b"
+    assert_sig3([number(q_text.split(" = ")[1]), number(r_text.split(" = ")[1])], [length, length])
+    # The drawing: q, R(mθ)q, the handle, the trail R(jθ)q (j < m) and the arc of mθ.
+    drawn = root.evaluate(DRAWN)
+    assert set(drawn["arrows"]) == {"q", "rotated"}, drawn["arrows"]
+    assert_drawn_at(drawn["arrows"]["q"], expected["q"], "q")
+    assert_drawn_at(drawn["arrows"]["rotated"], expected["rotated"], "R(mθ)q")
+    np.testing.assert_allclose(drawn["handles"]["q"], expected["q"], atol=1e-6)
+    assert_labelled(drawn, "q", expected["q"], 0.28)
+    assert_labelled(drawn, "rotated", expected["rotated"], 0.42)
+    trail = [rc.rotate_2d(expected["q"], j * theta) for j in range(m)]
+    np.testing.assert_allclose(np.reshape(drawn["trail"], (-1, 2)), np.reshape(trail, (-1, 2)), atol=1e-6)
+    if m == 0:
+        assert drawn["arc"] is None
+    else:
+        start = 0.35 * unit_vector(angle)
+        arc = drawn["arc"]
+        np.testing.assert_allclose(arc["start"], start, atol=1e-6)
+        np.testing.assert_allclose(arc["end"], rc.rotate_2d(start, m * theta), atol=1e-6)
+        np.testing.assert_allclose(arc["radii"], [0.35, 0.35], atol=1e-6)
+        assert (arc["large"], arc["sweep"]) == (int(expected["angle_deg"] > 180), 0), arc
     return angle
 
 
@@ -134,8 +232,12 @@ def check_relative_invariance(root, python_widget):
     qa, ka = data_float(vectors, "q"), data_float(vectors, "k")
     for key, value in (("q", qa), ("k", ka)):
         assert abs(float(root.locator(f'[data-handle="{key}"]').get_attribute("aria-valuenow")) - value) < 1e-6
-    q = python_widget._q_length * unit_vector(qa)
-    k = python_widget._k_length * unit_vector(ka)
+    shown_l = root.locator('[data-readout="lengths"]')
+    q_len, k_len = data_float(shown_l, "q"), data_float(shown_l, "k")
+    low, high = python_widget.data["length_range"]
+    assert low - 1e-12 <= min(q_len, k_len) and max(q_len, k_len) <= high + 1e-12, (q_len, k_len)
+    q = q_len * unit_vector(qa)
+    k = k_len * unit_vector(ka)
     expected = relative_state(q, k, m, n, s, python_widget._theta)
     np.testing.assert_allclose([data_float(vectors, "qx"), data_float(vectors, "qy")], expected["rotated_q"], atol=1e-9)
     np.testing.assert_allclose([data_float(vectors, "kx"), data_float(vectors, "ky")], expected["rotated_k"], atol=1e-9)
@@ -151,6 +253,17 @@ def check_relative_invariance(root, python_widget):
     assert_sig3([number(q_text[5:-1]), number(k_text[5:-1])], [qa, ka])
     between = (ka + (n + s) * np.degrees(python_widget._theta)) - (qa + (m + s) * np.degrees(python_widget._theta))
     assert_sig3([number(text.rsplit(" ", 1)[1].rstrip("°"))], [between % 360.0])
+    shown = [number(part.split(" = ")[1]) for part in shown_l.inner_text().split(", ")]   # |q|, |k|, |q||k|
+    assert_sig3(shown, [q_len, k_len, q_len * k_len])
+    # The drawing: the ghosts q and k, R_{m+s}q and R_{n+s}k, and the handles on the rotated tips.
+    drawn = root.evaluate(DRAWN)
+    assert set(drawn["arrows"]) == {"q", "k", "rotated_q", "rotated_k"}, drawn["arrows"]
+    for name, tip in (("q", q), ("k", k), ("rotated_q", expected["rotated_q"]), ("rotated_k", expected["rotated_k"])):
+        assert_drawn_at(drawn["arrows"][name], tip, name)
+    np.testing.assert_allclose(drawn["handles"]["q"], expected["rotated_q"], atol=1e-6)
+    np.testing.assert_allclose(drawn["handles"]["k"], expected["rotated_k"], atol=1e-6)
+    for name in ("rotated_q", "rotated_k"):
+        assert_labelled(drawn, name, expected[name], 0.3)
     return qa, ka
 
 
@@ -169,6 +282,21 @@ def test_dragging_q_by_47_degrees_turns_it_by_47(chromium, book_server, mode, sc
         drag(page, root, "q", -2 * DRAG_DEG, touch=touch)   # back past the start: clockwise too
         again = check_rotation_explorer(root, data)
         assert abs(turned(after, again) + 2 * DRAG_DEG) <= 3.0, (after, again)
+        # Out from the centre by 0.4: q is 0.4 longer, same direction (R(mθ)q as long: checked).
+        length = q_length(root)
+        drag(page, root, "q", 0.0, stretch=0.4, touch=touch)
+        longer = check_rotation_explorer(root, data)
+        assert abs(q_length(root) - length - 0.4) <= 0.02 and abs(turned(again, longer)) <= 1.0, (length, q_length(root))
+        low, high = data["length_range"]
+        drag(page, root, "q", 0.0, stretch=3.0, touch=touch)     # far out: clamped
+        check_rotation_explorer(root, data)
+        assert q_length(root) == high
+        drag(page, root, "q", 0.0, stretch=-1.5, touch=touch)    # nearly to the centre: clamped
+        check_rotation_explorer(root, data)
+        assert q_length(root) == low
+        drag(page, root, "q", 20.0, stretch=0.5, touch=touch)    # turn and stretch at once
+        check_rotation_explorer(root, data)
+        assert abs(q_length(root) - low - 0.5) <= 0.02, q_length(root)
         page.screenshot(path=str(screenshot_dir / f"drag-rotation-{mode}-after.png"))
 
         rel_root = widget(page, "RelativeInvariance")
@@ -180,13 +308,21 @@ def test_dragging_q_by_47_degrees_turns_it_by_47(chromium, book_server, mode, sc
         drag(page, rel_root, "q", -DRAG_DEG, touch=touch)
         qa3, _ = check_relative_invariance(rel_root, python_widget)
         assert abs(turned(qa2, qa3) + DRAG_DEG) <= 3.0, (qa2, qa3)
+        # Shorten q by 0.3: the score scales with |q| (score / |q| = |k| cos(angle) stays put).
+        lengths, score = rel_root.locator('[data-readout="lengths"]'), rel_root.locator('[data-readout="score"]')
+        q_before, score_before = data_float(lengths, "q"), data_float(score, "value")
+        drag(page, rel_root, "q", 0.0, stretch=-0.3, touch=touch)
+        qa4, _ = check_relative_invariance(rel_root, python_widget)
+        q_after, score_after = data_float(lengths, "q"), data_float(score, "value")
+        assert abs(q_after - q_before + 0.3) <= 0.02 and abs(turned(qa3, qa4)) <= 1.0, (q_before, q_after, qa3, qa4)
+        assert abs(score_after / q_after - score_before / q_before) <= 0.02, (score_before, score_after)
         page.screenshot(path=str(screenshot_dir / f"drag-relative-{mode}-after.png"))
         assert not log.page_errors and not log.console_errors, (log.page_errors, log.console_errors)
     finally:
         context.close()
 
 
-def test_arrow_keys_turn_q_by_1_and_10_degrees(chromium, book_server):
+def test_arrow_keys_turn_q_by_1_and_10_degrees_and_plus_minus_stretch_it(chromium, book_server):
     context, page, log = open_gallery(chromium, book_server)
     try:
         root, data = widget(page, "RotationExplorer"), W.RotationExplorer().data
@@ -199,6 +335,17 @@ def test_arrow_keys_turn_q_by_1_and_10_degrees(chromium, book_server):
             page.keyboard.press(key)
             assert abs(turned(before, q_angle(root)) - expected) < 1e-9, key
         assert abs(turned(start, check_rotation_explorer(root, data)) + 1) < 1e-9
+        # + and − stretch q by 0.1, within its range, and leave its direction alone.
+        low, high = data["length_range"]
+        for key, change in (("+", 0.1), ("+", 0.1), ("-", -0.1), ("-", -0.1), ("-", -0.1)):
+            before, angle = q_length(root), q_angle(root)
+            page.keyboard.press(key)
+            expected = min(high, max(low, before + change))
+            assert abs(q_length(root) - expected) < 1e-9 and q_angle(root) == angle, (key, before, q_length(root))
+        check_rotation_explorer(root, data)
+        for _ in range(20):
+            page.keyboard.press("+")
+        assert q_length(root) == high
         # The focus ring shows while the handle has the keyboard focus.
         ring = handle.locator(".rope-w-ring")
         assert ring.evaluate("(node) => getComputedStyle(node).visibility") == "visible"
@@ -291,7 +438,8 @@ def test_play_animates_m_and_the_shift_and_stops_at_the_end(chromium, book_serve
         context.close()
 
 
-def test_reduced_motion_steps_instead_of_playing(chromium, book_server):
+def test_reduced_motion_plays_one_step_a_second(chromium, book_server):
+    """common.js's player under prefers-reduced-motion: one step a second, not five."""
     context, page, log = open_gallery(chromium, book_server)
     try:
         page.emulate_media(reduced_motion="reduce")
@@ -300,10 +448,14 @@ def test_reduced_motion_steps_instead_of_playing(chromium, book_server):
         root = widget(page, "RotationExplorer")
         position = root.locator('input[data-name="position"]')
         start = int(position.input_value())
-        step = root.get_by_role("button", name="step m")
-        step.click()
-        assert int(position.input_value()) == start + 1
+        play = root.get_by_role("button", name="play m")
+        play.click()
         page.wait_for_timeout(700)
-        assert int(position.input_value()) == start + 1 and step.get_attribute("aria-pressed") == "false"
+        assert int(position.input_value()) == start, "no step within 0.7 s"
+        page.wait_for_function("([input, v]) => Number(input.value) === v + 1",
+                               arg=[position.element_handle(), start], timeout=3000)
+        play.click()
+        assert play.get_attribute("aria-pressed") == "false"
+        assert not log.page_errors, log.page_errors
     finally:
         context.close()

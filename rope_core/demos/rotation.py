@@ -25,6 +25,7 @@ ROTATION_DEFAULTS = {
     "position": 3,
     "theta_index": 2,
     "length_index": 1,
+    "length_range": (0.25, 1.6),   # a dragged q's length is clamped to this (fits the drawing)
 }
 
 #: Defaults of the relative-position widget and of its static twin.
@@ -33,6 +34,7 @@ RELATIVE_DEFAULTS = {
     "q_length": 1.0, "k_length": 0.8,
     "theta": 0.3, "max_position": 24,
     "m": 2, "n": 7, "shift": 0,
+    "length_range": (0.2, 1.3),    # dragged lengths of q and k are clamped to this
 }
 
 
@@ -47,6 +49,26 @@ def check_angle_deg(value, name):
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value):
         raise ValueError(f"{name} must be a finite angle in degrees, got {value!r}")
     return float(value) % 360.0
+
+
+def check_length(value, name, length_range):
+    """A finite real length inside ``length_range`` (lo, hi), returned as a float."""
+    lo, hi = length_range
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value) \
+            or not lo <= value <= hi:
+        raise ValueError(f"{name} must be a finite length from {lo} to {hi}, got {value!r}")
+    return float(value)
+
+
+def check_length_range(value, name="length_range"):
+    """``(lowest, highest)``: two finite positive lengths, lowest < highest; returned as floats."""
+    try:
+        pair = np.array([]) if isinstance(value, (str, bytes)) else np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        pair = np.array([])
+    if pair.shape != (2,) or not np.all(np.isfinite(pair)) or not 0 < pair[0] < pair[1]:
+        raise ValueError(f"{name} must be (lowest, highest) with 0 < lowest < highest, got {value!r}")
+    return float(pair[0]), float(pair[1])
 
 
 def _check_vector(value, name):

@@ -1,23 +1,20 @@
 // Direct manipulation for the widgets whose vectors the reader turns: a draggable handle on a
-// vector's tip (mouse, pen, touch and keyboard), a play button, and 3-significant-digit
-// read-outs. Appended to rotation_explorer.js and relative_invariance.js (function
+// vector's tip (mouse, pen, touch and keyboard). Number formats, labels and the play button
+// are common.js's (fmt3, typeset, player). Appended to rotation_explorer.js and relative_invariance.js (function
 // declarations, hoisted). The page computes only elementary 2-D rotations here (cos, sin of one
 // angle); the browser tests check every number it shows against rope_core.
 
 const DRAG_CSS = `
 .rope-w-svg .rope-w-handle { cursor: grab; touch-action: none; outline: none; }
 .rope-w-svg .rope-w-handle.rope-w-dragging { cursor: grabbing; }
+/* The dashed ring is the handle's focus mark (common.css's square outline would hide the label). */
+.rope-w-svg g.rope-w-handle:focus-visible { outline: none; }
 .rope-w-svg .rope-w-handle .rope-w-hit { fill: transparent; stroke: none; pointer-events: all; }
 .rope-w-svg .rope-w-handle .rope-w-knob { stroke: var(--rope-w-bg); stroke-width: 2; }
 .rope-w-svg .rope-w-handle .rope-w-ring { fill: none; stroke: var(--rope-w-fg); stroke-width: 2; stroke-dasharray: 3 2; visibility: hidden; }
 .rope-w-svg .rope-w-handle:focus-visible .rope-w-ring, .rope-w-svg .rope-w-handle.rope-w-dragging .rope-w-ring { visibility: visible; }
 .rope-w-svg .q .rope-w-knob { fill: var(--rope-w-q); }
 .rope-w-svg .k .rope-w-knob { fill: var(--rope-w-k); }
-.rope-w-svg text.rope-w-label { font-size: 13px; }
-.rope-w-play { min-height: 44px; min-width: 44px; padding: 0 14px; font: inherit; border-radius: 6px;
-  color: var(--rope-w-fg); background: var(--rope-w-bg); border: 1px solid var(--rope-w-muted); cursor: pointer; align-self: flex-start; }
-.rope-w-play[aria-pressed="true"] { border-color: var(--rope-w-q); box-shadow: inset 0 0 0 1px var(--rope-w-q); }
-.rope-w-play:focus-visible { outline: 2px solid var(--rope-w-q); outline-offset: 2px; }
 .rope-w-hint { color: var(--rope-w-muted); font-size: 12px; }
 `;
 
@@ -29,6 +26,22 @@ function dragStyles(el) {
   style.id = "rope-w-drag-css";
   style.textContent = DRAG_CSS;
   (doc.head || doc.documentElement).appendChild(style);
+}
+
+// The frame both widgets draw in: a 340-unit square with the unit circle (radius `scale`) and
+// the two axes about its centre. The range inputs come first in the DOM (and in tab order); the
+// drawing is shown first. Returns the frame's parts and the data → drawing maps px, py.
+function dial(el, { title, label, scale }) {
+  dragStyles(el);
+  const size = 340, centre = size / 2;
+  const { svg, controls } = frame(el, { title, width: size, height: size });
+  svg.setAttribute("aria-label", label);
+  svg.parentNode.appendChild(svg);
+  svg.style.order = "-1";
+  svgEl("circle", { cx: centre, cy: centre, r: scale, class: "rope-w-axis" }, svg);
+  svgEl("line", { x1: 10, y1: centre, x2: size - 10, y2: centre, class: "rope-w-axis" }, svg);
+  svgEl("line", { x1: centre, y1: 10, x2: centre, y2: size - 10, class: "rope-w-axis" }, svg);
+  return { svg, controls, size, centre, px: (x) => centre + scale * x, py: (y) => centre - scale * y };
 }
 
 // Angles in degrees, in [0, 360).
@@ -49,35 +62,14 @@ function polar(length, deg) {
   return [length * Math.cos(a), length * Math.sin(a)];
 }
 
-// A number with 3 significant digits (a real minus sign; integers ≥ 1000 in full).
-function sig(value, digits = 3) {
-  const v = Number(value);
-  if (!Number.isFinite(v)) return String(v);
-  const a = Math.abs(v);
-  const text = a < 0.5 * 10 ** -digits ? (0).toFixed(digits - 1)
-    : a >= 10 ** digits ? a.toFixed(0) : a.toPrecision(digits);
-  return (v < 0 && Number(text) !== 0 ? "−" : "") + text;
+// fmt3 (common.js) of a number, with round-off (|v| < 1e-12, e.g. cos 90°) shown as 0.
+function num(value) {
+  return fmt3(Math.abs(value) < 1e-12 ? 0 : value);
 }
 
-// Read-out label with sub/superscripts: parts are strings or ["sub"|"sup", text].
-function richLabel(node, parts) {
-  node.replaceChildren();
-  for (const part of parts) {
-    if (typeof part === "string") node.appendChild(document.createTextNode(part));
-    else htmlEl(part[0], {}, node, part[1]);
-  }
-}
-
-// SVG text with a subscript (tspan), e.g. R_{m+s} q: svgLabel(g, x, y, ["R", ["sub", "5"], " q"]).
-function svgLabel(parent, x, y, parts, cls = "rope-w-label") {
-  const text = svgEl("text", { x, y, class: cls, "text-anchor": "middle", "dominant-baseline": "middle" }, parent);
-  for (const part of parts) {
-    if (typeof part === "string") { svgEl("tspan", {}, text).textContent = part; continue; }
-    const shift = part[0] === "sub" ? 4 : -5;
-    svgEl("tspan", { dy: shift, "font-size": "0.78em" }, text).textContent = part[1];
-    svgEl("tspan", { dy: -shift }, text).textContent = "\u200a";
-  }
-  return text;
+// A vector's label in the drawing, typeset ("R_{5} q"), centred on (x, y).
+function vectorLabel(parent, x, y, label) {
+  return typeset(svgEl("text", { x, y, class: "rope-w-label", "text-anchor": "middle", "dominant-baseline": "middle" }, parent), label);
 }
 
 // Where a vector's label goes: beyond its tip, along it, clear of the arrow and the handle.
@@ -89,10 +81,14 @@ function labelAt(px, py, v, pad = 0.28, size = 340) {
 }
 
 // A draggable handle at a vector's tip, in `parent`: a group drawn above the arrows and never
-// cleared (removing the node under the pointer would release its pointer capture). The vector turns about (cx, cy) by exactly the angle
-// the pointer turns about it (so dragging by 47° turns it by 47°, wherever it was grabbed).
-// `get()` → the current angle (deg); `set(deg, done)` is called with the new angle in [0, 360).
-function dragHandle(svg, parent, { name, label, cls, cx, cy, get, set }) {
+// cleared (removing the node under the pointer would release its pointer capture). The tip
+// follows the pointer: the vector turns about (cx, cy) by exactly the angle the pointer turns
+// about it (so dragging by 47° turns it by 47°, wherever it was grabbed), and its length
+// changes by the pointer's change of distance from (cx, cy) (`scale` drawing units per unit
+// length), clamped to `range`. `get()` → the current angle (deg), `length()` → the length;
+// `set(deg, done, length)` gets the new angle in [0, 360) and length (undefined: unchanged,
+// as from the arrow keys; + and − change the length by 0.1).
+function dragHandle(svg, parent, { name, label, cls, cx, cy, get, set, length, scale, range }) {
   // A drawing that holds a slider is a group, not an image (an img's children are presentational).
   svg.setAttribute("role", "group");
   const group = svgEl("g", {
@@ -102,12 +98,14 @@ function dragHandle(svg, parent, { name, label, cls, cx, cy, get, set }) {
   svgEl("circle", { r: 22, class: "rope-w-hit" }, group);        // 44 px touch target
   svgEl("circle", { r: 12, class: "rope-w-ring" }, group);
   svgEl("circle", { r: 6, class: "rope-w-knob" }, group);
-  const pointerAngle = (event) => {
+  // The pointer in drawing units, as (angle in degrees, distance) about the centre.
+  const pointerPolar = (event) => {
     const point = svg.createSVGPoint();
     point.x = event.clientX; point.y = event.clientY;
     const local = point.matrixTransform(svg.getScreenCTM().inverse());
-    return (Math.atan2(-(local.y - cy), local.x - cx) * 180) / Math.PI;
+    return [(Math.atan2(-(local.y - cy), local.x - cx) * 180) / Math.PI, Math.hypot(local.x - cx, local.y - cy)];
   };
+  const clampLength = (value) => Math.min(range[1], Math.max(range[0], value));
   // touch-action on SVG children is not honoured by every browser: a non-passive touchstart
   // on the handle alone stops the page from panning (and cancelling the drag), while a swipe
   // anywhere else on the drawing still scrolls the page.
@@ -119,18 +117,19 @@ function dragHandle(svg, parent, { name, label, cls, cx, cy, get, set }) {
     group.setPointerCapture(event.pointerId);
     group.focus({ preventScroll: true });
     group.classList.add("rope-w-dragging");
-    drag = { id: event.pointerId, last: pointerAngle(event), value: get() };
+    const [angle, distance] = pointerPolar(event);
+    drag = { id: event.pointerId, last: angle, value: get(), distance, length: length() };
   });
   group.addEventListener("pointermove", (event) => {
     if (!drag || event.pointerId !== drag.id) return;
     event.preventDefault();
-    const now = pointerAngle(event);
+    const [now, distance] = pointerPolar(event);
     let delta = now - drag.last;                 // unwrap across ±180°
     if (delta > 180) delta -= 360;
     if (delta < -180) delta += 360;
     drag.last = now;
     drag.value += delta;
-    set(wrapDeg(drag.value), false);
+    set(wrapDeg(drag.value), false, clampLength(drag.length + (distance - drag.distance) / scale));
   });
   const end = (event) => {
     if (!drag || event.pointerId !== drag.id) return;
@@ -141,6 +140,14 @@ function dragHandle(svg, parent, { name, label, cls, cx, cy, get, set }) {
   group.addEventListener("pointerup", end);
   group.addEventListener("pointercancel", end);
   group.addEventListener("keydown", (event) => {
+    // + and − lengthen and shorten by 0.1 (clamped): the keyboard's way to stretch the vector.
+    const stretch = { "+": 0.1, "=": 0.1, "-": -0.1, "_": -0.1 };
+    if (event.key in stretch) {
+      event.preventDefault();
+      event.stopPropagation();
+      set(get(), true, clampLength(Number((length() + stretch[event.key]).toFixed(12))));
+      return;
+    }
     const steps = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1, PageUp: 10, PageDown: -10 };
     if (!(event.key in steps)) return;
     event.preventDefault();
@@ -153,38 +160,21 @@ function dragHandle(svg, parent, { name, label, cls, cx, cy, get, set }) {
     place(x, y, deg) {
       group.setAttribute("transform", `translate(${x} ${y})`);
       group.setAttribute("aria-valuenow", Number(deg.toFixed(6)));
-      group.setAttribute("aria-valuetext", `${sig(deg)}°`);
+      group.setAttribute("aria-valuetext", `${num(deg)}°, length ${num(length())}`);
     },
   };
 }
 
-const REDUCED_MOTION = typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
-
-// A play/pause button that calls `step()` every `interval` ms until it returns false (the end)
-// or the reader pauses; `rewind()` runs first when play is pressed at the end. With
-// prefers-reduced-motion there is no animation: the button steps once per press.
-function playButton(parent, { label, step, atEnd, rewind, interval = 220 }) {
-  const button = htmlEl("button", { type: "button", class: "rope-w-play", "aria-pressed": "false", "data-name": "play" }, parent);
-  let timer = null;
-  const show = () => {
-    const playing = timer !== null;
-    button.setAttribute("aria-pressed", String(playing));
-    button.textContent = REDUCED_MOTION ? `Step ${label} ▸` : playing ? `❚❚ Pause ${label}` : `▶ Play ${label}`;
-    button.setAttribute("aria-label", REDUCED_MOTION ? `step ${label}` : `play ${label}`);
-  };
-  const stop = () => { if (timer !== null) clearTimeout(timer); timer = null; show(); };
-  const tick = () => {
-    if (!step()) { stop(); return; }
-    timer = setTimeout(tick, interval);
-  };
-  button.addEventListener("click", () => {
-    if (REDUCED_MOTION) { if (atEnd()) rewind(); else step(); return; }
-    if (timer !== null) { stop(); return; }
-    if (atEnd()) rewind();
-    timer = setTimeout(tick, interval);
-    show();
+// common.js's player loops; these animations stop at the slider's last stop, and a press at
+// the end starts again from 0.
+function playToEnd(parent, control, label) {
+  const last = () => Number(control.input.max);
+  const play = player(parent, {
+    input: control.input,
+    set: (i) => (i === 0 ? play.stop() : control.set(i)),   // the loop's wrap-around: stop
+  }, { label, interval: 220 });
+  play.button.addEventListener("click", () => {
+    if (play.button.getAttribute("aria-pressed") === "true" && Number(control.input.value) >= last()) control.set(0);
   });
-  button.addEventListener("keydown", (event) => event.stopPropagation());
-  show();
-  return { button, stop, playing: () => timer !== null };
+  return play;
 }

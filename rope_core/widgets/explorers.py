@@ -27,6 +27,8 @@ from ..demos.rotation import (
     RELATIVE_DEFAULTS,
     ROTATION_DEFAULTS,
     check_angle_deg,
+    check_length,
+    check_length_range,
     relative_state,
     rotation_state,
     rotation_table,
@@ -60,14 +62,25 @@ class _Degrees(traitlets.Float):
         return super().validate(obj, value)
 
 
+class _Real(traitlets.Float):
+    """A float trait that refuses bools (``True`` is not a length); range checked by the widget."""
+
+    def validate(self, obj, value):
+        if isinstance(value, bool):
+            self.error(obj, value)
+        return super().validate(obj, value)
+
+
 class RotationExplorer(RopeWidget):
     r"""A vector :math:`q` and its rotation :math:`R(m\theta)\,q`: drag :math:`q` on the drawing
     (or turn it with the arrow keys), move the position :math:`m`, the frequency :math:`\theta`
     and the length of :math:`q`, or press play to watch :math:`m` advance.
 
-    The direction of :math:`q` is continuous (the synced float trait ``q_angle``, degrees), so
-    the page rotates it itself with :math:`\cos m\theta`, :math:`\sin m\theta`; ``state()``
-    gives the same numbers from rope_core (``rope_core.demos.rotation``).
+    The tip of :math:`q` follows the pointer: its direction (the synced float trait ``q_angle``,
+    degrees) and its length (``q_length``, clamped to ``length_range``; the "length of q"
+    slider's stops ``lengths`` set it too) are continuous, so the page rotates :math:`q` itself
+    with :math:`\cos m\theta`, :math:`\sin m\theta`; ``state()`` gives the same numbers from
+    rope_core (``rope_core.demos.rotation``).
 
     Parameters
     ----------
@@ -78,7 +91,9 @@ class RotationExplorer(RopeWidget):
     q_angles_deg : sequence of float
         Preset directions of :math:`q` for the page's "angle of q" slider, in degrees.
     lengths : sequence of float
-        Length choices for :math:`q`.
+        Length stops for :math:`q` (the page's "length of q" slider).
+    length_range : (float, float)
+        Lowest and highest length a drag gives :math:`q` (widened to hold every stop).
     """
 
     _esm = module("rotation_explorer") + _DRAG_JS
@@ -88,17 +103,35 @@ class RotationExplorer(RopeWidget):
     theta_index = traitlets.Int(ROTATION_DEFAULTS["theta_index"]).tag(sync=True)
     length_index = traitlets.Int(ROTATION_DEFAULTS["length_index"]).tag(sync=True)
     q_angle = _Degrees(ROTATION_DEFAULTS["q_angle"]).tag(sync=True)
+    q_length = _Real(ROTATION_DEFAULTS["lengths"][ROTATION_DEFAULTS["length_index"]]).tag(sync=True)
 
     def __init__(self, thetas=ROTATION_DEFAULTS["thetas"], max_position=ROTATION_DEFAULTS["max_position"],
-                 q_angles_deg=ROTATION_DEFAULTS["q_angles_deg"], lengths=ROTATION_DEFAULTS["lengths"], **kwargs):
+                 q_angles_deg=ROTATION_DEFAULTS["q_angles_deg"], lengths=ROTATION_DEFAULTS["lengths"],
+                 length_range=ROTATION_DEFAULTS["length_range"], **kwargs):
         self._thetas = check_choices(thetas, "thetas")
         self._max_position = check_max_position(max_position, upper=256)
         self._q_angles = check_choices(q_angles_deg, "q_angles_deg", positive=False)
         self._lengths = check_choices(lengths, "lengths")
+        lo, hi = check_length_range(length_range)
+        self._length_range = (min(lo, *self._lengths), max(hi, *self._lengths))
         self._fit_default_indices(kwargs, position=self._max_position + 1, theta_index=len(self._thetas),
                                   length_index=len(self._lengths))
+        q_length = kwargs.pop("q_length", None)
         super().__init__(**kwargs)
+        # After the length stop (whose observer sets q_length), so a given q_length wins.
+        self.q_length = self._lengths[self.length_index] if q_length is None else q_length
         self.data = self._compute()
+
+    @traitlets.observe("length_index")
+    def _length_stop(self, change):
+        self.q_length = self._lengths[change["new"]]
+
+    @traitlets.validate("q_length")
+    def _check_q_length(self, proposal):
+        try:
+            return check_length(proposal["value"], "RotationExplorer.q_length", self._length_range)
+        except ValueError as error:
+            raise SliderError(str(error)) from None
 
     @traitlets.validate("q_angle")
     def _check_q_angle(self, proposal):
@@ -111,13 +144,13 @@ class RotationExplorer(RopeWidget):
         tables = rotation_table(self._thetas, self._max_position)
         return {
             "thetas": self._thetas, "positions": list(range(self._max_position + 1)),
-            "q_angles_deg": self._q_angles, "lengths": self._lengths,
+            "q_angles_deg": self._q_angles, "lengths": self._lengths, "length_range": self._length_range,
             **{name: table(values) for name, values in tables.items()},
         }
 
     def state(self):
         """What the page shows now, from rope_core: ``demos.rotation.rotation_state``."""
-        q = self._lengths[self.length_index] * unit_vector(self.q_angle)
+        q = self.q_length * unit_vector(self.q_angle)
         return rotation_state(q, self.position, self._thetas[self.theta_index])
 
 
@@ -127,16 +160,20 @@ class RelativeInvariance(RopeWidget):
     Drag :math:`q` or :math:`k` on the drawing (or turn them with the arrow keys), or press play
     to watch the shift :math:`s` advance.
 
-    The directions of :math:`q` and :math:`k` are the synced float traits ``q_angle`` and
-    ``k_angle`` (degrees); the page rotates them itself; ``state()`` gives the same numbers
-    from rope_core (``rope_core.demos.rotation.relative_state``).
+    Their tips follow the pointer: directions are the synced float traits ``q_angle`` and
+    ``k_angle`` (degrees), lengths ``q_length`` and ``k_length`` (clamped to ``length_range``),
+    so the reader sees the rotation keep each length while the score scales with both; the page
+    rotates them itself; ``state()`` gives the same numbers from rope_core
+    (``rope_core.demos.rotation.relative_state``).
 
     Parameters
     ----------
     q_angle_deg, k_angle_deg : float
         Starting directions of :math:`q` and :math:`k`, in degrees.
     q_length, k_length : float
-        Their lengths.
+        Their starting lengths (inside ``length_range``).
+    length_range : (float, float)
+        Lowest and highest length a drag gives :math:`q` or :math:`k`.
     theta : float
         Frequency of the single 2-D pair.
     max_position : int
@@ -150,21 +187,32 @@ class RelativeInvariance(RopeWidget):
     shift = traitlets.Int(RELATIVE_DEFAULTS["shift"]).tag(sync=True)
     q_angle = _Degrees(RELATIVE_DEFAULTS["q_angle"]).tag(sync=True)
     k_angle = _Degrees(RELATIVE_DEFAULTS["k_angle"]).tag(sync=True)
+    q_length = _Real(RELATIVE_DEFAULTS["q_length"]).tag(sync=True)
+    k_length = _Real(RELATIVE_DEFAULTS["k_length"]).tag(sync=True)
 
     def __init__(self, q_angle_deg=RELATIVE_DEFAULTS["q_angle"], k_angle_deg=RELATIVE_DEFAULTS["k_angle"],
                  q_length=RELATIVE_DEFAULTS["q_length"], k_length=RELATIVE_DEFAULTS["k_length"],
-                 theta=RELATIVE_DEFAULTS["theta"], max_position=RELATIVE_DEFAULTS["max_position"], **kwargs):
+                 theta=RELATIVE_DEFAULTS["theta"], max_position=RELATIVE_DEFAULTS["max_position"],
+                 length_range=RELATIVE_DEFAULTS["length_range"], **kwargs):
         kwargs.setdefault("q_angle", check_choices([q_angle_deg], "q_angle_deg", positive=False)[0])
         kwargs.setdefault("k_angle", check_choices([k_angle_deg], "k_angle_deg", positive=False)[0])
-        self._q_length = check_choices([q_length], "q_length")[0]
-        self._k_length = check_choices([k_length], "k_length")[0]
+        lo, hi = check_length_range(length_range)
+        self._length_range = (lo, hi)
+        kwargs.setdefault("q_length", check_length(q_length, "q_length", self._length_range))
+        kwargs.setdefault("k_length", check_length(k_length, "k_length", self._length_range))
         self._theta = check_choices([theta], "theta")[0]
         self._max_position = check_max_position(max_position, upper=128)
         self._fit_default_indices(kwargs, m=self._max_position + 1, n=self._max_position + 1,
                                   shift=self._max_position + 1)
         super().__init__(**kwargs)
-        self.data = {"theta": self._theta, "max_position": self._max_position,
-                     "q_length": self._q_length, "k_length": self._k_length}
+        self.data = {"theta": self._theta, "max_position": self._max_position, "length_range": self._length_range}
+
+    @traitlets.validate("q_length", "k_length")
+    def _check_lengths(self, proposal):
+        try:
+            return check_length(proposal["value"], f"RelativeInvariance.{proposal['trait'].name}", self._length_range)
+        except ValueError as error:
+            raise SliderError(str(error)) from None
 
     @traitlets.validate("q_angle", "k_angle")
     def _check_angles(self, proposal):
@@ -175,11 +223,11 @@ class RelativeInvariance(RopeWidget):
 
     @property
     def _q(self):
-        return self._q_length * unit_vector(self.q_angle)
+        return self.q_length * unit_vector(self.q_angle)
 
     @property
     def _k(self):
-        return self._k_length * unit_vector(self.k_angle)
+        return self.k_length * unit_vector(self.k_angle)
 
     def state(self):
         """What the page shows now, from rope_core: ``demos.rotation.relative_state``."""

@@ -218,6 +218,7 @@ def _tab_to_first_slider(page, limit=200):
                        const ring = (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2)
                                     || s.boxShadow !== 'none';
                        return {slider: e.matches('.rope-w input[type=range]'), ring,
+                               group: e.dataset.ropeRoving || null,
                                what: e.tagName + '.' + e.className + ' ' + (e.getAttribute('aria-label') || e.textContent.trim().slice(0, 30))}; }"""
         )
         rings.append(focused)
@@ -228,7 +229,9 @@ def _tab_to_first_slider(page, limit=200):
 
 @pytest.mark.book
 def test_keyboard_reaches_chapter_2_slider_with_rings(built_book, book_server, browser_page, screenshot_dir):
-    """Formulas are not tab stops; every stop shows a ring; the widget skip link leads in."""
+    """<= 30 plain Tabs to the first slider, every stop with a ring; formulas are no stops;
+    the chapter list, page tools and copy buttons are one stop each, arrow keys inside;
+    the widget skip link leads in."""
     page, log = browser_page
     page.goto(f"{book_server}/book/02-rotations.html", wait_until="networkidle")
     page.wait_for_function("document.documentElement.dataset.ropeWidgets === 'ready'")
@@ -237,6 +240,39 @@ def test_keyboard_reaches_chapter_2_slider_with_rings(built_book, book_server, b
     assert presses is not None, [s["what"] for s in stops]
     without_ring = [s["what"] for s in stops if not s["ring"]]
     assert not without_ring, without_ring
+    # Plain Tab from the top: the chapter list, the header's page tools and the copy
+    # buttons are one stop each (were 19, 6 and 18 of 66 stops).
+    assert presses <= 30, [s["what"] for s in stops]
+    for group in ("chapters", "tools", "copy"):
+        assert sum(s["group"] == group for s in stops) == 1, (group, [s["what"] for s in stops])
+    # Inside a group the arrow keys move, Home/End go to its ends; each member still works.
+    def index_in(selector):
+        return page.evaluate("s => [...document.querySelectorAll(s)].indexOf(document.activeElement)", selector)
+
+    chapters = ".bd-docs-nav a.reference"
+    page.locator(".bd-docs-nav a.current").focus()
+    start, last = index_in(chapters), page.locator(chapters).count() - 1
+    for key, expected in [("ArrowDown", start + 1), ("ArrowUp", start), ("End", last), ("Home", 0)]:
+        page.keyboard.press(key)
+        assert index_in(chapters) == expected, key
+    assert page.locator(f"{chapters}[tabindex='0']").count() == 1
+    tools = "[role=toolbar][aria-label] [data-rope-roving=tools]"
+    page.locator(tools).first.focus()
+    page.keyboard.press("ArrowRight")
+    assert index_in(tools) == 1
+    page.keyboard.press("ArrowLeft")
+    assert index_in(tools) == 0
+    copies = page.locator(".bd-article button.copybtn")
+    copies.first.focus()
+    page.keyboard.press("ArrowDown")
+    page.wait_for_timeout(400)  # the button fades in (0.3 s transition)
+    focused = page.evaluate("""() => { const e = document.activeElement;
+        return {at: [...document.querySelectorAll('.bd-article button.copybtn')].indexOf(e),
+                opacity: getComputedStyle(e).opacity,
+                hint: document.getElementById(e.getAttribute('aria-describedby').split(' ').pop()).textContent}; }""")
+    assert focused == {"at": 1, "opacity": "1", "hint": focused["hint"]} and "arrows" in focused["hint"], focused
+    page.screenshot(path=str(screenshot_dir / "copy-button-focus.png"))
+    assert page.locator(".bd-article button.copybtn[tabindex='0']").count() == 1
     # A keyboard reader: Tab, Tab to "Skip to the first interactive figure", Enter, Tab.
     page.goto(f"{book_server}/book/02-rotations.html", wait_until="networkidle")
     page.wait_for_function("document.documentElement.dataset.ropeWidgets === 'ready'")
@@ -399,10 +435,12 @@ def test_print_wraps_code_and_hides_navigation(built_book, book_server, chromium
 @pytest.mark.book
 def test_widget_controls_are_44px_touch_targets_on_a_phone(built_book, book_server, chromium):
     """At 390 px with touch, every slider, menu and button of every widget on every page is
-    at least 44 px tall (the widgets' common.css). (Text >= 11 px is not asserted yet: the
-    gallery's smallest SVG labels measured 9.3 px and a superscript on chapter 2 10.5 px.)"""
+    at least 44 px tall (the widgets' common.css), and every widget's drawing text is at
+    least 11 px on screen (font size x the drawing's scale), except the widgets the widget
+    streams still list as pending at 390 px (their own test fails once one is fixed)."""
     from _browser import PHONE
     from test_book import book_pages
+    from test_widgets_spectrum_browser import SMALL_TEXT_PENDING
 
     small, pages = [], 0
     for name in book_pages(built_book):
@@ -419,6 +457,32 @@ def test_widget_controls_are_44px_touch_targets_on_a_phone(built_book, book_serv
         )
         assert controls, name
         small += [f"{name}: {what} {height:.0f} px" for what, height in controls if height < 44 - 0.5]
+        texts = page.evaluate("""() => [...document.querySelectorAll('.rope-widget-view')].map((view) => [
+            view.dataset.widget, Math.min(99, ...[...view.querySelectorAll('svg text, svg tspan')]
+              .filter((t) => t.textContent.trim() && t.textContent !== '\u200b' && t.getClientRects().length)
+              .map((t) => { const svg = t.ownerSVGElement;
+                            return parseFloat(getComputedStyle(t).fontSize)
+                                   * svg.getBoundingClientRect().width / svg.viewBox.baseVal.width; }))])""")
+        assert texts and all(widget for widget, _ in texts), (name, texts)
+        small += [f"{name}: {widget} text {size:.1f} px" for widget, size in texts
+                  if size < 11 - 1e-6 and (widget, "390") not in SMALL_TEXT_PENDING]
         assert log.problems() == [], (name, log.problems())
         context.close()
     assert pages >= 2 and not small, small
+
+
+@pytest.mark.book
+def test_article_images_load_lazily(built_book):
+    """Every figure in every article is ``loading="lazy"`` (it waits until the reader scrolls
+    near it) so that it does not share the slow link with first paint (gallery: FCP 5.96 ->
+    4.80 s, first slider 8.51 -> 7.04 s, bench_pages at 1.6 Mbit/s)."""
+    from test_book import book_pages
+
+    eager, images = [], 0
+    for name in book_pages(built_book):
+        article = (built_book / name).read_text().split("<article", 1)[-1].split("</article>", 1)[0]
+        for tag in re.findall(r"<img\b[^>]*>", article):
+            images += 1
+            if 'loading="lazy"' not in tag or 'decoding="async"' not in tag:
+                eager.append(f"{name}: {tag[:100]}")
+    assert images >= 10 and not eager, eager

@@ -75,6 +75,34 @@ def three_digits(shown, value):
     return abs(shown - value) <= 0.5 * unit * (1 + 1e-6)
 
 
+# The drawn curves read back into data: the axis lines carry their value (data-y-tick,
+# data-x-tick); two of each fix the pixel map, the others must lie on it, and every vertex of
+# every polyline is inverted through it and compared with rope_core.
+CURVES = """(svg, selector) => {
+  const num = (el, k) => Number(el.getAttribute(k));
+  return {
+    y: [...svg.querySelectorAll("line[data-y-tick]")].map((l) => [+l.dataset.yTick, num(l, "y1"), num(l, "y2")]),
+    x: [...svg.querySelectorAll("line[data-x-tick]")].map((l) => [+l.dataset.xTick, num(l, "x1"), num(l, "x2")]),
+    curves: Object.fromEntries([...svg.querySelectorAll(selector)].map((p) => [p.dataset.method || p.dataset.series,
+      p.getAttribute("points").trim().split(/\\s+/).map((v) => v.split(",").map(Number))])),
+  };
+}"""
+
+
+def axis_inverse(ticks):
+    """value(pixel) from axis lines [(value, pixel, pixel)], checking every line lies on it."""
+    (v0, p0, _), (v1, p1, _) = ticks[0], ticks[-1]
+    for value, a, b in ticks:
+        assert a == pytest.approx(b, abs=1e-9) and a == pytest.approx(p0 + (value - v0) * (p1 - p0) / (v1 - v0), abs=1e-6), ticks
+    return lambda pixel: v0 + (np.asarray(pixel) - p0) * (v1 - v0) / (p1 - p0)
+
+
+def drawn_curves(svg, selector):
+    got = svg.evaluate(CURVES, selector)
+    x_of, y_of = axis_inverse(got["x"]), axis_inverse(got["y"])
+    return {key: (x_of(np.array(points)[:, 0]), y_of(np.array(points)[:, 1])) for key, points in got["curves"].items()}
+
+
 def check_context_state(root, data, f, p, s, pair):
     factor, position, method = data["factors"][f], data["positions"][p], METHODS[s]
     want = scheme_numbers(method, factor, position)
@@ -109,6 +137,12 @@ def check_context_state(root, data, f, p, s, pair):
         beyond = cell("beyond")
         assert int(beyond.get_attribute("data-count")) == numbers["beyond"], (other, where)
         assert float(beyond.get_attribute("data-worst")) == pytest.approx(numbers["worst"], abs=1e-6), (other, where)
+    # Every scheme's curve as drawn: vertex i at pair i, height log10 λ_i (1e-6).
+    curves = drawn_curves(root.locator("svg").first, "polyline[data-method]")
+    assert sorted(curves) == sorted(METHODS), sorted(curves)
+    for other, (x, y) in curves.items():
+        np.testing.assert_allclose(x, np.arange(64), atol=1e-6, err_msg=other)
+        np.testing.assert_allclose(y, np.log10(scheme_numbers(other, factor, position)["wavelength"]), atol=1e-6, err_msg=other)
     # The chosen scheme's band marks on the wavelength plot.
     marks = root.locator("svg").first.locator("[data-band]")
     bands = marks.evaluate_all("(els) => els.map((e) => e.dataset.band)")
@@ -187,6 +221,17 @@ def decay_numbers(dim, base, distance, seed=0):
             "random": rc.relative_scores(q, k, [0], [distance], base=base)[0, 0] / (np.linalg.norm(q) * np.linalg.norm(k))}
 
 
+def decay_curves(dim, base, distances, seed=0):
+    """decay_numbers at every distance at once."""
+    distances = np.asarray(distances)
+    bound = rc.long_term_decay_bound(np.concatenate([[0], distances]), dim, base)
+    ones = np.ones(dim)
+    q, k = np.random.default_rng(seed).normal(size=(2, dim))
+    return {"bound": bound[1:] / bound[0],
+            "aligned": rc.relative_scores(ones, ones, [0], distances, base=base)[0] / dim,
+            "random": rc.relative_scores(q, k, [0], distances, base=base)[0] / (np.linalg.norm(q) * np.linalg.norm(k))}
+
+
 def test_decay_numbers_at_random_states(chromium, book_server, rng):
     context, page, log = open_gallery(chromium, book_server)
     try:
@@ -210,6 +255,13 @@ def test_decay_numbers_at_random_states(chromium, book_server, rng):
                 shown = root.locator(f'[data-readout="{key}"]')
                 assert float(shown.get_attribute("data-value")) == pytest.approx(value, abs=1e-6), (key, b, r)
                 assert three_digits(float(shown.inner_text().replace("−", "-")), value), (key, shown.inner_text(), value)
+            # The three curves as drawn: vertex i at distance i, height the value (1e-6).
+            curves = drawn_curves(root.locator("svg").first, "polyline[data-series]")
+            want = decay_curves(dim, bases[b], distances)
+            assert sorted(curves) == sorted(want), sorted(curves)
+            for key, (x, y) in curves.items():
+                np.testing.assert_allclose(x, distances, atol=1e-6, err_msg=key)
+                np.testing.assert_allclose(y, want[key], atol=1e-6, err_msg=key)
             # Every panel of the small multiples reads the bound at the same distance.
             titles = root.locator('[data-plot="family"] text[data-base]').evaluate_all(
                 "(els) => els.map((e) => [Number(e.dataset.base), Number(e.dataset.value)])")

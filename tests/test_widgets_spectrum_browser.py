@@ -140,6 +140,67 @@ def test_pair_slider_follows_a_smaller_dimension(chromium, site):
         context.close()
 
 
+CLOCK_GEOMETRY = """() => {
+  const num = (el, k) => Number(el.getAttribute(k));
+  const points = (el) => el.getAttribute("points").trim().split(/\\s+/).map((p) => p.split(",").map(Number));
+  const hands = [...document.querySelectorAll("g[data-pair]")].map((g) => {
+    const face = g.querySelector("circle.rope-w-meaning"), line = g.querySelector("line"), head = g.querySelector("polygon");
+    return { face: [num(face, "cx"), num(face, "cy"), num(face, "r")],
+             line: ["x1", "y1", "x2", "y2"].map((k) => num(line, k)), head: points(head) };
+  });
+  const ticks = Object.fromEntries([...document.querySelectorAll("text[data-tick-y]")].map((t) => [t.dataset.tickY, num(t, "y")]));
+  const tickLines = [...document.querySelectorAll("line[data-tick-line]")].map((l) => [+l.dataset.tickLine, num(l, "y1"), num(l, "y2")]);
+  const line = (name) => { const l = document.querySelector(`line[data-line="${name}"]`); return l && [num(l, "y1"), num(l, "y2")]; };
+  const bars = [...document.querySelectorAll("rect[data-bar]")].map((r) => ["x", "y", "width", "height"].map((k) => num(r, k)));
+  const barTicks = [...document.querySelectorAll("text[data-tick-x]")].map((t) => [+t.dataset.tickX, num(t, "x")]);
+  return { hands, ticks, tickLines, bars, barTicks, baseline: line("baseline"), context: line("context"), position: line("position") };
+}"""
+
+
+def check_clock_geometry(got, angle, wave, context_len, m):
+    """The drawn clocks and bars, read back into data: each hand's tip lies on its clock's circle
+    at the angle m·θ_i mod 2π (counter-clockwise from 3 o'clock, y down), its head is two 9-unit
+    barbs 0.4 rad either side of the hand; the bars' tops are log10 λ_i on the axis its tick
+    labels define, and the L and m lines sit at log10 L and log10 m."""
+    assert len(got["hands"]) == len(angle)
+    for hand, want in zip(got["hands"], angle):
+        cx, cy, r = hand["face"]
+        x1, y1, x2, y2 = hand["line"]
+        assert (x1, y1) == pytest.approx((cx, cy), abs=1e-9)
+        drawn = np.arctan2(cy - y2, x2 - cx)
+        assert np.hypot(x2 - cx, y2 - cy) == pytest.approx(r, abs=1e-6 * r), hand
+        assert abs(np.angle(np.exp(1j * (drawn - want)))) <= 1e-6, (drawn, want)
+        tip, *barbs = hand["head"]
+        assert tip == pytest.approx([x2, y2], abs=1e-9)
+        direction = np.arctan2(y2 - y1, x2 - x1)
+        for barb, turn in zip(barbs, (-0.4, 0.4)):
+            assert barb == pytest.approx([x2 - 9 * np.cos(direction + turn), y2 - 9 * np.sin(direction + turn)], abs=1e-6), hand
+    # The wavelength axis: 10^k at label y - 4; two labels fix the map, the others lie on it.
+    ticks = {int(k): y - 4 for k, y in got["ticks"].items()}
+    low, high = min(ticks), max(ticks)
+    slope = (ticks[high] - ticks[low]) / (high - low)
+    def y_of(log10):
+        return ticks[low] + slope * (min(max(log10, 0), 7) - low)
+    for k, y in ticks.items():
+        assert y == pytest.approx(y_of(k), abs=1e-6), (k, ticks)
+    for k, y1, y2 in got["tickLines"]:
+        assert y1 == pytest.approx(y_of(k), abs=1e-6) and y2 == pytest.approx(y_of(k), abs=1e-6), (k, y1)
+    assert got["baseline"] == pytest.approx([y_of(0)] * 2, abs=1e-6)
+    assert len(got["bars"]) == len(wave)
+    step = got["bars"][1][0] - got["bars"][0][0] if len(wave) > 1 else None
+    for i, ((x, y, _w, h), want) in enumerate(zip(got["bars"], wave)):
+        assert y == pytest.approx(y_of(np.log10(want)), abs=1e-6), (i, y, want)
+        assert y + h == pytest.approx(y_of(0), abs=1e-6), (i, y, h)
+        if step is not None:
+            assert x == pytest.approx(got["bars"][0][0] + i * step, abs=1e-6), (i, x)
+    width = step if step is not None else got["bars"][0][2] + 2
+    for i, x in got["barTicks"]:  # the pair label under its bar's middle
+        assert x == pytest.approx(got["bars"][i][0] - 1 + width / 2, abs=1e-6), (i, x)
+    assert got["context"] == pytest.approx([y_of(np.log10(context_len))] * 2, abs=1e-6)
+    if m >= 1:
+        assert got["position"] == pytest.approx([y_of(np.log10(m))] * 2, abs=1e-6)
+
+
 def test_clocks_every_number_at_random_states(chromium, site, rng):
     context, page, log, widget = open_widget(chromium, site, "FrequencyClocks")
     data = widget.data
@@ -190,6 +251,7 @@ def test_clocks_every_number_at_random_states(chromium, site, rng):
         np.testing.assert_allclose([b[0] for b in bars], np.log10(wave), atol=1e-9)
         assert [b[1] for b in bars] == list(wave > context_len)
         assert page.locator("rect.rope-w-hover-bar").get_attribute("data-bar") == str(i)
+        check_clock_geometry(page.evaluate(CLOCK_GEOMETRY), angle, wave, context_len, m)
         j = int(rng.integers(dim // 2))
         hover_mark(page, "rect[data-bar]", j)
         assert dataset(page, '[data-readout="hover"]')["pair"] == str(j)
@@ -197,6 +259,51 @@ def test_clocks_every_number_at_random_states(chromium, site, rng):
         assert page.locator("rect.rope-w-hover-bar").get_attribute("data-bar") == str(j)
     assert not log.problems(), log.problems()
     context.close()
+
+
+HEATMAP_GEOMETRY = """() => {""" + CONTRAST_JS + """
+  const svg = document.querySelector(".rope-w svg");
+  const num = (el, k) => Number(el.getAttribute(k));
+  const box = (el) => ["x", "y", "width", "height"].map((k) => num(el, k));
+  const frame = [...svg.children].find((el) => el.tagName === "rect" && el.classList.contains("rope-w-outline"));
+  const scale = svg.querySelector('[data-legend="colour"]');
+  const strips = [...scale.querySelectorAll("rect:not(.rope-w-outline)")];
+  return {
+    frame: box(frame), background: rgb(getComputedStyle(frame).fill),
+    cells: [...svg.querySelectorAll("rect[data-row]")].map((r) => [+r.dataset.row, +r.dataset.col, ...box(r), ...rgb(getComputedStyle(r).fill)]),
+    scale: box(scale.querySelector("rect.rope-w-outline")),
+    strips: strips.map((r) => [...box(r), ...rgb(getComputedStyle(r).fill)]),
+    ticks: [...scale.querySelectorAll("text[data-tick]")].map((t) => [+t.dataset.tick, num(t, "x")]),
+  };
+}"""
+
+
+def check_heatmap_geometry(got, matrix):
+    """Cells read back into the matrix: cell (r, c) at column c, row r of the frame's grid, its
+    colour the colour scale's at its value (the scale's strips are read back too: strip s of 40
+    sits at s/40 of the scale and shows the value at its middle)."""
+    dim = matrix.shape[0]
+    x0, y0, span, height = got["frame"]
+    assert span == pytest.approx(height)
+    cell = span / dim
+    for r, c, x, y, w, h, *_ in got["cells"]:
+        assert (x, y, w, h) == pytest.approx((x0 + c * cell, y0 + r * cell, cell, cell), abs=1e-6), (r, c)
+    sx, sy, sw, sh = got["scale"]
+    strips = got["strips"]
+    for s, (x, y, _w, h, *_) in enumerate(strips):
+        assert (x, y, h) == pytest.approx((sx + sw * s / len(strips), sy, sh), abs=1e-6), s
+    for tick, x in got["ticks"]:
+        assert x == pytest.approx(sx + (tick + 1) / 2 * sw, abs=1e-6), tick
+    # The scale's two ends (its outermost strips show ±(1 − 1/40)) and 0 = the background.
+    bg = np.array(got["background"])
+    end = 1 - 1 / len(strips)
+    negative = bg + (np.array(strips[0][4:]) - bg) / end
+    positive = bg + (np.array(strips[-1][4:]) - bg) / end
+    values = [(-1 + 2 * (s + 0.5) / len(strips), strip[4:]) for s, strip in enumerate(strips)]
+    values += [(matrix[row[0], row[1]], row[6:]) for row in got["cells"]]
+    for value, colour in values:
+        want = bg + abs(value) * ((positive if value >= 0 else negative) - bg)
+        assert np.abs(np.array(colour) - want).max() <= 0.02 * np.abs(positive - negative).max() + 1, (value, colour, want)
 
 
 def test_heatmap_every_number_at_random_states(chromium, site, rng):
@@ -222,6 +329,7 @@ def test_heatmap_every_number_at_random_states(chromium, site, rng):
                         matrix[2 * pair:2 * pair + 2, 2 * pair:2 * pair + 2].ravel()):
             assert_sig3(s, w) if abs(w) >= 1e-3 else None
         assert page.locator("rect.rope-w-selected").get_attribute("data-pair") == str(pair)
+        check_heatmap_geometry(page.evaluate(HEATMAP_GEOMETRY), matrix)
         # Hover (focus) a random cell: its value, m·θ_i and λ_i, and its block outlined.
         e = int(rng.integers(2 * dim))
         hover_mark(page, "rect[data-row]", e)
@@ -238,6 +346,43 @@ def test_heatmap_every_number_at_random_states(chromium, site, rng):
         assert page.locator("rect.rope-w-hovered").get_attribute("data-pair") == str(i)
     assert not log.problems(), log.problems()
     context.close()
+
+
+LAYOUT_GEOMETRY = """() => {
+  const num = (el, k) => Number(el.getAttribute(k));
+  const svg = document.querySelector(".rope-w svg");
+  const boxes = (layout) => [...svg.querySelectorAll(`rect[data-layout="${layout}"]`)].map((r) => [+r.dataset.feature, ...["x", "y", "width", "height"].map((k) => num(r, k))]);
+  const texts = [...svg.querySelectorAll("text")].map((t) => [t.textContent, num(t, "x"), num(t, "y"), t.getAttribute("text-anchor")]);
+  return { interleaved: boxes("interleaved"), half: boxes("half"), texts,
+           lines: [...svg.querySelectorAll("line[data-source]")].map((l) => [+l.dataset.source, +l.dataset.target, ...["x1", "y1", "x2", "y2"].map((k) => num(l, k))]) };
+}"""
+
+
+def check_layout_geometry(got, perm):
+    """Both rows of boxes on one grid (feature j at the same x in each, equal steps); each
+    permutation line runs from the bottom middle of interleaved box perm[t] to the top middle of
+    half box t (rope_core's permutation); the feature numbers sit in their boxes' middles and the
+    row labels at the rows' left edge."""
+    dim = len(perm)
+    inter, half = np.array(got["interleaved"]), np.array(got["half"])
+    assert inter[:, 0].tolist() == list(range(dim)) == half[:, 0].tolist()
+    np.testing.assert_allclose(inter[:, 1], half[:, 1], atol=1e-9)
+    step = (inter[-1, 1] - inter[0, 1]) / (dim - 1)
+    np.testing.assert_allclose(inter[:, 1], inter[0, 1] + step * np.arange(dim), atol=1e-6)
+    # The page draws lines and numbers at its slot's centre, x0 + (j + 1/2)·cell − 1: half a unit
+    # left of the box's own middle (the box is inset 1 unit left, 2 right).
+    middle = inter[:, 1] + inter[:, 3] / 2 - 0.5
+    top_bottom, half_top = inter[0, 2] + inter[0, 4], half[0, 2]
+    lines = sorted(got["lines"])
+    assert [(s, t) for s, t, *_ in lines] == sorted((int(perm[t]), t) for t in range(dim))
+    for source, target, x1, y1, x2, y2 in lines:
+        assert (x1, y1, x2, y2) == pytest.approx((middle[source], top_bottom, middle[target], half_top), abs=1e-6), (source, target)
+    numbers = [(int(t), x) for t, x, _, anchor in got["texts"] if anchor == "middle" and t.isdigit()]
+    assert len(numbers) >= dim  # every feature numbered in both rows, or every other one
+    for j, x in numbers:
+        assert x == pytest.approx(middle[j], abs=1e-6), (j, x)
+    labels = [x for t, x, _, _ in got["texts"] if t.startswith(("interleaved", "half"))]
+    assert labels == pytest.approx([inter[0, 1] - 1] * 2, abs=1e-6), labels
 
 
 def test_layout_every_number_at_random_states(chromium, site, rng):
@@ -262,6 +407,7 @@ def test_layout_every_number_at_random_states(chromium, site, rng):
         assert sorted(lines) == [[2 * pair, pair], [2 * pair + 1, pair + dim // 2]]
         on = page.eval_on_selector_all('rect[data-highlight="1"]', "(rs) => rs.map((r) => r.dataset.layout + r.dataset.feature)")
         assert sorted(on) == sorted([f"interleaved{2 * pair}", f"interleaved{2 * pair + 1}", f"half{pair}", f"half{pair + dim // 2}"])
+        check_layout_geometry(page.evaluate(LAYOUT_GEOMETRY), perm)
         # Hover a random feature of either layout: its pair, in both layouts, with its numbers.
         k = int(rng.integers(2 * dim))
         hover_mark(page, "rect[data-feature]", k)
@@ -302,10 +448,9 @@ def test_play_button_steps_position_and_respects_reduced_motion(chromium, site):
         context.close()
 
 
-# Widgets whose smallest drawing label is still under 11 px on screen (measured 2026-11-23:
-# ContextExtension 9.8 px and DecayExplorer 9.4 px at 390; RelativeInvariance's 10.1 px
-# subscripts are 11 px since its labels use common.js's typeset).
-SMALL_TEXT_PENDING = {("ContextExtension", "390"), ("DecayExplorer", "390")}
+# Widgets whose smallest drawing label is still under 11 px on screen: none (ContextExtension's
+# 9.8 px and DecayExplorer's 9.4 px at 390 are 11 px since their drawings keep text size too).
+SMALL_TEXT_PENDING: set[tuple[str, str]] = set()
 
 CONTRAST = """
 (root) => {""" + CONTRAST_JS + """

@@ -55,8 +55,10 @@ ICONS = [
 
 def site_hash() -> str:
     digest = hashlib.sha256()
-    for path in sorted(p for p in SITE.rglob("*") if p.is_file()):
-        digest.update(path.relative_to(SITE).as_posix().encode() + b"\0" + path.read_bytes())
+    # The extensions too: a change here (how pages are rewritten) must rebuild every page.
+    for folder in (SITE, Path(__file__).parent):
+        for path in sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+            digest.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
 
 
@@ -181,7 +183,7 @@ def _builder_inited(app):
 
 def _page_context(app, pagename, templatename, context, doctree):
     """No MathJax (maths is typeset at build time); widget state at the end of the body;
-    the scripts in ``<head>`` deferred."""
+    the scripts in ``<head>`` deferred; the article's images lazy."""
     from sphinx.builders.html._assets import _JavaScript
 
     scripts = app.builder._js_files
@@ -191,6 +193,12 @@ def _page_context(app, pagename, templatename, context, doctree):
                 and attributes.get("type") != "module"
                 and not str(script.filename).endswith(PARSE_TIME_SCRIPTS)):
             scripts[i] = _JavaScript(script.filename, priority=script.priority, **attributes, defer="defer")
+    if "body" in context:
+        # Figures wait until the reader scrolls near them (Chromium still loads those in
+        # view at once, and before printing): they no longer take the slow link's bandwidth
+        # from the style sheets and widget code that first paint and the first slider need.
+        context["body"] = re.sub(r"<img (?![^>]*\bloading=)", '<img loading="lazy" decoding="async" ',
+                                 context["body"])
     for script in list(scripts):
         filename = str(script.filename or "")
         body = script.attributes.get("body", "")

@@ -202,7 +202,7 @@ function keepTextSize(svg) {
   const apply = () => {
     const shown = svg.getBoundingClientRect().width;
     const units = svg.viewBox.baseVal ? svg.viewBox.baseVal.width : 0;
-    if (shown > 0 && units > 0) svg.style.setProperty("--rope-w-scale", Math.max(1, units / shown).toFixed(3));
+    if (shown > 0 && units > 0) svg.style.setProperty("--rope-w-scale", Math.ceil(1000 * Math.max(1, units / shown)) / 1000);  // up: never under size
   };
   if (typeof ResizeObserver !== "undefined") new ResizeObserver(apply).observe(svg);
   requestAnimationFrame(apply);

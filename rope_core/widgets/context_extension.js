@@ -39,7 +39,7 @@ function bandMark(parent, x, y, band, attrs = {}) {
 // Log-scale y axis (decades) and a linear pair axis with tick labels.
 function pairAxes(svg, { left, right, top, bottom, width, height, ymin, ymax, pairs, px, py }) {
   for (let y = ymin; y <= ymax; y++) {
-    svgEl("line", { x1: left, x2: width - right, y1: py(y), y2: py(y), class: "rope-w-axis" }, svg);
+    svgEl("line", { x1: left, x2: width - right, y1: py(y), y2: py(y), class: "rope-w-axis", "data-y-tick": y }, svg);
     svgEl("text", { x: left - 4, y: py(y) + 4, "text-anchor": "end", class: "rope-w-muted-text" }, svg).textContent = pow10(y);
   }
   const step = pairs > 40 ? 16 : pairs > 16 ? 8 : pairs > 8 ? 4 : 1;
@@ -47,7 +47,7 @@ function pairAxes(svg, { left, right, top, bottom, width, height, ymin, ymax, pa
   for (let i = 0; i < pairs - step / 2; i += step) ticks.push(i);
   ticks.push(pairs - 1);
   for (const i of ticks) {
-    svgEl("line", { x1: px(i), x2: px(i), y1: height - bottom, y2: height - bottom + 4, class: "rope-w-axis" }, svg);
+    svgEl("line", { x1: px(i), x2: px(i), y1: height - bottom, y2: height - bottom + 4, class: "rope-w-axis", "data-x-tick": i }, svg);
     svgEl("text", { x: px(i), y: height - bottom + 15, "text-anchor": "middle", class: "rope-w-muted-text", "data-tick": i }, svg).textContent = String(i);
   }
   svgEl("text", { x: left + (width - left - right) / 2, y: height - 4, "text-anchor": "middle" }, svg).textContent = "pair index i";
@@ -58,7 +58,8 @@ function pairAxes(svg, { left, right, top, bottom, width, height, ymin, ymax, pa
 
 function hline(svg, { left, right, width, py }, log10value, label, dash, anchorX) {
   svgEl("line", { x1: left, x2: width - right, y1: py(log10value), y2: py(log10value), class: "rope-w-context", "stroke-dasharray": dash }, svg);
-  svgEl("text", { x: anchorX, y: py(log10value) - 4, class: "rope-w-muted-text" }, svg).textContent = label;
+  // A halo of the background keeps the label legible where a curve passes behind it.
+  svgEl("text", { x: anchorX, y: py(log10value) - 4, class: "rope-w-muted-text rope-w-halo" }, svg).textContent = label;
 }
 
 // Transparent columns, one per pair, that report hover and touch; the SVG itself takes the
@@ -113,10 +114,10 @@ function render({ model, el }) {
     const perMethod = data.per_factor[state.f];
     const position = data.positions[state.p];
     if (!layers.axes) {
+      layers.position = svgEl("g", {}, svg);  // under the L label's halo when the two lines are close
       layers.axes = svgEl("g", {}, svg);
       pairAxes(layers.axes, geometry);
       hline(layers.axes, geometry, Math.log10(data.training_length), `L = ${count(data.training_length)}`, "6 4", left + 6);
-      layers.position = svgEl("g", {}, svg);
       layers.curves = svgEl("g", {}, svg);
       layers.bands = svgEl("g", {}, svg);
       mark = svgEl("g", { class: "rope-w-mark", "pointer-events": "none" }, svg);
@@ -124,14 +125,17 @@ function render({ model, el }) {
     }
     // A pair whose wavelength exceeds the read-out position has not completed a turn by then.
     layers.position.replaceChildren();
-    if (Math.log10(position) <= ymax) hline(layers.position, geometry, Math.log10(position), `p = ${count(position)}`, "2 3", width - right - 80);
+    // The p label sits at the left, where every curve is still low (at the right it sat on the
+    // curves); beside the L label when the two lines are close.
+    const nearL = Math.abs(Math.log10(position / data.training_length)) < 0.45;
+    if (Math.log10(position) <= ymax) hline(layers.position, geometry, Math.log10(position), `p = ${count(position)}`, "2 3", left + (nearL ? 100 : 6));
     const key = `${state.f} ${state.s}`;
     if (layers.key !== key) {
       layers.key = key;
       layers.curves.replaceChildren();
       data.methods.forEach((method, j) => {
         const values = perMethod[method].log10_wavelength;
-        const points = values.map((v, i) => `${px(i).toFixed(1)},${py(v).toFixed(1)}`).join(" ");
+        const points = values.map((v, i) => `${px(i)},${py(v)}`).join(" ");
         svgEl("polyline", { points, class: "rope-w-line", style: `stroke: ${SCHEME_COLOURS[j]}; stroke-width: ${j === state.s ? 2.6 : 1.6}`,
           "data-method": method }, layers.curves);
       });
@@ -231,11 +235,12 @@ function render({ model, el }) {
 
   // Small multiples on one axis: the chosen scheme at every factor, the current one bold.
   const family = (() => {
-    const fw = 440, fh = 260, fl = 50, fr = 74, ft = 12, fb = 40;
+    const fw = 440, fh = 260, fl = 50, fr = 86, ft = 12, fb = 40;
     const section = htmlEl("div", { class: "rope-w-family" }, root);
     const title = htmlEl("div", { class: "rope-w-title", style: "width: 100%; margin: 8px 0 0" }, section);
     const fsvg = svgEl("svg", { viewBox: `0 0 ${fw} ${fh}`, width: fw, height: fh, role: "img", class: "rope-w-svg rope-w-large",
       "data-plot": "family" }, section);
+    keepTextSize(fsvg);
     const fpx = (i) => fl + (fw - fl - fr) * i / (pairs - 1);
     const fpy = (v) => ft + (fh - ft - fb) * (1 - (v - ymin) / (ymax - ymin));
     const g = { left: fl, right: fr, top: ft, bottom: fb, width: fw, height: fh, ymin, ymax, pairs, px: fpx, py: fpy };
@@ -334,6 +339,7 @@ function renderModels(model, data, state, root, views, setPair) {
   const body = htmlEl("div", { class: "rope-w-body" }, section);
   const svg = svgEl("svg", { viewBox: `0 0 ${width} ${height}`, width, height, role: "img",
     class: "rope-w-svg rope-w-large", "aria-label": "wavelength of every pair of the chosen model; arrow keys pick a pair" }, body);
+  keepTextSize(svg);
   const panel = htmlEl("div", { class: "rope-w-controls" }, body);
   const shown = htmlEl("div", { class: "rope-w-readout", "data-readout": "model", "aria-live": "polite" }, panel);
   const pairShown = htmlEl("div", { class: "rope-w-readout", "data-readout": "model-pair" }, panel);

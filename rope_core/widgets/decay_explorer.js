@@ -19,11 +19,11 @@ function sig3(value) {
 
 function distanceAxes(svg, { left, right, top, bottom, width, height, px, py, xmax, yticks }) {
   for (const y of yticks) {
-    svgEl("line", { x1: left, x2: width - right, y1: py(y), y2: py(y), class: "rope-w-axis" }, svg);
+    svgEl("line", { x1: left, x2: width - right, y1: py(y), y2: py(y), class: "rope-w-axis", "data-y-tick": y }, svg);
     svgEl("text", { x: left - 4, y: py(y) + 4, "text-anchor": "end", class: "rope-w-muted-text" }, svg).textContent = sig3(y);
   }
   for (const [x, anchor] of [[0, "start"], [xmax / 4, "middle"], [xmax / 2, "middle"], [3 * xmax / 4, "middle"], [xmax, "end"]]) {
-    svgEl("line", { x1: px(x), x2: px(x), y1: height - bottom, y2: height - bottom + 4, class: "rope-w-axis" }, svg);
+    svgEl("line", { x1: px(x), x2: px(x), y1: height - bottom, y2: height - bottom + 4, class: "rope-w-axis", "data-x-tick": x }, svg);
     svgEl("text", { x: px(x), y: height - bottom + 15, class: "rope-w-muted-text", "text-anchor": anchor }, svg).textContent = String(Math.round(x));
   }
   svgEl("text", { x: left + (width - left - right) / 2, y: height - 4, "text-anchor": "middle" }, svg).textContent = "relative distance r = n − m (tokens)";
@@ -51,6 +51,7 @@ function render({ model, el }) {
   const fpy = (y) => ft + (fh - ft - fb) * (1 - y);  // y in [0, 1]
   const panels = data.bases.map((base) => svgEl("svg", { viewBox: `0 0 ${fw} ${fh}`, role: "img", class: "rope-w-svg rope-w-multiple",
     "aria-label": `decay bound against distance for base ${baseLabel(base)}` }, grid));
+  panels.forEach(keepTextSize);
 
   // Static parts (axes, the curves of the family) are drawn once; a redraw moves the marks.
   const parts = { panels: [] };
@@ -99,7 +100,7 @@ function render({ model, el }) {
       parts.base = state.b;
       parts.curves.replaceChildren();
       names.forEach(([key, colourVar]) => {
-        const points = series[key].map((v, i) => `${px(data.distances[i]).toFixed(1)},${py(v).toFixed(1)}`).join(" ");
+        const points = series[key].map((v, i) => `${px(data.distances[i])},${py(v)}`).join(" ");
         svgEl("polyline", { points, class: "rope-w-line", style: `stroke: var(--${colourVar})`, "data-series": key }, parts.curves);
       });
     }

@@ -64,9 +64,9 @@ function render({ model, el }) {
     const left = 46, right = 370, top = 412, bottom = 530, lmax = 7;
     const py = (l) => bottom - (Math.max(0, Math.min(lmax, l)) / lmax) * (bottom - top);
     const width = (right - left) / pairs;
-    svgEl("line", { x1: left, y1: bottom, x2: right, y2: bottom, class: "rope-w-outline" }, svg);
+    svgEl("line", { x1: left, y1: bottom, x2: right, y2: bottom, class: "rope-w-outline", "data-line": "baseline" }, svg);
     for (const k of [1, 3, 5, 7]) {
-      svgEl("line", { x1: left - 4, y1: py(k), x2: left, y2: py(k), class: "rope-w-outline" }, svg);
+      svgEl("line", { x1: left - 4, y1: py(k), x2: left, y2: py(k), class: "rope-w-outline", "data-tick-line": k }, svg);
       typeset(svgEl("text", { x: left - 6, y: py(k) + 4, "text-anchor": "end", class: "rope-w-muted-text", "data-tick-y": k }, svg), `10^${k}`);
     }
     const bars = [];

@@ -1,4 +1,4 @@
-// rope-site.js (every page, deferred, ~2 KB): keyboard access for the book's pages.
+// rope-site.js (every page, deferred, ~4 KB): keyboard access for the book's pages.
 // 1. Pages with widgets get a second skip link, "Skip to the first interactive figure",
 //    after the theme's "Skip to main content": a keyboard reader reaches the first slider
 //    in a few presses instead of walking the chapter list, header and text.
@@ -37,6 +37,73 @@
     });
     skip.after(" · ", link);
   }
+  // 3. One Tab stop for each run of look-alike controls (the WAI-ARIA roving tabindex):
+  //    the chapter list, the page's header buttons (a toolbar) and the code cells' copy
+  //    buttons. Tab enters a group at its current member (the page's own chapter, the last
+  //    button used); the arrow keys move inside it (up/down in the lists, left/right in
+  //    the toolbar), Home/End to its ends; every member stays a link or button for screen
+  //    readers, and a hidden line tells the focused member how to move on. Chapter 2 had
+  //    19 chapter links, 6 header buttons and 18 copy buttons before its first slider
+  //    (66 Tabs).
+  const KEYS = {
+    vertical: { ArrowDown: 1, ArrowUp: -1 },
+    horizontal: { ArrowRight: 1, ArrowLeft: -1 },
+  };
+  function roving(items, start, hint, orientation = "vertical") {
+    if (items.length < 2) return;
+    const note = Object.assign(document.createElement("span"), {
+      id: `rope-hint-${hint.id}`, className: "visually-hidden", textContent: hint.text,
+    });
+    document.body.append(note);
+    const shown = () => items.filter((i) => i.getClientRects().length > 0);
+    let current = items.includes(start) ? start : shown()[0] || items[0];
+    const take = (item) => {
+      for (const other of items) other.setAttribute("tabindex", other === item ? "0" : "-1");
+      current = item;
+    };
+    // A hidden member (a header button the phone layout drops) must not hold the stop.
+    const keep = () => { if (!current.getClientRects().length && shown().length) take(shown()[0]); };
+    window.addEventListener("resize", keep);
+    for (const item of items) {
+      item.dataset.ropeRoving = hint.id;
+      item.setAttribute("aria-describedby",
+        [item.getAttribute("aria-describedby"), note.id].filter(Boolean).join(" "));
+      item.addEventListener("focus", () => take(item));
+      item.addEventListener("keydown", (event) => {
+        if (event.altKey || event.ctrlKey || event.metaKey) return;
+        const visible = shown();
+        const at = visible.indexOf(item);
+        const step = KEYS[orientation][event.key];
+        const next = step !== undefined ? at + step
+          : { Home: 0, End: visible.length - 1 }[event.key];
+        if (next === undefined || at < 0) return;
+        event.preventDefault();
+        const target = visible[Math.max(0, Math.min(visible.length - 1, next))];
+        take(target);
+        target.focus();
+      });
+    }
+    take(current);
+    keep();
+  }
+  const chapters = [...document.querySelectorAll(".bd-docs-nav a.reference")];
+  roving(chapters, document.querySelector(".bd-docs-nav a.current") || chapters[0],
+    { id: "chapters", text: "Up and down arrows: the other chapters." });
+  const toolbar = document.querySelector(".bd-header-article .header-article__inner");
+  if (toolbar) {
+    const tools = [...toolbar.querySelectorAll("button, a.btn")].filter((b) => !b.closest(".dropdown-menu"));
+    if (tools.length > 1) {
+      toolbar.setAttribute("role", "toolbar");
+      toolbar.setAttribute("aria-label", "Page tools");
+      roving(tools, null, { id: "tools", text: "Left and right arrows: the other page tools." }, "horizontal");
+    }
+  }
+  const copies = () => [...document.querySelectorAll(".bd-article button.copybtn")];
+  const copyGroup = () => roving(copies(), null,
+    { id: "copy", text: "Up and down arrows: the copy buttons of the other code cells." });
+  // copybutton.js (deferred, before this file) adds its buttons when the page is parsed.
+  if (copies().length) copyGroup();
+  else document.addEventListener("DOMContentLoaded", copyGroup, { once: true });
   let timer = null;
   window.addEventListener("resize", () => { clearTimeout(timer); timer = setTimeout(mark, 150); });
   // The maths is typeset at build time (SVG): the boxes can be measured at once.

@@ -123,6 +123,8 @@ export async function renderAll(root = document) {
       el.textContent = `(${unsupported}: this control needs a running notebook)`;
       return;
     }
+    // The widget's class name (anywidget's id is the Python path): tests and styles can tell views apart.
+    el.dataset.widget = String(model.get("_anywidget_id") || "").split(".").pop();
     await widget.render({ model, el });
   });
   // One failing widget must not stop the others; report each failure.

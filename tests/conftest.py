@@ -6,6 +6,8 @@ dark mode, slow network) live in ``tests/_browser.py``.
 
 from __future__ import annotations
 
+import fcntl
+import json
 import os
 import shutil
 import subprocess
@@ -19,6 +21,8 @@ from _browser import launch, open_page, serve
 ROOT = Path(__file__).resolve().parents[1]
 HTML = ROOT / "_build" / "html"
 SCREENSHOTS = ROOT / "_build" / "screenshots"
+# One build per test run under pytest-xdist: the first worker's result, for the others.
+BUILD_RESULT = ROOT / "_build" / "pytest-book-build.json"
 
 
 def build_book() -> subprocess.CompletedProcess:
@@ -37,15 +41,38 @@ def build_book() -> subprocess.CompletedProcess:
 
 
 @pytest.fixture(scope="session")
-def book_build_result():
-    """Build the book once per test session and return the finished process.
+def book_build_result(request):
+    """Build the book once per test run and return the finished process.
+
+    Under pytest-xdist (``make test`` runs ``-n auto``) every worker asks for this fixture:
+    the first one builds while holding a lock, writes the result next to the build, and the
+    others wait for the lock and read that result (same run id), so the book is built once and
+    no worker serves a half-written ``_build/html``.
 
     ``ROPE_BOOK_REUSE_BUILD=1`` skips the build and uses the ``_build/html`` already there
     (for iterating on browser tests after ``make book``; ``make test`` never sets it).
     """
     if os.environ.get("ROPE_BOOK_REUSE_BUILD") == "1" and (HTML / "index.html").exists():
         return subprocess.CompletedProcess(["reused"], 0, "build succeeded (reused _build/html)", "")
-    return build_book()
+    workerinput = getattr(request.config, "workerinput", None)
+    if workerinput is None:
+        return build_book()
+    run_id = workerinput["testrunuid"]
+    BUILD_RESULT.parent.mkdir(parents=True, exist_ok=True)
+    with open(BUILD_RESULT.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            saved = json.loads(BUILD_RESULT.read_text())
+        except (OSError, ValueError):
+            saved = {}
+        if saved.get("run") == run_id:
+            return subprocess.CompletedProcess(saved["args"], saved["returncode"], saved["stdout"], saved["stderr"])
+        result = build_book()
+        BUILD_RESULT.write_text(json.dumps({
+            "run": run_id, "args": result.args, "returncode": result.returncode,
+            "stdout": result.stdout, "stderr": result.stderr,
+        }))
+        return result
 
 
 @pytest.fixture(scope="session")

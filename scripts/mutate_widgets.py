@@ -128,7 +128,9 @@ def js_mutants(path: Path) -> list[Mutant]:
         open_at, close_at = (drawn or calls)[0]
         found.append(_scaled(path, "coordinate", text, open_at + 1, close_at))
     else:
-        match = re.compile(r"(?<!function )\barrow\(").search(text, body)
+        # A call, not the definition nor a mention in a comment (that would mutate nothing
+        # real: an empty argument list makes a syntax error every test "catches").
+        match = re.compile(r"^(?!\s*//).*?(?<!function )\barrow\(", re.M).search(text, body)
         if match:
             open_at = match.end() - 1
             args, i = [], open_at + 1

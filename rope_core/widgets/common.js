@@ -214,7 +214,7 @@ function arrow(parent, x0, y0, x1, y1, cls) {
   svgEl("polygon", { class: "rope-w-fill" }, group);
   return moveArrow(group, x0, y0, x1, y1);
 }
-// Moves an arrow drawn by arrow() in place (a redraw that changes only where it points).
+// Moves an arrow made by the function above in place (a redraw that changes only where it points).
 function moveArrow(group, x0, y0, x1, y1) {
   const [line, head] = group.children;
   for (const [key, value] of Object.entries({ x1: x0, y1: y0, x2: x1, y2: y1 })) line.setAttribute(key, value);

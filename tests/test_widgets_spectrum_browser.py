@@ -274,18 +274,23 @@ HEATMAP_GEOMETRY = """() => {""" + CONTRAST_JS + """
     scale: box(scale.querySelector("rect.rope-w-outline")),
     strips: strips.map((r) => [...box(r), ...rgb(getComputedStyle(r).fill)]),
     ticks: [...scale.querySelectorAll("text[data-tick]")].map((t) => [+t.dataset.tick, num(t, "x")]),
+    selected: box(svg.querySelector("rect.rope-w-selected")),
+    hovered: box(svg.querySelector("rect.rope-w-hovered")),
   };
 }"""
 
 
-def check_heatmap_geometry(got, matrix):
+def check_heatmap_geometry(got, matrix, pair):
     """Cells read back into the matrix: cell (r, c) at column c, row r of the frame's grid, its
     colour the colour scale's at its value (the scale's strips are read back too: strip s of 40
-    sits at s/40 of the scale and shows the value at its middle)."""
+    sits at s/40 of the scale and shows the value at its middle); the highlighted pair's outline
+    around block ``pair`` of that grid."""
     dim = matrix.shape[0]
     x0, y0, span, height = got["frame"]
     assert span == pytest.approx(height)
     cell = span / dim
+    block = (x0 + 2 * pair * cell, y0 + 2 * pair * cell, 2 * cell, 2 * cell)
+    assert got["selected"] == pytest.approx(block, abs=1e-6), ("selected outline", pair)
     for r, c, x, y, w, h, *_ in got["cells"]:
         assert (x, y, w, h) == pytest.approx((x0 + c * cell, y0 + r * cell, cell, cell), abs=1e-6), (r, c)
     sx, sy, sw, sh = got["scale"]
@@ -329,13 +334,17 @@ def test_heatmap_every_number_at_random_states(chromium, site, rng):
                         matrix[2 * pair:2 * pair + 2, 2 * pair:2 * pair + 2].ravel()):
             assert_sig3(s, w) if abs(w) >= 1e-3 else None
         assert page.locator("rect.rope-w-selected").get_attribute("data-pair") == str(pair)
-        check_heatmap_geometry(page.evaluate(HEATMAP_GEOMETRY), matrix)
+        check_heatmap_geometry(page.evaluate(HEATMAP_GEOMETRY), matrix, pair)
         # Hover (focus) a random cell: its value, m·θ_i and λ_i, and its block outlined.
         e = int(rng.integers(2 * dim))
         hover_mark(page, "rect[data-row]", e)
         hover = dataset(page, '[data-readout="hover"]')
         r, c, i = int(hover["row"]), int(hover["col"]), int(hover["pair"])
         assert i == r // 2 == c // 2
+        drawn = page.evaluate(HEATMAP_GEOMETRY)
+        x0, y0, span, _ = drawn["frame"]
+        cell = span / dim
+        assert drawn["hovered"] == pytest.approx((x0 + 2 * i * cell, y0 + 2 * i * cell, 2 * cell, 2 * cell), abs=1e-6), ("hover outline", i)
         np.testing.assert_allclose([float(hover["value"]), float(hover["angle"]), float(hover["wavelength"])],
                                    [matrix[r, c], m * theta[i], wave[i]], rtol=1e-9, atol=1e-6)
         shown = text_numbers(page.locator('[data-readout="hover"]').inner_text())

@@ -486,3 +486,177 @@ def test_article_images_load_lazily(built_book):
             if 'loading="lazy"' not in tag or 'decoding="async"' not in tag:
                 eager.append(f"{name}: {tag[:100]}")
     assert images >= 10 and not eager, eager
+
+
+# Every element's computed style as one hash per element (and per ::before/::after that draws),
+# over the properties that decide what a reader sees (all ~350 took ~3 s per state and page).
+DRAWN_PROPERTIES = [
+    "display", "position", "top", "right", "bottom", "left", "z-index", "float", "box-sizing",
+    "width", "height", "min-width", "max-width", "min-height", "max-height",
+    *(f"{box}-{side}" for box in ("margin", "padding") for side in ("top", "right", "bottom", "left")),
+    *(f"border-{side}-{what}" for side in ("top", "right", "bottom", "left") for what in ("width", "style", "color")),
+    "border-top-left-radius", "border-bottom-right-radius", "outline-style", "outline-width", "outline-color",
+    "box-shadow", "background-color", "background-image", "color", "opacity", "visibility",
+    "overflow-x", "overflow-y", "font-family", "font-size", "font-weight", "font-style", "line-height",
+    "letter-spacing", "text-align", "text-decoration-line", "text-transform", "white-space",
+    "vertical-align", "content", "transform", "flex-direction", "flex-wrap", "justify-content",
+    "align-items", "gap", "grid-template-columns", "list-style-type", "cursor", "mask-image",
+    "-webkit-mask-image", "fill", "stroke", "filter", "pointer-events", "border-collapse",
+]
+# Formula and drawing internals are skipped: their styles are MathJax's and the widgets' own.
+STYLE_SIGNATURE_JS = """([limit, properties, keep]) => {
+  const hash = (s) => { let x = 2166136261; for (let i = 0; i < s.length; i++) { x ^= s.charCodeAt(i); x = Math.imul(x, 16777619); } return (x >>> 0).toString(36); };
+  const elements = [document.documentElement, ...document.querySelectorAll('body *:not(mjx-container *):not(svg *)')].slice(0, limit);
+  const out = [];
+  elements.forEach((e, i) => {
+    for (const pseudo of [null, '::before', '::after']) {
+      const s = getComputedStyle(e, pseudo);
+      if (pseudo && (s.content === 'none' || s.content === 'normal')) continue;
+      let text = '';
+      for (const name of properties) text += s.getPropertyValue(name) + ';';
+      out.push(`${i} ${e.tagName.toLowerCase()}${pseudo || ''}=${hash(text)}` + (keep ? ' ' + text : ''));
+    }
+  });
+  return out;
+}"""
+STYLE_DETAIL_JS = """([i, pseudo, properties]) => {
+  const e = [document.documentElement, ...document.querySelectorAll('body *:not(mjx-container *):not(svg *)')][i];
+  const s = getComputedStyle(e, pseudo || null); const o = {};
+  for (const name of properties) o[name] = s.getPropertyValue(name);
+  return o;
+}"""
+DESCRIBE_JS = """(i) => { const e = [document.documentElement, ...document.querySelectorAll('body *:not(mjx-container *):not(svg *)')][i];
+  return e.outerHTML.slice(0, e.outerHTML.indexOf('>') + 1).slice(0, 160); }"""
+# Transitions would make a state depend on when it is measured.
+NO_TRANSITIONS = "*, *::before, *::after { transition: none !important; animation: none !important; }"
+
+
+def _with_original_style_sheets(context, built_book):
+    """Serve every cut style sheet as it was before ``purge_css.mjs`` (kept by the build)."""
+    from site_assets import unpurged_css_dir
+
+    originals = unpurged_css_dir(built_book)
+
+    def serve_original(route):
+        relative = route.request.url.split("?")[0].split("/_static/", 1)[1]
+        original = originals / "_static" / relative
+        if original.is_file():
+            route.fulfill(body=original.read_bytes(), content_type="text/css")
+        else:
+            route.fallback()
+
+    context.route("**/_static/**/*.css*", serve_original)
+
+
+def _open_everything(page):
+    """Every state a reader can open on a desktop page: hidden cells and solutions shown, the
+    header's download menu open, then the search dialog."""
+    page.evaluate("""() => { for (const d of document.querySelectorAll('details')) d.open = true;
+                             for (const b of document.querySelectorAll('.toggle-button')) b.click(); }""")
+    menu = page.locator(".bd-header-article .dropdown-toggle:visible")
+    if menu.count():
+        menu.first.click()
+        page.locator(".bd-header-article .dropdown-menu.show").first.wait_for(state="attached", timeout=3000)
+        page.mouse.move(0, 0)  # open by Bootstrap's "show", as a tap leaves it, not by hover
+    page.keyboard.press("Control+k")
+    # The search page's own box takes the shortcut; every other page opens the dialog.
+    page.wait_for_function("""() => document.querySelector('#pst-search-dialog[open]')
+                                    || document.activeElement.matches('form.bd-search input')""")
+
+
+@pytest.mark.book
+def test_cut_style_sheets_draw_every_element_as_the_originals(built_book, book_server, chromium):
+    """The build cuts the theme's, sphinx-design's and MyST-NB's style sheets to the rules its
+    pages use (``book/_ext/purge_css.mjs``); a page must look exactly as with the originals.
+    Each page is loaded twice, with the cut and with the original style sheets, and driven
+    through the same states: everything opened (hidden cells, solutions, header menu, search
+    dialog) in light, then dark, then print; on a phone, the chapter list opened. In every state every
+    element's computed style (and its ::before/::after) must be the same."""
+    import sys
+
+    from _browser import PHONE
+
+    sys.path.insert(0, str(ROOT / "book" / "_ext"))
+    pages = ["book/02-rotations.html", "book/13-pitfalls.html", "book/appendix-api.html",
+             "index.html", "search.html?q=rotation", "genindex.html"]
+    limit = 4000  # elements per state (appendix-api has 14 000, all of a few kinds)
+    differences = []
+
+    def compare(where, pages_by_variant):
+        # A difference must last: focus rings, results arriving and the like settle within a second.
+        for _attempt in range(5):
+            cut, original = (p.evaluate(STYLE_SIGNATURE_JS, [limit, DRAWN_PROPERTIES]) for p in pages_by_variant)
+            assert len(cut) > 50, f"{where}: only {len(cut)} elements measured"
+            if cut == original:
+                return
+            pages_by_variant[0].wait_for_timeout(250)
+        if len(cut) != len(original):
+            differences.append(f"{where}: {len(cut)} styled elements with the cut sheets, {len(original)} with the originals")
+            return
+        for mine in [a for a, b in zip(cut, original) if a != b][:3]:
+            index, rest = mine.split(" ", 1)
+            pseudo = next((p for p in ("::before", "::after") if rest.split("=")[0].endswith(p)), None)
+            a, b = (p.evaluate(STYLE_DETAIL_JS, [int(index), pseudo, DRAWN_PROPERTIES]) for p in pages_by_variant)
+            changed = {k: (a.get(k), b.get(k)) for k in a.keys() | b.keys() if a.get(k) != b.get(k)}
+            element = [p.evaluate(DESCRIBE_JS, int(index)) for p in pages_by_variant]
+            differences.append(f"{where}: {element[0]} (cut, original): {changed or 'same when asked again'}")
+
+    def load(page, name):
+        page.goto(f"{book_server}/{name}", wait_until="networkidle")
+        page.add_style_tag(content=NO_TRANSITIONS)
+        if name.startswith("search.html"):  # results appear one by one, each fetching its summary
+            page.wait_for_function("(document.querySelector('#search-results .search-summary') || {}).textContent?.includes('found')")
+            page.wait_for_load_state("networkidle")
+        if page.locator('script[type="application/vnd.jupyter.widget-view+json"]').count():
+            page.wait_for_function("document.documentElement.dataset.ropeWidgets === 'ready'")
+
+    contexts = []
+    for variant in ("cut", "original"):
+        context, page, log = open_page(chromium, "light")
+        if variant == "original":
+            _with_original_style_sheets(context, built_book)
+        contexts.append((context, page, log))
+    both = [page for _, page, _ in contexts]
+    for name in pages:
+        for page in both:
+            page.emulate_media(media="screen", color_scheme="light")
+            load(page, name)
+            _open_everything(page)
+        compare(f"{name} opened", both)
+        for page in both:
+            page.keyboard.press("Escape")
+            # Focus returns to the menu button, whose ring comes and goes: measure without it.
+            page.evaluate("document.activeElement && document.activeElement.blur()")
+            page.mouse.move(0, 0)
+            page.emulate_media(color_scheme="dark")
+            page.wait_for_function("document.documentElement.dataset.theme === 'dark'")
+        compare(f"{name} dark", both)
+        for page in both:
+            page.emulate_media(media="print", color_scheme="light")
+        compare(f"{name} print", both)
+    for context, _, log in contexts:
+        assert log.problems() == []
+        context.close()
+    # A phone: the chapter list and the page outline open as the theme's modal drawers.
+    phones = []
+    for variant in ("cut", "original"):
+        context, page, log = open_page(chromium, "dark", viewport=PHONE, touch=True)
+        if variant == "original":
+            _with_original_style_sheets(context, built_book)
+        load(page, "book/02-rotations.html")
+        phones.append((context, page, log))
+    both = [page for _, page, _ in phones]
+    compare("phone", both)
+    for toggle, dialog in ((".primary-toggle", "#pst-primary-sidebar-modal"),
+                           (".secondary-toggle", "#pst-secondary-sidebar-modal")):
+        for page in both:
+            page.locator(f"{toggle}:visible").first.tap()
+            page.locator(f"{dialog}[open]").wait_for(timeout=3000)
+        compare(f"phone {dialog} open", both)
+        for page in both:
+            page.keyboard.press("Escape")
+            page.locator(f"{dialog}[open]").wait_for(state="detached", timeout=3000)
+    for context, _, log in phones:
+        assert log.problems() == []
+        context.close()
+    assert not differences, "\n".join(differences)

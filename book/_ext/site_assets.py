@@ -20,6 +20,10 @@
 - The theme's style sheet carries Font Awesome's ``.fa-*:before`` rule for each of its
   ~1900 icons (86 KB of the 391 KB that first paint waits for); the pages use the ones in
   ``rope-icons.css``, so the copy in ``_build/html`` drops the others.
+- Third-party style sheets (the theme's, sphinx-design's, MyST-NB's, Sphinx's): cut to the
+  rules the built pages and their scripts can use (``purge_css.mjs``, PurgeCSS), 453 KB to
+  about 150 KB; the originals stay in ``_build/unpurged-css`` for the test that compares
+  pages drawn with each.
 
 Rebuilds: Sphinx copies static files only while it writes pages, and writes none when no document is
 out of date: an edit to ``rope-site.css`` alone would never reach ``_build/html``. The hash
@@ -234,6 +238,17 @@ def _build_finished(app, exception):
                           cwd=ROOT, capture_output=True, text=True)
     if done.returncode:
         raise ExtensionError(f"site_assets: typesetting the maths failed:\n{done.stderr[-3000:]}")
+    # Last, once every page and script is final: it decides which rules the pages can use.
+    done = subprocess.run([node, str(Path(__file__).with_name("purge_css.mjs")), str(outdir),
+                           str(unpurged_css_dir(outdir))], cwd=ROOT, capture_output=True, text=True)
+    if done.returncode:
+        raise ExtensionError(f"site_assets: cutting the style sheets failed:\n{done.stderr[-3000:]}")
+
+
+def unpurged_css_dir(outdir: Path) -> Path:
+    """Where the build keeps the third-party style sheets as they were before
+    ``purge_css.mjs`` cut them (same relative paths; outside the published site)."""
+    return Path(outdir).parent / "unpurged-css"
 
 
 def setup(app):
@@ -245,7 +260,8 @@ def setup(app):
     app.connect("config-inited", _add_templates)
     app.connect("builder-inited", _builder_inited)
     app.connect("html-page-context", _page_context, priority=900)
-    app.connect("build-finished", _build_finished)
+    # After the other extensions' build-finished steps (MyST-NB copies its CSS there).
+    app.connect("build-finished", _build_finished, priority=900)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
 
 

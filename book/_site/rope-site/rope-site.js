@@ -23,6 +23,11 @@
         for (const a of ["tabindex", "role", "aria-label", "data-rope-scroll-box"]) box.removeAttribute(a);
       }
     }
+    // Code boxes: the theme makes a box that overflows a tab stop, but only as it measured it
+    // when its script ran; a web font that arrives later can make a box overflow after that.
+    for (const pre of document.querySelectorAll(".bd-article pre")) {
+      if (pre.scrollWidth > pre.clientWidth && pre.tabIndex < 0) pre.tabIndex = 0;
+    }
   }
   const view = document.querySelector('script[type="application/vnd.jupyter.widget-view+json"]');
   const skip = document.querySelector("#pst-skip-link a");
@@ -108,4 +113,7 @@
   window.addEventListener("resize", () => { clearTimeout(timer); timer = setTimeout(mark, 150); });
   // The maths is typeset at build time (SVG): the boxes can be measured at once.
   mark();
+  // Measure again once fonts and images have arrived (they change what overflows).
+  window.addEventListener("load", mark, { once: true });
+  if (document.fonts) document.fonts.ready.then(mark);
 })();

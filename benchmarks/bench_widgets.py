@@ -20,8 +20,6 @@ from __future__ import annotations
 import argparse
 import functools
 import http.server
-import json
-import re
 import shutil
 import sys
 import threading
@@ -32,6 +30,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 HTML = ROOT / "_build" / "html"
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "book" / "_ext"))
+import widget_state  # noqa: E402  (the one reader of the built pages' widget state)
+
 from rope_core.widgets import REGISTRY  # noqa: E402  (the one widget list, gallery order)
 
 NAMES = [cls.__name__ for cls in REGISTRY]
@@ -139,17 +140,11 @@ def serve(directory):
     return server
 
 
-def state_sizes(page_html: str) -> list[int]:
-    """Bytes of each widget model's embedded state, in the order the page shows the widgets.
-
-    The state script lists models in no particular order; the view scripts are in page order.
-    """
-    start = page_html.index('<script type="application/vnd.jupyter.widget-state+json">')
-    start = page_html.index(">", start) + 1
-    state = json.loads(page_html[start:page_html.index("</script>", start)])["state"]
-    views = re.findall(r'<script type="application/vnd.jupyter.widget-view\+json">(.*?)</script>', page_html, flags=re.S)
-    ids = [json.loads(view)["model_id"] for view in views]
-    return [len(json.dumps(state[i])) for i in ids if state[i].get("model_module") == "anywidget"]
+def state_sizes(page: Path) -> list[int]:
+    """Bytes of each widget's state (what the page fetches to draw it), in page order."""
+    models = widget_state.page_models(page)
+    return [size for i, size in widget_state.state_bytes(page).items()
+            if models[i].get("model_module") == "anywidget"]
 
 
 def main(argv=None) -> int:
@@ -166,7 +161,7 @@ def main(argv=None) -> int:
 
     server = serve(args.html)
     url = f"http://127.0.0.1:{server.server_address[1]}/book/gallery.html"
-    sizes = state_sizes(gallery.read_text())
+    sizes = state_sizes(gallery)
     if len(sizes) != len(NAMES):
         print(f"expected {len(NAMES)} widget states in the gallery, found {len(sizes)}", file=sys.stderr)
         return 2

@@ -22,11 +22,12 @@ Each mutant runs the tests that can see it, cheapest first, until one fails:
   2. Python mutants that reach a page (all but views): the book rebuilt through
      ``scripts/build_book.py`` (its cache key covers rope_core, so stale pages cannot hide the
      mutant), then the widget browser tests (``tests/test_widgets*browser*.py``);
-  3. JS mutants: the page runs the JS as it is embedded in the page's widget state (``_esm`` =
-     common.js + the widget's file [+ drag.js]; executing the notebooks does nothing else with
-     it), so the mutant is written into every built page that embeds the file, and the browser
+  3. JS mutants: the page runs the JS as it is embedded in its widgets' state (``_esm`` =
+     common.js + the widget's file [+ drag.js], in the state file of each model that the page
+     fetches; executing the notebooks does nothing else with it), so the mutant is written
+     into every built state file that embeds the file, and the browser
      tests that open those pages, or that make their own pages from the (mutated) source, and
-     are about that widget or about every widget (``tests_loading``), run on that build (``ROPE_BOOK_REUSE_BUILD=1``); the pages are restored afterwards. Seconds instead
+     are about that widget or about every widget (``tests_loading``), run on that build (``ROPE_BOOK_REUSE_BUILD=1``); the files are restored afterwards. Seconds instead
      of a 5-7 minute rebuild; ``--js-rebuild`` takes the rebuild path of stage 2 instead.
 The file is restored after each mutant, and the book rebuilt at the end if a mutant was built.
 
@@ -53,6 +54,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 WIDGETS = ROOT / "rope_core" / "widgets"
+sys.path.insert(0, str(ROOT / "book" / "_ext"))
+import widget_state  # noqa: E402  (the one reader of the built pages' widget state)
 
 
 @dataclass
@@ -287,54 +290,27 @@ def rebuild(root: Path = ROOT) -> bool:
     return done.returncode == 0
 
 
-def widget_states(html: str):
-    """(start, end, parsed) of each embedded widget state in a built page."""
-    found = []
-    for match in re.finditer(r'<script type="application/vnd.jupyter.widget-state\+json">', html):
-        end = html.index("</script>", match.end())
-        found.append((match.end(), end, json.loads(html[match.end():end])))
-    return found
+def patch_built_pages(html_root: Path, original: str, mutated: str) -> tuple[list[Path], dict[Path, str]]:
+    """Put a JS mutant into every built widget model that embeds the file.
 
-
-def embedded_modules(html: str) -> list[str]:
-    """The ``_esm`` source of every anywidget model a built page embeds."""
-    return [model["state"]["_esm"] for _, _, state in widget_states(html)
-            for model in state["state"].values() if "_esm" in model.get("state", {})]
-
-
-def patch_built_pages(html_root: Path, original: str, mutated: str) -> dict[Path, str]:
-    """Put a JS mutant into every built page whose widget state embeds the file.
-
-    A widget's ``_esm`` is ``common.js + "\\n" + <name>.js`` (+ ``drag.js``), embedded as a JSON
-    string in the page's widget state: the file's text, JSON-encoded, is replaced by the mutant's
-    (the page keeps its bytes otherwise). Checked by parsing the state again: every module that
-    held the original text holds the mutant's. Returns {page: its original text} for restoring.
+    A widget's ``_esm`` is ``common.js + "\\n" + <name>.js`` (+ ``drag.js``), a string in the
+    state file of its model that the page fetches (``book/_ext/widget_state.py``): in each
+    such file the original text is replaced by the mutant's. Returns the pages that show a
+    mutated widget and ``{state file: its original text}`` for restoring.
     """
-    encoded, replacement = json.dumps(original)[1:-1], json.dumps(mutated)[1:-1]
-    changed = {}
+    pages, changed = [], {}
     for page in sorted(html_root.rglob("*.html")):
-        html = page.read_text()
-        if "widget-state+json" not in html:
-            continue
-        before = sum(original in esm for esm in embedded_modules(html))
-        if not before:
-            continue
-        new = html.replace(encoded, replacement)
-        after = sum(mutated in esm for esm in embedded_modules(new))
-        if after != before:  # the state was not encoded the way json.dumps does: re-encode it
-            parts, last = [], 0
-            for start, end, state in widget_states(html):
-                for model in state["state"].values():
-                    esm = model.get("state", {}).get("_esm")
-                    if esm is not None:
-                        model["state"]["_esm"] = esm.replace(original, mutated)
-                parts += [html[last:start], json.dumps(state).replace("</", "<\\/")]
-                last = end
-            new = "".join(parts) + html[last:]
-            assert sum(mutated in esm for esm in embedded_modules(new)) == before, page
-        page.write_text(new)
-        changed[page] = html
-    return changed
+        for path in widget_state.model_files(page).values():
+            text = path.read_text(encoding="utf-8")
+            model = json.loads(text)
+            esm = model.get("state", {}).get("_esm")
+            if esm is None or original not in esm:
+                continue
+            model["state"]["_esm"] = esm.replace(original, mutated)
+            path.write_text(json.dumps(model, separators=(",", ":")), encoding="utf-8")
+            changed[path] = text
+            pages += [page] if page not in pages else []
+    return pages, changed
 
 
 def widget_modules(root: Path = ROOT) -> dict[str, set[str]]:
@@ -398,15 +374,15 @@ def run(mutant: Mutant, original: str = "", root: Path = ROOT, py_browser: bool 
     if not is_js and not py_browser:
         return "unit-only"
     if is_js and not js_rebuild:
-        changed = patch_built_pages(root / "_build" / "html", original, mutant.apply(original))
+        pages, changed = patch_built_pages(root / "_build" / "html", original, mutant.apply(original))
         try:
-            tests = tests_loading(changed, mutant.path, root)
+            tests = tests_loading(pages, mutant.path, root)
             if not tests:
                 return "no-page"
             return "browser" if pytest(["-m", "browser", *tests], root, reuse_build=True) else ""
         finally:
-            for page, html in changed.items():
-                page.write_text(html)
+            for path, text in changed.items():
+                path.write_text(text, encoding="utf-8")
     if not rebuild(root):
         return "build"
     return "browser" if pytest(["-m", "browser", *browser_tests(root)], root) else ""

@@ -1,21 +1,27 @@
 """The site around the chapters: how pages load widgets, fit a phone, and serve every reader.
 
-The widget loader (``book/_site/rope-site/rope-widgets.js``) is tested twice: on a small
-page made here, whose widget exercises the whole model interface the loader promises, and
-on the built book (every widget view rendered, no ipywidgets manager or RequireJS loaded).
+The widget loader (``book/_site/rope-site/rope-widgets.js``) is tested twice: on small
+pages made here (a widget that exercises the whole model interface the loader promises, its
+state inline or in files; a state file that fails), and on the built book (every widget view
+rendered from its state file, no ipywidgets manager or RequireJS loaded).
 """
 
 from __future__ import annotations
 
 import json
 import re
+import sys
+from pathlib import Path
 
 import pytest
 from _browser import open_page, serve
 
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "book" / "_ext"))
+import widget_state  # noqa: E402  (the one reader of the built pages' widget state)
+
 pytestmark = pytest.mark.browser
 
-ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
 LOADER = ROOT / "book" / "_site" / "rope-site" / "rope-widgets.js"
 
 # A widget module that uses every part of the model interface the loader provides.
@@ -41,7 +47,10 @@ export default async () => ({
 """
 
 
-def probe_page(directory):
+def probe_page(directory, files=False):
+    """``probe.html``: views a, b (one anywidget model) and c (an ipywidgets slider); with
+    ``files`` the models are in ``state/<id>.json`` named by a manifest, as the book's build
+    writes them (book/_ext/widget_state.py), else inline, as MyST-NB writes them."""
     state = {
         "version_major": 2, "version_minor": 0,
         "state": {
@@ -57,17 +66,25 @@ def probe_page(directory):
     }
     view = '<script type="application/vnd.jupyter.widget-view+json">{"model_id": "%s"}</script>'
     (directory / "rope-widgets.js").write_text(LOADER.read_text())
+    if files:
+        (directory / "state").mkdir(exist_ok=True)
+        for model_id, model in state["state"].items():
+            (directory / "state" / f"{model_id}.json").write_text(json.dumps(model))
+        urls = {model_id: f"state/{model_id}.json" for model_id in state["state"]}
+        embedded = f'<script type="{widget_state.URLS_TYPE}">{json.dumps(urls)}</script>'
+    else:
+        embedded = f'<script type="{widget_state.STATE_TYPE}">{json.dumps(state)}</script>'
     (directory / "probe.html").write_text(
         "<!doctype html><html lang='en'><head><title>probe</title>"
-        f'<script type="application/vnd.jupyter.widget-state+json">{json.dumps(state)}</script>'
         '<script type="module" src="rope-widgets.js"></script></head><body>'
         f"<div id=a>{view % 'probe'}</div><div id=b>{view % 'probe'}</div><div id=c>{view % 'slider'}</div>"
-        "</body></html>"
+        f"{embedded}</body></html>"
     )
 
 
-def test_loader_gives_widgets_the_model_interface(tmp_path, chromium):
-    probe_page(tmp_path)
+@pytest.mark.parametrize("files", [False, True], ids=["inline-state", "state-files"])
+def test_loader_gives_widgets_the_model_interface(files, tmp_path, chromium):
+    probe_page(tmp_path, files=files)
     with serve(tmp_path) as url:
         context, page, log = open_page(chromium)
         page.goto(f"{url}/probe.html")
@@ -94,16 +111,60 @@ def test_loader_gives_widgets_the_model_interface(tmp_path, chromium):
         context.close()
 
 
+def test_loader_fetches_the_first_widget_first_and_says_when_a_file_fails(tmp_path, chromium):
+    """The first view's state file is fetched alone; the second starts only after it has
+    arrived. A file that cannot be fetched (404, offline) leaves a short note in the views'
+    place and a console error, never a blank box or an unhandled rejection; the others draw."""
+    probe_page(tmp_path, files=True)
+    with serve(tmp_path) as url:
+        context, page, log = open_page(chromium)
+        events = []
+        page.on("request", lambda r: events.append(("start", r.url.rsplit("/", 1)[-1])))
+        page.on("requestfinished", lambda r: events.append(("end", r.url.rsplit("/", 1)[-1])))
+        page.goto(f"{url}/probe.html")
+        page.wait_for_function("document.documentElement.dataset.ropeWidgets === 'ready'")
+        files = [event for event in events if event[1].endswith(".json")]
+        assert files == [("start", "probe.json"), ("end", "probe.json"),
+                         ("start", "slider.json"), ("end", "slider.json")], files
+        assert log.problems() == []
+        context.close()
+
+        for failure in ("404", "offline"):
+            (tmp_path / "state" / "probe.json").unlink(missing_ok=True)
+            context, page, log = open_page(chromium)
+            if failure == "offline":
+                page.route("**/probe.json", lambda route: route.abort("internetdisconnected"))
+            page.goto(f"{url}/probe.html")
+            page.wait_for_function("document.documentElement.dataset.ropeWidgets === 'ready'")
+            for view in ("#a", "#b"):
+                note = page.locator(f"{view} .rope-widget-view .rope-widget-error")
+                assert note.is_visible() and "could not be loaded" in note.inner_text(), failure
+                assert note.bounding_box()["height"] > 20, failure
+            # The other widget (after the failed first one) still loads.
+            assert "needs a running notebook" in page.locator("#c").inner_text(), failure
+            assert log.page_errors == [], failure
+            errors = [e for e in log.console_errors if "[rope-widgets]" in e]
+            assert len(errors) == 2 and all("widget probe failed" in e for e in errors), log.console_errors
+            context.close()
+
+
 @pytest.mark.book
 def test_pages_load_no_widget_manager(built_book):
+    """No page loads the ipywidgets manager; a page has widget state exactly when it loads
+    rope-widgets.js; the state is in files (one per model a view shows), none inline."""
     from test_book import book_pages
 
     with_widgets = []
     for name in book_pages(built_book):
         html = (built_book / name).read_text()
         assert not re.search(r"embed-amd|require(\.min)?\.js|html-manager", html), name
-        has_state = "application/vnd.jupyter.widget-state+json" in html
+        has_state = widget_state.has_widgets(html)
         assert has_state == ("rope-widgets.js" in html), name
+        assert widget_state.STATE_TYPE not in html, name
+        if has_state:
+            files = widget_state.model_files(built_book / name)
+            assert list(files) == widget_state.view_ids(html), name
+            assert all(path.is_file() for path in files.values()), name
         with_widgets += [name] * has_state
     assert "book/gallery.html" in with_widgets and "book/02-rotations.html" in with_widgets
 
@@ -444,7 +505,7 @@ def test_widget_controls_are_44px_touch_targets_on_a_phone(built_book, book_serv
 
     small, pages = [], 0
     for name in book_pages(built_book):
-        if "application/vnd.jupyter.widget-state+json" not in (built_book / name).read_text():
+        if not widget_state.has_widgets((built_book / name).read_text()):
             continue
         pages += 1
         context, page, log = open_page(chromium, viewport=PHONE, touch=True)

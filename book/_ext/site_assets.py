@@ -10,9 +10,10 @@
   some icons (admonition titles, download links, breadcrumbs) as characters of the Font
   Awesome font (157 KB): they get a subset of it with just those characters (~4 KB WOFF).
 - Maths: typeset at build time (``prerender_math.js``, MathJax in node): no page loads MathJax.
-- Widget state (MyST-NB puts it in ``<head>``, half a megabyte on the gallery) moves to the
-  end of ``<body>``: the page's text paints while it downloads (``rope-widgets.js`` is a
-  module script, so it runs after the whole page has been parsed).
+- Widget state (MyST-NB puts it in ``<head>``, half a megabyte on the gallery) leaves the
+  page: each model a view shows goes to a JSON file of its own, and the end of ``<body>``
+  keeps a small manifest of their URLs (``widget_state.py``); ``rope-widgets.js`` fetches the
+  first widget's file first and draws each widget as its file arrives.
 - The other scripts in ``<head>`` (doctools, copy buttons, toggles, tabs, the book theme's)
   are deferred: none is needed to draw the page, and each held the parser until it arrived.
   ``documentation_options.js`` and ``doctools.js`` (5 KB) stay: inline scripts use them
@@ -39,6 +40,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import widget_state
 from sphinx.errors import ExtensionError
 
 SITE = Path(__file__).resolve().parents[1] / "_site"
@@ -186,9 +188,11 @@ def _builder_inited(app):
 
 
 def _page_context(app, pagename, templatename, context, doctree):
-    """No MathJax (maths is typeset at build time); widget state at the end of the body;
-    the scripts in ``<head>`` deferred; the article's images lazy."""
+    """No MathJax (maths is typeset at build time); widget state in files of its own; the
+    scripts in ``<head>`` deferred; the article's images lazy."""
     from sphinx.builders.html._assets import _JavaScript
+
+    widget_state.clear(app.outdir, pagename)  # this page's files of an earlier build
 
     scripts = app.builder._js_files
     for i, script in enumerate(scripts):
@@ -210,7 +214,8 @@ def _page_context(app, pagename, templatename, context, doctree):
             scripts.remove(script)
         elif script.attributes.get("type") == WIDGET_STATE and "body" in context:
             scripts.remove(script)
-            context["body"] += f'\n<script type="{WIDGET_STATE}">{body}</script>\n'
+            manifest = widget_state.publish(body, context["body"], app.outdir, pagename, context["pathto"])
+            context["body"] += f"\n{manifest}\n"
 
 
 def _build_finished(app, exception):

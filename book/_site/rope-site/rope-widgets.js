@@ -6,21 +6,30 @@
 // that and much else, and blocked first paint. In JupyterLab the real widget manager
 // (and anywidget's own front end) still runs the same modules.
 //
-// What it reads (written by MyST-NB into the page):
-//   <script type="application/vnd.jupyter.widget-state+json">{"state": {id: {model_module,
-//       model_name, state: {_esm, _css, _anywidget_id, ...traits}, buffers?}}}</script>
+// What it reads (MyST-NB writes the views and the state; the book's build moves the state
+// of each model a view shows into a file of its own, book/_ext/widget_state.py):
 //   <script type="application/vnd.jupyter.widget-view+json">{"model_id": id}</script>
-// What it does, per view script: inject the widget's CSS once (a <style> per
-// _anywidget_id, as anywidget does), import its ESM once (a Blob URL, as anywidget
-// does; `_esm` may also be an http(s) URL), call `initialize({model})` once per model and
-// `render({model, el})` per view, into a <div class="rope-widget-view"> placed where the
-// view script is. The model offers anywidget's model interface: get, set, on, off,
-// save_changes (no kernel: nothing to save), send (no kernel: dropped).
+//   <script type="application/vnd.rope.widget-state-urls+json">{id: url of a JSON file
+//       holding {model_module, model_name, state: {_esm, _css, _anywidget_id, ...traits},
+//       buffers?}}</script>
+//   or, on a page built otherwise, the state inline:
+//   <script type="application/vnd.jupyter.widget-state+json">{"state": {id: {...}}}</script>
+// What it does: fetch the first view's file alone (on a slow link the first slider does not
+// share it with the others), then the others together; per view, as soon as its own model is
+// in: inject the widget's CSS once (a <style> per _anywidget_id, as anywidget does), import
+// its ESM once (a Blob URL, as anywidget does; `_esm` may also be an http(s) URL), call
+// `initialize({model})` once per model and `render({model, el})` per view, into a
+// <div class="rope-widget-view" data-widget="ClassName"> placed where the view script is.
+// A view that fails (its file missing, offline, a module error) shows a short note in its
+// place and logs a console error; the others go on. When all are settled, <html> gets
+// data-rope-widgets="ready". The model offers anywidget's model interface: get, set, on,
+// off, save_changes (no kernel: nothing to save), send (no kernel: dropped).
 // Models that are not anywidgets (standard ipywidgets controls) are not supported: their
 // place shows a short note instead.
 
 const STATE_TYPE = "application/vnd.jupyter.widget-state+json";
 const VIEW_TYPE = "application/vnd.jupyter.widget-view+json";
+const URLS_TYPE = "application/vnd.rope.widget-state-urls+json";
 
 class StaticModel {
   constructor(state) {
@@ -91,17 +100,42 @@ async function importWidget(esm) {
   return typeof mod.default === "function" ? await mod.default() : mod.default;
 }
 
+async function fetchModel(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  return response.json();
+}
+
+// The note a failed view shows (styled here: the loader also serves pages without the book's CSS).
+function showFailure(el, id, error) {
+  console.error(`[rope-widgets] widget ${id} failed:`, error);
+  const note = document.createElement("p");
+  note.className = "rope-widget-error";
+  note.textContent = "This interactive figure could not be loaded. Reload the page to try again.";
+  note.style.cssText = "margin: 0.5rem 0; padding: 0.5rem 0.75rem; border: 1px dashed currentColor; font-size: 0.9rem;";
+  el.append(note);
+}
+
 export async function renderAll(root = document) {
-  const models = {};
-  for (const script of root.querySelectorAll(`script[type="${STATE_TYPE}"]`)) {
-    Object.assign(models, JSON.parse(script.textContent).state || {});
+  const parsed = (type) => [...root.querySelectorAll(`script[type="${type}"]`)].map((s) => JSON.parse(s.textContent));
+  const inline = Object.assign({}, ...parsed(STATE_TYPE).map((s) => s.state || {}));
+  const urls = Object.assign({}, ...parsed(URLS_TYPE));
+  const viewScripts = [...root.querySelectorAll(`script[type="${VIEW_TYPE}"]`)];
+  const ids = [...new Set(viewScripts.map((s) => JSON.parse(s.textContent).model_id))];
+  // Model specs: inline ones at once; files: the first view's alone, the rest after it.
+  const specs = new Map();
+  let previous = null;
+  for (const id of ids) {
+    if (id in inline) specs.set(id, Promise.resolve(inline[id]));
+    else if (!(id in urls)) specs.set(id, Promise.reject(new Error(`no state for widget model ${id}`)));
+    else if (previous === null) specs.set(id, previous = fetchModel(urls[id]));
+    else specs.set(id, previous.catch(() => {}).then(() => fetchModel(urls[id])));
   }
   const ready = new Map(); // model id -> Promise<{model, widget}>
   const load = (id) => {
     if (!ready.has(id)) {
       ready.set(id, (async () => {
-        const spec = models[id];
-        if (!spec) throw new Error(`no embedded state for widget model ${id}`);
+        const spec = await specs.get(id);
         if (spec.model_module !== "anywidget") return { unsupported: spec.model_name };
         const model = new StaticModel(decodeBuffers(spec.state, spec.buffers));
         const cssId = model.get("_anywidget_id") || id;
@@ -113,24 +147,26 @@ export async function renderAll(root = document) {
     }
     return ready.get(id);
   };
-  const views = [...root.querySelectorAll(`script[type="${VIEW_TYPE}"]`)].map(async (script) => {
+  const views = viewScripts.map(async (script) => {
     const el = document.createElement("div");
     el.className = "rope-widget-view";
     script.before(el);
     const { model_id: id } = JSON.parse(script.textContent);
-    const { model, widget, unsupported } = await load(id);
-    if (unsupported) {
-      el.textContent = `(${unsupported}: this control needs a running notebook)`;
-      return;
+    try {
+      const { model, widget, unsupported } = await load(id);
+      if (unsupported) {
+        el.textContent = `(${unsupported}: this control needs a running notebook)`;
+        return;
+      }
+      // The widget's class name (anywidget's id is the Python path): tests and styles can tell views apart.
+      el.dataset.widget = String(model.get("_anywidget_id") || "").split(".").pop();
+      await widget.render({ model, el });
+    } catch (error) {
+      // One failing widget must not stop the others, nor leave a blank box.
+      showFailure(el, id, error);
     }
-    // The widget's class name (anywidget's id is the Python path): tests and styles can tell views apart.
-    el.dataset.widget = String(model.get("_anywidget_id") || "").split(".").pop();
-    await widget.render({ model, el });
   });
-  // One failing widget must not stop the others; report each failure.
-  for (const result of await Promise.allSettled(views)) {
-    if (result.status === "rejected") console.error("[rope-widgets]", result.reason);
-  }
+  await Promise.all(views);
   document.documentElement.dataset.ropeWidgets = "ready";
 }
 

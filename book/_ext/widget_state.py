@@ -1,0 +1,112 @@
+"""Widget state in files of its own: written at build time, read by everything that checks it.
+
+MyST-NB embeds the state of every widget model of a page in one ``<script
+type="application/vnd.jupyter.widget-state+json">``: 474 KB of the gallery's 562 KB, and the
+page's loader (``rope-widgets.js``) could draw no widget until all of it had arrived. At build
+time (:func:`publish`, called by ``site_assets``) each model that a widget view on the page
+shows goes to a file of its own, as MyST-NB embedded it (``model_module``, ``model_name``,
+``model_module_version``, ``state``, ``buffers``)::
+
+    _build/html/_static/rope-widgets/<pagename>/<model_id>.json
+
+and the page keeps a small manifest, ``{model_id: url relative to the page}`` in page order::
+
+    <script type="application/vnd.rope.widget-state-urls+json">{"730b...": "../_static/...json"}</script>
+
+The loader fetches the first view's file alone, then the others, and draws each widget as its
+own file arrives. Models no view shows (ipywidgets' ``LayoutModel`` of each anywidget: the
+loader never reads them) are not published.
+
+Why one folder per page under ``_static``: the pages' folders keep only pages, and rewriting
+a page replaces its folder whole, so an incremental build that re-executes a page (new model
+ids) leaves no stale files behind; a page that loses its widgets loses its folder.
+
+The readers (tests, ``benchmarks/bench_widgets.py``, ``scripts/mutate_widgets.py``) go through
+:func:`page_models` / :func:`model_files`, which also read a page that still embeds its state.
+Import from outside the book: ``sys.path.insert(0, "<repo>/book/_ext"); import widget_state``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+from urllib.parse import unquote
+
+STATE_TYPE = "application/vnd.jupyter.widget-state+json"
+VIEW_TYPE = "application/vnd.jupyter.widget-view+json"
+URLS_TYPE = "application/vnd.rope.widget-state-urls+json"
+FOLDER = "_static/rope-widgets"
+
+_SCRIPT = r'<script type="{}">(.*?)</script>'
+
+
+def _scripts(html: str, mime: str) -> list[str]:
+    return re.findall(_SCRIPT.format(re.escape(mime)), html, flags=re.S)
+
+
+def view_ids(html: str) -> list[str]:
+    """Model ids of the widget views in ``html``, in page order, each once."""
+    return list(dict.fromkeys(json.loads(view)["model_id"] for view in _scripts(html, VIEW_TYPE)))
+
+
+def has_widgets(html: str) -> bool:
+    """Whether a built page carries widget state (files named in a manifest, or inline)."""
+    return bool(_scripts(html, URLS_TYPE) or _scripts(html, STATE_TYPE))
+
+
+def clear(outdir: Path, pagename: str) -> None:
+    """Drop the page's state folder (before the page is written again)."""
+    shutil.rmtree(Path(outdir) / FOLDER / pagename, ignore_errors=True)
+
+
+def publish(state_json: str, body: str, outdir: Path, pagename: str, pathto) -> str:
+    """Write the models the views in ``body`` show; return the manifest ``<script>`` for the page.
+
+    ``state_json``: MyST-NB's embedded state (``{"state": {id: model}, ...}``); ``pathto``:
+    Sphinx's page-context ``pathto(target, 1)``, which makes a URL relative to this page.
+    """
+    models = json.loads(state_json)["state"]
+    folder = Path(outdir) / FOLDER / pagename
+    folder.mkdir(parents=True, exist_ok=True)
+    urls = {}
+    for model_id in view_ids(body):
+        if model_id not in models:
+            continue  # the loader says so in the widget's place
+        if not re.fullmatch(r"[\w-]+", model_id):
+            raise ValueError(f"widget_state: model id {model_id!r} cannot name a file")
+        (folder / f"{model_id}.json").write_text(
+            json.dumps(models[model_id], separators=(",", ":")), encoding="utf-8")
+        urls[model_id] = pathto(f"{FOLDER}/{pagename}/{model_id}.json", 1)
+    return f'<script type="{URLS_TYPE}">{json.dumps(urls)}</script>'
+
+
+def model_files(page: Path) -> dict[str, Path]:
+    """``{model_id: file}`` of the state files a built page names, in page order."""
+    files = {}
+    for manifest in _scripts(Path(page).read_text(encoding="utf-8"), URLS_TYPE):
+        for model_id, url in json.loads(manifest).items():
+            files[model_id] = (Path(page).parent / unquote(url.split("?")[0])).resolve()
+    return files
+
+
+def page_models(page: Path) -> dict[str, dict]:
+    """``{model_id: model}`` of a built page: its state files (page order), or its inline state."""
+    html = Path(page).read_text(encoding="utf-8")
+    models = {}
+    for inline in _scripts(html, STATE_TYPE):
+        models.update(json.loads(inline).get("state", {}))
+    for model_id, path in model_files(page).items():
+        models[model_id] = json.loads(path.read_text(encoding="utf-8"))
+    return models
+
+
+def state_bytes(page: Path) -> dict[str, int]:
+    """``{model_id: bytes}`` the page must fetch to draw each of its views' models, page order
+    (the file's size; for inline state, the model's compact JSON)."""
+    html = Path(page).read_text(encoding="utf-8")
+    models, files = page_models(page), model_files(page)
+    return {model_id: files[model_id].stat().st_size if model_id in files
+            else len(json.dumps(models[model_id], separators=(",", ":")).encode())
+            for model_id in view_ids(html) if model_id in models}

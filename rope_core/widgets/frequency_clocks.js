@@ -6,8 +6,9 @@ function render({ model, el }) {
   };
   const out = {};
   let data = model.get("data"), positionSlider = null;
-  // What the last full drawing was for (d, b, context): a new position only turns the hands
-  // and moves the m line, in place (the per-slider redraw budget is 4 ms).
+  // What the last full drawing was for: a new position only turns the hands and moves the m
+  // line; a new base or context restyles the same marks; only a new d (another number of
+  // pairs) draws afresh (the per-slider redraw budget is 4 ms).
   let drawn = null;
   const TAU = 2 * Math.PI;
   // The one computation on the page: pair i's hand at m·θ_i mod 2π (θ_i unrounded from
@@ -31,7 +32,8 @@ function render({ model, el }) {
   function draw() {
     const tab = data.tables[state.d][state.b], m = data.positions[state.m];
     const pairs = tab.theta.length;
-    if (!drawn || drawn.tab !== tab || drawn.c !== state.c) drawn = drawClocks(tab, pairs);
+    if (!drawn || drawn.clocks.length !== pairs) drawn = drawClocks(tab, pairs);
+    else if (drawn.tab !== tab || drawn.c !== state.c) restyle(tab);
     drawn.m = m;
     let beyond = 0;
     drawn.clocks.forEach(({ group, hand: pointer, cx, cy, radius }, i) => {
@@ -65,14 +67,14 @@ function render({ model, el }) {
       const far = tab.beyond_context[state.c][i];
       const group = svgEl("g", { "data-pair": i, "data-beyond": far ? "1" : "0" }, svg);
       svgEl("circle", { cx, cy, r: radius + 4, class: "rope-w-clock-hit" }, group);
-      svgEl("circle", { cx, cy, r: radius, class: "rope-w-meaning", "stroke-dasharray": far ? "4 3" : "none" }, group);
+      const face = svgEl("circle", { cx, cy, r: radius, class: "rope-w-meaning", "stroke-dasharray": far ? "4 3" : "none" }, group);
       const pointer = arrow(group, cx, cy, cx + radius, cy, far ? "k" : "q");
       typeset(svgEl("text", { x: cx, y: cy + radius + 14, "text-anchor": "middle", class: "rope-w-muted-text" }, group), cell > 60 ? `θ_${i}` : `${i}`);
-      clocks.push({ group, hand: pointer, cx, cy, radius });
+      clocks.push({ group, face, hand: pointer, cx, cy, radius });
     }
     const result = { tab, c: state.c, m: null, clocks };
-    // Hover reads the position of the moment, not the one the faces were drawn at.
-    hoverable(clocks.map((clock) => clock.group), { columns: cols, onShow: (i) => showPair(tab, result.m, i), onHide: hide });
+    // Hover reads the table and position of the moment, not those the faces were drawn for.
+    hoverable(clocks.map((clock) => clock.group), { columns: cols, onShow: (i) => showPair(result.tab, result.m, i), onHide: hide });
     Object.assign(result, drawWavelengths(tab, pairs, result));
     return result;
   }
@@ -89,22 +91,47 @@ function render({ model, el }) {
     }
     const bars = [];
     for (let i = 0; i < pairs; i++) {
-      const l = Math.log10(tab.wavelength[i]), far = tab.beyond_context[state.c][i];
-      bars.push(svgEl("rect", { x: left + i * width + 1, y: py(l), width: Math.max(1, width - 2), height: bottom - py(l),
-        class: far ? "rope-w-bar rope-w-bar-far" : "rope-w-bar", "data-bar": i, "data-log10-wavelength": l,
-        "aria-label": `pair ${i}: wavelength ${fmt3(tab.wavelength[i])} tokens` }, svg));
+      bars.push(svgEl("rect", { x: left + i * width + 1, width: Math.max(1, width - 2), "data-bar": i }, svg));
     }
+    const bar = (rect, i, tab) => {
+      const l = Math.log10(tab.wavelength[i]), far = tab.beyond_context[state.c][i];
+      for (const [key, value] of Object.entries({ y: py(l), height: bottom - py(l),
+        class: far ? "rope-w-bar rope-w-bar-far" : "rope-w-bar", "data-log10-wavelength": l,
+        "aria-label": `pair ${i}: wavelength ${fmt3(tab.wavelength[i])} tokens` })) rect.setAttribute(key, value);
+    };
+    bars.forEach((rect, i) => bar(rect, i, tab));
     const every = pairs <= 8 ? 1 : pairs <= 16 ? 3 : 5;
     for (let i = 0; i < pairs; i += every) {
       svgEl("text", { x: left + (i + 0.5) * width, y: bottom + 15, "text-anchor": "middle", class: "rope-w-muted-text", "data-tick-x": i }, svg).textContent = String(i);
     }
     typeset(svgEl("text", { x: left, y: bottom + 32, class: "rope-w-muted-text" }, svg), "pair i; bars: λ_i (log); lines: L, m");
-    const context = data.contexts[state.c];
-    svgEl("line", { x1: left, y1: py(Math.log10(context)), x2: right, y2: py(Math.log10(context)), class: "rope-w-context", "data-line": "context" }, svg);
-    svgEl("text", { x: right + 4, y: py(Math.log10(context)) + 4, "data-label": "context" }, svg).textContent = "L";
-    hoverable(bars, { columns: pairs, onShow: (i) => showPair(tab, current.m, i), onHide: hide });
+    const contextLine = svgEl("line", { x1: left, x2: right, class: "rope-w-context", "data-line": "context" }, svg);
+    const contextLabel = svgEl("text", { x: right + 4, "data-label": "context" }, svg);
+    contextLabel.textContent = "L";
+    const positionAxis = { left, right, py, yContext: null };
+    const placeContext = () => {
+      const y = py(Math.log10(data.contexts[state.c]));
+      positionAxis.yContext = y;
+      contextLine.setAttribute("y1", y);
+      contextLine.setAttribute("y2", y);
+      contextLabel.setAttribute("y", y + 4);
+    };
+    placeContext();
+    hoverable(bars, { columns: pairs, onShow: (i) => showPair(current.tab, current.m, i), onHide: hide });
     const positionLayer = svgEl("g", { "data-layer": "position" }, svg);
-    return { positionLayer, positionAxis: { left, right, py, yContext: py(Math.log10(context)) } };
+    // A new base or context with the same pairs: the same bars and lines, moved and restyled.
+    const redrawBars = (newTab) => { bars.forEach((rect, i) => bar(rect, i, newTab)); placeContext(); };
+    return { positionLayer, positionAxis, redrawBars };
+  }
+  function restyle(tab) {
+    drawn.clocks.forEach(({ group, face, hand: pointer }, i) => {
+      const far = tab.beyond_context[state.c][i];
+      group.setAttribute("data-beyond", far ? "1" : "0");
+      face.setAttribute("stroke-dasharray", far ? "4 3" : "none");
+      pointer.setAttribute("class", far ? "k" : "q");
+    });
+    drawn.redrawBars(tab);
+    Object.assign(drawn, { tab, c: state.c });
   }
   function drawPositionLine(m) {
     const { left, right, py, yContext } = drawn.positionAxis;

@@ -56,10 +56,27 @@ function pairAxes(svg, { left, right, top, bottom, width, height, ymin, ymax, pa
   label.textContent = "wavelength λᵢ (tokens)";
 }
 
-function hline(svg, { left, right, width, py }, log10value, label, dash, anchorX) {
-  svgEl("line", { x1: left, x2: width - right, y1: py(log10value), y2: py(log10value), class: "rope-w-context", "stroke-dasharray": dash }, svg);
+// `name` tells the lines apart (data-line on the line, data-label on its label).
+function hline(svg, { left, right, width, py }, log10value, label, dash, anchorX, name) {
+  const line = svgEl("line", { x1: left, x2: width - right, y1: py(log10value), y2: py(log10value), class: "rope-w-context", "stroke-dasharray": dash, "data-line": name }, svg);
   // A halo of the background keeps the label legible where a curve passes behind it.
-  svgEl("text", { x: anchorX, y: py(log10value) - 4, class: "rope-w-muted-text rope-w-halo" }, svg).textContent = label;
+  const text = svgEl("text", { x: anchorX, y: py(log10value) - 4, class: "rope-w-muted-text rope-w-halo", "data-label": name }, svg);
+  text.textContent = label;
+  return { line, text };
+}
+
+// Moves a line made by hline() (a redraw that changes only where it is and what it says).
+function moveHline({ line, text }, { py }, log10value, label, anchorX) {
+  line.setAttribute("y1", py(log10value));
+  line.setAttribute("y2", py(log10value));
+  text.setAttribute("x", anchorX);
+  text.setAttribute("y", py(log10value) - 4);
+  setText(text, label);
+}
+
+// Text that did not change is left alone: rewriting it costs a layout pass all the same.
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
 }
 
 // Transparent columns, one per pair, that report hover and touch; the SVG itself takes the
@@ -117,18 +134,25 @@ function render({ model, el }) {
       layers.position = svgEl("g", {}, svg);  // under the L label's halo when the two lines are close
       layers.axes = svgEl("g", {}, svg);
       pairAxes(layers.axes, geometry);
-      hline(layers.axes, geometry, Math.log10(data.training_length), `L = ${count(data.training_length)}`, "6 4", left + 6);
+      hline(layers.axes, geometry, Math.log10(data.training_length), `L = ${count(data.training_length)}`, "6 4", left + 6, "training");
       layers.curves = svgEl("g", {}, svg);
       layers.bands = svgEl("g", {}, svg);
       mark = svgEl("g", { class: "rope-w-mark", "pointer-events": "none" }, svg);
       pairTargets(svg, geometry, setPair);
     }
     // A pair whose wavelength exceeds the read-out position has not completed a turn by then.
-    layers.position.replaceChildren();
     // The p label sits at the left, where every curve is still low (at the right it sat on the
-    // curves); beside the L label when the two lines are close.
+    // curves); beside the L label when the two lines are close. Moved in place when it is there.
     const nearL = Math.abs(Math.log10(position / data.training_length)) < 0.45;
-    if (Math.log10(position) <= ymax) hline(layers.position, geometry, Math.log10(position), `p = ${count(position)}`, "2 3", left + (nearL ? 100 : 6));
+    const pLine = [geometry, Math.log10(position), `p = ${count(position)}`];
+    if (Math.log10(position) > ymax) {
+      layers.position.replaceChildren();
+      layers.pLine = null;
+    } else if (layers.pLine) {
+      moveHline(layers.pLine, ...pLine, left + (nearL ? 100 : 6));
+    } else {
+      layers.pLine = hline(layers.position, ...pLine, "2 3", left + (nearL ? 100 : 6), "position");
+    }
     const key = `${state.f} ${state.s}`;
     if (layers.key !== key) {
       layers.key = key;
@@ -148,8 +172,8 @@ function render({ model, el }) {
     }
     markPair(state.pair);
     fillTable(perMethod);
-    out.caption.textContent = `At position p = ${count(position)}: turns of the slowest pair (in training it reached ${num(data.slowest_turns_in_training)}), `
-      + `and how many of the ${data.slow_pairs} slow pairs (less than one turn in L = ${count(data.training_length)}) turn further than in training (⚠), with the worst ratio.`;
+    setText(out.caption, `At position p = ${count(position)}: turns of the slowest pair (in training it reached ${num(data.slowest_turns_in_training)}), `
+      + `and how many of the ${data.slow_pairs} slow pairs (less than one turn in L = ${count(data.training_length)}) turn further than in training (⚠), with the worst ratio.`);
   }
 
   // The table: rows built once, cells refilled.
@@ -167,13 +191,13 @@ function render({ model, el }) {
     data.methods.forEach((method, j) => {
       const entry = perMethod[method], cells = out.cells[j];
       cells.row.toggleAttribute("data-chosen", j === state.s);
-      cells.factor.textContent = num(entry.attention_factor);
+      setText(cells.factor, num(entry.attention_factor));
       cells.factor.dataset.value = entry.attention_factor;
-      cells.turns.textContent = num(entry.slowest_turns[state.p]);
+      setText(cells.turns, num(entry.slowest_turns[state.p]));
       cells.turns.dataset.value = entry.slowest_turns[state.p];
       // Every slow pair, counted in Python: how many turn further than in training, and by how much.
       const n = entry.beyond_count[state.p], worst = entry.worst_ratio[state.p];
-      cells.beyond.textContent = n === 0 ? `none of ${data.slow_pairs}` : `⚠ ${n} of ${data.slow_pairs}, worst ${num(worst)}×`;
+      setText(cells.beyond, n === 0 ? `none of ${data.slow_pairs}` : `⚠ ${n} of ${data.slow_pairs}, worst ${num(worst)}×`);
       cells.beyond.dataset.count = n;
       cells.beyond.dataset.worst = worst;
     });
@@ -202,32 +226,50 @@ function render({ model, el }) {
     }
   }
 
+  // The read-out's lines: the first is a label; lines are rewritten only where they changed.
+  function pairLines(lines) {
+    const shown = out.pair.children;
+    if (shown.length !== lines.length) {
+      out.pair.replaceChildren();
+      lines.forEach((text, k) => htmlEl("div", k === 0 ? { class: "rope-w-readout-label" } : {}, out.pair, text));
+    } else {
+      lines.forEach((text, k) => setText(shown[k], text));
+    }
+  }
   // The chosen pair: a column on the plot and its numbers (all from Python).
   function markPair(i) {
     if (!mark) return;
-    mark.replaceChildren();
     if (i >= pairs) {
-      out.pair.replaceChildren();
-      htmlEl("div", { class: "rope-w-readout-label" }, out.pair, `pair i = ${i}: the example head has ${pairs} pairs (d = ${data.dim}).`);
+      mark.replaceChildren();
+      pairLines([`pair i = ${i}: the example head has ${pairs} pairs (d = ${data.dim}).`]);
       Object.assign(out.pair.dataset, { pair: i, method: "", theta: "", wavelength: "", turns: "", band: "", ratio: "" });
       return;
     }
     const perMethod = data.per_factor[state.f];
     const method = data.methods[state.s];
     const entry = perMethod[method];
-    svgEl("line", { x1: px(i), x2: px(i), y1: top, y2: height - bottom, class: "rope-w-context", "stroke-dasharray": "1 2" }, mark);
-    svgEl("circle", { cx: px(i), cy: py(entry.log10_wavelength[i]), r: 5.5, fill: "none", style: "stroke: var(--rope-w-fg); stroke-width: 1.6" }, mark);
+    if (mark.children.length !== 2) {
+      mark.replaceChildren();
+      svgEl("line", { y1: top, y2: height - bottom, class: "rope-w-context", "stroke-dasharray": "1 2" }, mark);
+      svgEl("circle", { r: 5.5, fill: "none", style: "stroke: var(--rope-w-fg); stroke-width: 1.6" }, mark);
+    }
+    const [column, ring] = mark.children;
+    column.setAttribute("x1", px(i));
+    column.setAttribute("x2", px(i));
+    ring.setAttribute("cx", px(i));
+    ring.setAttribute("cy", py(entry.log10_wavelength[i]));
     const position = data.positions[state.p];
     const wavelength = 10 ** entry.log10_wavelength[i];
     const ratio = position * entry.reach_per_token[i];
     const turns = data.turns_in_training[i];
     const band = data.bands[entry.band[i]];
-    out.pair.replaceChildren();
-    htmlEl("div", { class: "rope-w-readout-label" }, out.pair, `pair i = ${i} under ${data.labels[state.s]}, s = ${data.factors[state.f]}`);
-    htmlEl("div", {}, out.pair, `θᵢ = ${num(data.theta[i])} rad/token; λᵢ = ${num(wavelength)} tokens (${band})`);
-    htmlEl("div", {}, out.pair, `${num(turns)} turns in training (L = ${count(data.training_length)})${data.slow.includes(i) ? ": slow" : ""}`);
-    // reach_per_token carries 7 significant digits: a pair brought back to 1x must not read as past it.
-    htmlEl("div", {}, out.pair, `at p = ${count(position)}: ${num(ratio)}× its largest trained angle${ratio > 1 + 1e-6 && turns < 1 ? " ⚠" : ""}`);
+    pairLines([
+      `pair i = ${i} under ${data.labels[state.s]}, s = ${data.factors[state.f]}`,
+      `θᵢ = ${num(data.theta[i])} rad/token; λᵢ = ${num(wavelength)} tokens (${band})`,
+      `${num(turns)} turns in training (L = ${count(data.training_length)})${data.slow.includes(i) ? ": slow" : ""}`,
+      // reach_per_token carries 7 significant digits: a pair brought back to 1x must not read as past it.
+      `at p = ${count(position)}: ${num(ratio)}× its largest trained angle${ratio > 1 + 1e-6 && turns < 1 ? " ⚠" : ""}`,
+    ]);
     Object.assign(out.pair.dataset, { pair: i, method, factor: data.factors[state.f], position, theta: data.theta[i],
       wavelength, turns, band, ratio });
   }
@@ -263,7 +305,7 @@ function render({ model, el }) {
         fsvg.setAttribute("aria-label", `wavelength of every pair under ${data.labels[state.s]} for s = ${data.factors.join(", ")}`);
         if (!layer) {
           pairAxes(fsvg, g);
-          hline(fsvg, g, Math.log10(data.training_length), `L = ${count(data.training_length)}`, "6 4", fl + 6);
+          hline(fsvg, g, Math.log10(data.training_length), `L = ${count(data.training_length)}`, "6 4", fl + 6, "training");
           layer = svgEl("g", {}, fsvg);
           fmark = svgEl("g", { class: "rope-w-mark", "pointer-events": "none" }, fsvg);
           pairTargets(fsvg, g, setPair);
@@ -388,9 +430,9 @@ function renderModels(model, data, state, root, views, setPair) {
         class: "rope-w-slow", "data-pair": i }, svg);
     }
     pairAxes(svg, geometry);
-    if (m.training !== null) hline(svg, geometry, Math.log10(m.training), `trained: ${count(m.training)}`, "6 4", left + 150);
+    if (m.training !== null) hline(svg, geometry, Math.log10(m.training), `trained: ${count(m.training)}`, "6 4", left + 150, "trained");
     if (m.context !== null && m.context !== m.training) {
-      hline(svg, geometry, Math.log10(m.context), `max positions: ${count(m.context)}`, "2 3", left + 150);
+      hline(svg, geometry, Math.log10(m.context), `max positions: ${count(m.context)}`, "2 3", left + 150, "context");
     }
     const curve = (vals, cls) => {
       const points = [];

@@ -103,6 +103,43 @@ def drawn_curves(svg, selector):
     return {key: (x_of(np.array(points)[:, 0]), y_of(np.array(points)[:, 1])) for key, points in got["curves"].items()}
 
 
+# The horizontal lines (training length L, read-out position p) and the chosen pair's mark
+# (a column and a ring), with the axis lines that map them back into data.
+LINES = """(svg) => {
+  const num = (el, k) => Number(el.getAttribute(k));
+  const mark = svg.querySelector(".rope-w-mark");
+  const [column, ring] = [mark.querySelector("line"), mark.querySelector("circle")];
+  return {
+    y: [...svg.querySelectorAll("line[data-y-tick]")].map((l) => [+l.dataset.yTick, num(l, "y1"), num(l, "y2")]),
+    x: [...svg.querySelectorAll("line[data-x-tick]")].map((l) => [+l.dataset.xTick, num(l, "x1"), num(l, "x2")]),
+    lines: Object.fromEntries([...svg.querySelectorAll("line[data-line]")].map((l) => [l.dataset.line, [num(l, "y1"), num(l, "y2")]])),
+    labels: Object.fromEntries([...svg.querySelectorAll("text[data-label]")].map((t) => [t.dataset.label, [num(t, "y"), t.textContent]])),
+    mark: column && ring ? [num(column, "x1"), num(column, "x2"), num(ring, "cx"), num(ring, "cy")] : null,
+  };
+}"""
+
+
+def check_lines_and_mark(svg, training_length, position, pair, log10_wavelength):
+    """The L and p lines at log10 L and log10 p on the plot's axis (p only while it is on the
+    axis), each label 4 units above its line and saying its number; the chosen pair's column at
+    pair i and its ring on the chosen scheme's curve (1e-6)."""
+    got = svg.evaluate(LINES)
+    x_of, y_of = axis_inverse(got["x"]), axis_inverse(got["y"])
+    top = max(value for value, _, _ in got["y"])
+    want = {"training": training_length, "position": position}
+    if np.log10(position) > top:
+        del want["position"]
+    assert sorted(got["lines"]) == sorted(want), got["lines"]
+    for name, value in want.items():
+        np.testing.assert_allclose(y_of(got["lines"][name]), [np.log10(value)] * 2, atol=1e-6, err_msg=name)
+        label_y, text = got["labels"][name]
+        assert y_of(label_y + 4) == pytest.approx(np.log10(value), abs=1e-6), name
+        assert int(re.sub(r"\D", "", text)) == value, (name, text)
+    x1, x2, cx, cy = got["mark"]
+    np.testing.assert_allclose(x_of([x1, x2, cx]), [pair] * 3, atol=1e-6)
+    assert y_of(cy) == pytest.approx(log10_wavelength, abs=1e-6)
+
+
 def check_context_state(root, data, f, p, s, pair):
     factor, position, method = data["factors"][f], data["positions"][p], METHODS[s]
     want = scheme_numbers(method, factor, position)
@@ -143,6 +180,8 @@ def check_context_state(root, data, f, p, s, pair):
     for other, (x, y) in curves.items():
         np.testing.assert_allclose(x, np.arange(64), atol=1e-6, err_msg=other)
         np.testing.assert_allclose(y, np.log10(scheme_numbers(other, factor, position)["wavelength"]), atol=1e-6, err_msg=other)
+    check_lines_and_mark(root.locator("svg").first, data["training_length"], position, pair,
+                         np.log10(want["wavelength"][pair]))
     # The chosen scheme's band marks on the wavelength plot.
     marks = root.locator("svg").first.locator("[data-band]")
     bands = marks.evaluate_all("(els) => els.map((e) => e.dataset.band)")

@@ -145,7 +145,8 @@ CLOCK_GEOMETRY = """() => {
   const points = (el) => el.getAttribute("points").trim().split(/\\s+/).map((p) => p.split(",").map(Number));
   const hands = [...document.querySelectorAll("g[data-pair]")].map((g) => {
     const face = g.querySelector("circle.rope-w-meaning"), line = g.querySelector("line"), head = g.querySelector("polygon");
-    return { face: [num(face, "cx"), num(face, "cy"), num(face, "r")],
+    return { face: [num(face, "cx"), num(face, "cy"), num(face, "r")], dashed: face.getAttribute("stroke-dasharray") !== "none",
+             colour: line.parentElement.getAttribute("class"),
              line: ["x1", "y1", "x2", "y2"].map((k) => num(line, k)), head: points(head) };
   });
   const ticks = Object.fromEntries([...document.querySelectorAll("text[data-tick-y]")].map((t) => [t.dataset.tickY, num(t, "y")]));
@@ -163,6 +164,10 @@ def check_clock_geometry(got, angle, wave, context_len, m):
     barbs 0.4 rad either side of the hand; the bars' tops are log10 λ_i on the axis its tick
     labels define, and the L and m lines sit at log10 L and log10 m."""
     assert len(got["hands"]) == len(angle)
+    # A clock whose pair does not turn once within the context: dashed face, the k colour.
+    beyond = list(wave > context_len)
+    assert [hand["dashed"] for hand in got["hands"]] == beyond
+    assert [hand["colour"] for hand in got["hands"]] == ["k" if far else "q" for far in beyond]
     for hand, want in zip(got["hands"], angle):
         cx, cy, r = hand["face"]
         x1, y1, x2, y2 = hand["line"]

@@ -57,21 +57,22 @@ function pairAxes(svg, { left, right, top, bottom, width, height, ymin, ymax, pa
 }
 
 // `name` tells the lines apart (data-line on the line, data-label on its label).
-function hline(svg, { left, right, width, py }, log10value, label, dash, anchorX, name) {
-  const line = svgEl("line", { x1: left, x2: width - right, y1: py(log10value), y2: py(log10value), class: "rope-w-context", "stroke-dasharray": dash, "data-line": name }, svg);
+function hline(svg, geometry, log10value, label, dash, anchorX, name) {
+  const { left, right, width } = geometry;
+  const line = svgEl("line", { x1: left, x2: width - right, class: "rope-w-context", "stroke-dasharray": dash, "data-line": name }, svg);
   // A halo of the background keeps the label legible where a curve passes behind it.
-  const text = svgEl("text", { x: anchorX, y: py(log10value) - 4, class: "rope-w-muted-text rope-w-halo", "data-label": name }, svg);
-  text.textContent = label;
-  return { line, text };
+  const text = svgEl("text", { class: "rope-w-muted-text rope-w-halo", "data-label": name }, svg);
+  return moveHline({ line, text }, geometry, log10value, label, anchorX);
 }
 
-// Moves a line made by hline() (a redraw that changes only where it is and what it says).
+// Places a line made by hline() (a redraw that changes only where it is and what it says).
 function moveHline({ line, text }, { py }, log10value, label, anchorX) {
   line.setAttribute("y1", py(log10value));
   line.setAttribute("y2", py(log10value));
   text.setAttribute("x", anchorX);
   text.setAttribute("y", py(log10value) - 4);
   setText(text, label);
+  return { line, text };
 }
 
 // Text that did not change is left alone: rewriting it costs a layout pass all the same.
@@ -144,14 +145,14 @@ function render({ model, el }) {
     // The p label sits at the left, where every curve is still low (at the right it sat on the
     // curves); beside the L label when the two lines are close. Moved in place when it is there.
     const nearL = Math.abs(Math.log10(position / data.training_length)) < 0.45;
-    const pLine = [geometry, Math.log10(position), `p = ${count(position)}`];
-    if (Math.log10(position) > ymax) {
+    const log10p = Math.log10(position), pLabel = `p = ${count(position)}`, pAnchor = left + (nearL ? 100 : 6);
+    if (log10p > ymax) {
       layers.position.replaceChildren();
       layers.pLine = null;
     } else if (layers.pLine) {
-      moveHline(layers.pLine, ...pLine, left + (nearL ? 100 : 6));
+      moveHline(layers.pLine, geometry, log10p, pLabel, pAnchor);
     } else {
-      layers.pLine = hline(layers.position, ...pLine, "2 3", left + (nearL ? 100 : 6), "position");
+      layers.pLine = hline(layers.position, geometry, log10p, pLabel, "2 3", pAnchor, "position");
     }
     const key = `${state.f} ${state.s}`;
     if (layers.key !== key) {

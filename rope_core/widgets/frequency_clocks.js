@@ -32,8 +32,8 @@ function render({ model, el }) {
   function draw() {
     const tab = data.tables[state.d][state.b], m = data.positions[state.m];
     const pairs = tab.theta.length;
-    if (!drawn || drawn.clocks.length !== pairs) drawn = drawClocks(tab, pairs);
-    else if (drawn.tab !== tab || drawn.c !== state.c) restyle(tab);
+    if (!drawn || drawn.clocks.length !== pairs) drawn = drawClocks(pairs);
+    if (drawn.tab !== tab || drawn.c !== state.c) restyle(tab);
     drawn.m = m;
     let beyond = 0;
     drawn.clocks.forEach(({ group, hand: pointer, cx, cy, radius }, i) => {
@@ -55,32 +55,32 @@ function render({ model, el }) {
     Object.assign(out.slowest.dataset, { angle: slowAngle, turns: slowAngle / TAU, theta: tab.theta[last], wavelength: tab.wavelength[last] });
     hide();
   }
-  // Everything that does not move with m: the clock faces (hands pointing anywhere until
-  // draw() turns them) and the wavelength view without its m line.
-  function drawClocks(tab, pairs) {
+  // Everything that depends only on the number of pairs: the clock faces (hands pointing
+  // anywhere until draw() turns them) and the wavelength view's bars and axis; restyle() then
+  // dresses them for a table and a context.
+  function drawClocks(pairs) {
     const cols = Math.ceil(Math.sqrt(pairs)), rows = Math.ceil(pairs / cols);
     const cell = Math.min(400 / cols, 380 / rows), radius = cell * 0.34;
     svg.replaceChildren();
     const clocks = [];
     for (let i = 0; i < pairs; i++) {
       const cx = (i % cols + 0.5) * cell, cy = (Math.floor(i / cols) + 0.45) * cell;
-      const far = tab.beyond_context[state.c][i];
-      const group = svgEl("g", { "data-pair": i, "data-beyond": far ? "1" : "0" }, svg);
+      const group = svgEl("g", { "data-pair": i }, svg);
       svgEl("circle", { cx, cy, r: radius + 4, class: "rope-w-clock-hit" }, group);
-      const face = svgEl("circle", { cx, cy, r: radius, class: "rope-w-meaning", "stroke-dasharray": far ? "4 3" : "none" }, group);
-      const pointer = arrow(group, cx, cy, cx + radius, cy, far ? "k" : "q");
+      const face = svgEl("circle", { cx, cy, r: radius, class: "rope-w-meaning" }, group);
+      const pointer = arrow(group, cx, cy, cx + radius, cy, "q");
       typeset(svgEl("text", { x: cx, y: cy + radius + 14, "text-anchor": "middle", class: "rope-w-muted-text" }, group), cell > 60 ? `θ_${i}` : `${i}`);
       clocks.push({ group, face, hand: pointer, cx, cy, radius });
     }
-    const result = { tab, c: state.c, m: null, clocks };
+    const result = { tab: null, c: null, m: null, clocks };
     // Hover reads the table and position of the moment, not those the faces were drawn for.
     hoverable(clocks.map((clock) => clock.group), { columns: cols, onShow: (i) => showPair(result.tab, result.m, i), onHide: hide });
-    Object.assign(result, drawWavelengths(tab, pairs, result));
+    Object.assign(result, drawWavelengths(pairs, result));
     return result;
   }
   // The second view: every pair's wavelength λ_i on a log axis, against the context L and the
   // position m (a hand whose bar rises above m has not yet made one turn). Linked by hover.
-  function drawWavelengths(tab, pairs, current) {
+  function drawWavelengths(pairs, current) {
     const left = 46, right = 370, top = 412, bottom = 530, lmax = 7;
     const py = (l) => bottom - (Math.max(0, Math.min(lmax, l)) / lmax) * (bottom - top);
     const width = (right - left) / pairs;
@@ -99,7 +99,6 @@ function render({ model, el }) {
         class: far ? "rope-w-bar rope-w-bar-far" : "rope-w-bar", "data-log10-wavelength": l,
         "aria-label": `pair ${i}: wavelength ${fmt3(tab.wavelength[i])} tokens` })) rect.setAttribute(key, value);
     };
-    bars.forEach((rect, i) => bar(rect, i, tab));
     const every = pairs <= 8 ? 1 : pairs <= 16 ? 3 : 5;
     for (let i = 0; i < pairs; i += every) {
       svgEl("text", { x: left + (i + 0.5) * width, y: bottom + 15, "text-anchor": "middle", class: "rope-w-muted-text", "data-tick-x": i }, svg).textContent = String(i);
@@ -116,13 +115,14 @@ function render({ model, el }) {
       contextLine.setAttribute("y2", y);
       contextLabel.setAttribute("y", y + 4);
     };
-    placeContext();
     hoverable(bars, { columns: pairs, onShow: (i) => showPair(current.tab, current.m, i), onHide: hide });
     const positionLayer = svgEl("g", { "data-layer": "position" }, svg);
-    // A new base or context with the same pairs: the same bars and lines, moved and restyled.
+    // A table and a context (a new base or context keeps the same bars and lines).
     const redrawBars = (newTab) => { bars.forEach((rect, i) => bar(rect, i, newTab)); placeContext(); };
     return { positionLayer, positionAxis, redrawBars };
   }
+  // What the table and the context decide: dashed faces and k-coloured hands for the pairs
+  // that do not turn once within the context, bar heights, the L line.
   function restyle(tab) {
     drawn.clocks.forEach(({ group, face, hand: pointer }, i) => {
       const far = tab.beyond_context[state.c][i];

@@ -564,10 +564,12 @@ DRAWN_PROPERTIES = [
     "align-items", "gap", "grid-template-columns", "list-style-type", "cursor", "mask-image",
     "-webkit-mask-image", "fill", "stroke", "filter", "pointer-events", "border-collapse",
 ]
-# Formula and drawing internals are skipped: their styles are MathJax's and the widgets' own.
-STYLE_SIGNATURE_JS = """([limit, properties, keep]) => {
+# The elements compared, in page order. Formula and drawing internals are skipped: their styles
+# are MathJax's and the widgets' own.
+MEASURED_ELEMENTS_JS = "[document.documentElement, ...document.querySelectorAll('body *:not(mjx-container *):not(svg *)')]"
+STYLE_SIGNATURE_JS = """([limit, properties]) => {
   const hash = (s) => { let x = 2166136261; for (let i = 0; i < s.length; i++) { x ^= s.charCodeAt(i); x = Math.imul(x, 16777619); } return (x >>> 0).toString(36); };
-  const elements = [document.documentElement, ...document.querySelectorAll('body *:not(mjx-container *):not(svg *)')].slice(0, limit);
+  const elements = """ + MEASURED_ELEMENTS_JS + """.slice(0, limit);
   const out = [];
   elements.forEach((e, i) => {
     for (const pseudo of [null, '::before', '::after']) {
@@ -575,19 +577,18 @@ STYLE_SIGNATURE_JS = """([limit, properties, keep]) => {
       if (pseudo && (s.content === 'none' || s.content === 'normal')) continue;
       let text = '';
       for (const name of properties) text += s.getPropertyValue(name) + ';';
-      out.push(`${i} ${e.tagName.toLowerCase()}${pseudo || ''}=${hash(text)}` + (keep ? ' ' + text : ''));
+      out.push(`${i} ${e.tagName.toLowerCase()}${pseudo || ''}=${hash(text)}`);
     }
   });
   return out;
 }"""
+# One measured element: its opening tag and its properties, to say what differs.
 STYLE_DETAIL_JS = """([i, pseudo, properties]) => {
-  const e = [document.documentElement, ...document.querySelectorAll('body *:not(mjx-container *):not(svg *)')][i];
-  const s = getComputedStyle(e, pseudo || null); const o = {};
-  for (const name of properties) o[name] = s.getPropertyValue(name);
-  return o;
+  const e = """ + MEASURED_ELEMENTS_JS + """[i];
+  const s = getComputedStyle(e, pseudo || null); const style = {};
+  for (const name of properties) style[name] = s.getPropertyValue(name);
+  return { tag: e.outerHTML.slice(0, e.outerHTML.indexOf('>') + 1).slice(0, 160), style };
 }"""
-DESCRIBE_JS = """(i) => { const e = [document.documentElement, ...document.querySelectorAll('body *:not(mjx-container *):not(svg *)')][i];
-  return e.outerHTML.slice(0, e.outerHTML.indexOf('>') + 1).slice(0, 160); }"""
 # Transitions would make a state depend on when it is measured.
 NO_TRANSITIONS = "*, *::before, *::after { transition: none !important; animation: none !important; }"
 
@@ -631,13 +632,11 @@ def test_cut_style_sheets_draw_every_element_as_the_originals(built_book, book_s
     pages use (``book/_ext/purge_css.mjs``); a page must look exactly as with the originals.
     Each page is loaded twice, with the cut and with the original style sheets, and driven
     through the same states: everything opened (hidden cells, solutions, header menu, search
-    dialog) in light, then dark, then print; on a phone, the chapter list opened. In every state every
-    element's computed style (and its ::before/::after) must be the same."""
-    import sys
-
+    dialog) in light, then dark, then print; on a phone, the chapter list and the page outline
+    opened. In every state every element's computed style (and its ::before/::after) must be the
+    same."""
     from _browser import PHONE
 
-    sys.path.insert(0, str(ROOT / "book" / "_ext"))
     pages = ["book/02-rotations.html", "book/13-pitfalls.html", "book/appendix-api.html",
              "index.html", "search.html?q=rotation", "genindex.html"]
     limit = 4000  # elements per state (appendix-api has 14 000, all of a few kinds)
@@ -658,9 +657,8 @@ def test_cut_style_sheets_draw_every_element_as_the_originals(built_book, book_s
             index, rest = mine.split(" ", 1)
             pseudo = next((p for p in ("::before", "::after") if rest.split("=")[0].endswith(p)), None)
             a, b = (p.evaluate(STYLE_DETAIL_JS, [int(index), pseudo, DRAWN_PROPERTIES]) for p in pages_by_variant)
-            changed = {k: (a.get(k), b.get(k)) for k in a.keys() | b.keys() if a.get(k) != b.get(k)}
-            element = [p.evaluate(DESCRIBE_JS, int(index)) for p in pages_by_variant]
-            differences.append(f"{where}: {element[0]} (cut, original): {changed or 'same when asked again'}")
+            changed = {k: (a["style"][k], b["style"][k]) for k in DRAWN_PROPERTIES if a["style"][k] != b["style"][k]}
+            differences.append(f"{where}: {a['tag']} (cut, original): {changed or 'same when asked again'}")
 
     def load(page, name):
         page.goto(f"{book_server}/{name}", wait_until="networkidle")

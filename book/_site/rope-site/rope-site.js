@@ -23,8 +23,9 @@
         for (const a of ["tabindex", "role", "aria-label", "data-rope-scroll-box"]) box.removeAttribute(a);
       }
     }
-    // Code boxes: the theme makes a box that overflows a tab stop, but only as it measured it
-    // when its script ran; a web font that arrives later can make a box overflow after that.
+    // Code boxes: the theme makes a box that overflows a tab stop only once the window has
+    // loaded; until then a keyboard (or axe) found no way to scroll it. Marked here as soon as
+    // the page is parsed, and again at load and when fonts are ready.
     for (const pre of document.querySelectorAll(".bd-article pre")) {
       if (pre.scrollWidth > pre.clientWidth && pre.tabIndex < 0) pre.tabIndex = 0;
     }

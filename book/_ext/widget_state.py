@@ -84,29 +84,38 @@ def publish(state_json: str, body: str, outdir: Path, pagename: str, pathto) -> 
 
 def model_files(page: Path) -> dict[str, Path]:
     """``{model_id: file}`` of the state files a built page names, in page order."""
-    files = {}
-    for manifest in _scripts(Path(page).read_text(encoding="utf-8"), URLS_TYPE):
-        for model_id, url in json.loads(manifest).items():
-            files[model_id] = (Path(page).parent / unquote(url.split("?")[0])).resolve()
-    return files
+    return _model_files(Path(page), Path(page).read_text(encoding="utf-8"))
 
 
 def page_models(page: Path) -> dict[str, dict]:
     """``{model_id: model}`` of a built page: its state files (page order), or its inline state."""
-    html = Path(page).read_text(encoding="utf-8")
-    models = {}
-    for inline in _scripts(html, STATE_TYPE):
-        models.update(json.loads(inline).get("state", {}))
-    for model_id, path in model_files(page).items():
-        models[model_id] = json.loads(path.read_text(encoding="utf-8"))
-    return models
+    return _page_models(Path(page), Path(page).read_text(encoding="utf-8"))
 
 
 def state_bytes(page: Path) -> dict[str, int]:
     """``{model_id: bytes}`` the page must fetch to draw each of its views' models, page order
     (the file's size; for inline state, the model's compact JSON)."""
-    html = Path(page).read_text(encoding="utf-8")
-    models, files = page_models(page), model_files(page)
+    page = Path(page)
+    html = page.read_text(encoding="utf-8")
+    models, files = _page_models(page, html), _model_files(page, html)
     return {model_id: files[model_id].stat().st_size if model_id in files
             else len(json.dumps(models[model_id], separators=(",", ":")).encode())
             for model_id in view_ids(html) if model_id in models}
+
+
+# The readers above, on a page's HTML already read (each page is read once).
+def _model_files(page: Path, html: str) -> dict[str, Path]:
+    files = {}
+    for manifest in _scripts(html, URLS_TYPE):
+        for model_id, url in json.loads(manifest).items():
+            files[model_id] = (page.parent / unquote(url.split("?")[0])).resolve()
+    return files
+
+
+def _page_models(page: Path, html: str) -> dict[str, dict]:
+    models = {}
+    for inline in _scripts(html, STATE_TYPE):
+        models.update(json.loads(inline).get("state", {}))
+    for model_id, path in _model_files(page, html).items():
+        models[model_id] = json.loads(path.read_text(encoding="utf-8"))
+    return models

@@ -86,6 +86,7 @@ class Section:
     right: str = ""
     setup: str = ""
     lesson: str = ""       # one line for the card; default: the intro's first sentence
+    thumb_alt: str = ""    # alt text of the card's thumbnail (the left view)
 
     @property
     def figure(self):
@@ -134,6 +135,7 @@ The complex read-out is the same rotation written as $\mathbf{q}\,e^{im\theta}$ 
             function="plot_rotation", left="(1.0, 0.5), position=3, theta=0.5",
             right="(1.0, 0.5), position=10, theta=0.5",
             lesson="A rotation turns a vector and keeps its length; the angle grows with the position.",
+            thumb_alt="A blue vector q and a green copy turned by 1.5 radians, with the arc between them.",
         ),
         "RelativeInvariance": Section(
             "Shift two positions together",
@@ -147,6 +149,7 @@ them does not, and neither does the score.""",
             left=f"q, k, m={RELATIVE['m']}, n={RELATIVE['n']}, shift=0, theta={RELATIVE['theta']:g}",
             right=f"q, k, m={RELATIVE['m']}, n={RELATIVE['n']}, shift=9, theta={RELATIVE['theta']:g}",
             lesson="Shift the query and the key together: both turn, the score does not.",
+            thumb_alt="A blue rotated query and an orange rotated key on a circle, with their score in the title.",
             setup=f"""\
 # The widget's default vectors: q at {RELATIVE['q_angle']:g} degrees, k of length {RELATIVE['k_length']:g} at {RELATIVE['k_angle']:g} degrees.
 q = {_vector_code(RELATIVE['q_angle'], RELATIVE['q_length'])}
@@ -164,6 +167,7 @@ clocks have a wavelength longer than the chosen context: they never complete a t
             function="plot_frequency_clocks", left="position=5, dim=16, base=10000.0, context=256",
             right="position=50, dim=16, base=10000.0, context=256",
             lesson="Every pair is a clock hand with its own speed: fast hands for neighbours, slow hands for far.",
+            thumb_alt="Eight small clocks at position 5: the first hands spread, the last four, dashed, point right.",
         ),
         "RotationMatrixHeatmap": Section(
             "Look inside the rotation matrix",
@@ -174,6 +178,7 @@ clocks have a wavelength longer than the chosen context: they never complete a t
             "to the identity.",
             function="plot_rotation_matrix", left="position=1, dim=16", right="position=20, dim=16",
             lesson="RoPE's matrix is zero outside its 2 × 2 blocks: each block turns one pair.",
+            thumb_alt="A 16 by 16 heat map, zero except 2 by 2 blocks along the diagonal.",
         ),
         "DecayExplorer": Section(
             "Watch the decay bound (and what it does not say)",
@@ -187,6 +192,7 @@ normalised bound.""",
             "quickly, the random score wanders near zero. With base 100 the curves drop faster and oscillate more.",
             function="plot_decay", left="base=10000.0", right="base=100.0",
             lesson="RoFormer's bound shrinks with distance; a score need not.",
+            thumb_alt="The decay bound and an aligned score falling with distance, a random score near zero.",
         ),
         "ContextExtension": Section(
             "Stretch the context",
@@ -210,6 +216,7 @@ training length).""",
             "unscaled line for the first pairs and the interpolated line for the last ones.",
             function="plot_context_extension", left="factor=4", right="factor=16",
             lesson="Five ways to stretch a trained context, pair by pair, and what each leaves beyond training.",
+            thumb_alt="Wavelength against pair index on a log scale for five scaling schemes at factor 4.",
         ),
         "LayoutExplorer": Section(
             "Pair the features two ways",
@@ -220,6 +227,7 @@ training length).""",
             "to 3 and 7.",
             function="plot_layouts", left="dim=8, pair=1", right="dim=8, pair=3",
             lesson="The interleaved and the half layout pair different features; a permutation maps one to the other.",
+            thumb_alt="Eight feature boxes in two rows, interleaved and half, joined by the permutation's lines.",
         ),
     }
 
@@ -306,9 +314,8 @@ def render_card(cls, section, taught):
     name = cls.__name__
     lines = [f":::{{grid-item-card}} {section.title}", ":class-card: rope-gallery-card", ""]
     if section.thumbnail:
-        # decorative: the card's title and lesson say what it shows (the figure's alt text
-        # describes its two panels, further down)
-        lines += [f"```{{glue:figure}} gallery-thumb-{_kebab(name)}", ":alt:",
+        alt = section.thumb_alt or f"The widget {section.title.lower()!r} at its first setting."
+        lines += [f"```{{glue:figure}} gallery-thumb-{_kebab(name)}", f":alt: {alt}",
                   ":figclass: rope-gallery-thumb", "```", ""]
     lines += [lesson(section), ""]
     links = [f"[Play with it](#gallery-{_kebab(name)})"]

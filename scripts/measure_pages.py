@@ -5,7 +5,8 @@ is not seen, so it is not counted. Per chapter:
 
 - ``check_lines``: visible code lines of checks: ``claim(...)``/``claim_close(...)`` and
   ``assert_*(...)`` calls and ``assert`` statements;
-- ``docstring_lines``: visible docstring lines of included teaching code;
+- ``docstring_lines``: visible docstring lines of included teaching code (``literalinclude``;
+  a helper a cell defines may keep its one-line docstring);
 - ``bare_bools``: visible outputs that are only ``True`` or ``False``;
 - ``code_lines``: visible lines of code (cells and included code, not their outputs);
 - ``long_code_lines``: visible code lines longer than ``LONG`` characters (they scroll
@@ -107,7 +108,8 @@ def measure_page(path: Path) -> dict[str, int]:
         counts["code_lines"] += len(lines)
         counts["long_code_lines"] += sum(len(line) > LONG for line in lines)
         counts["check_lines"] += check_line_count(text)
-        counts["docstring_lines"] += docstring_line_count(text)
+        if pre.find_parent(class_="cell_input") is None:  # included code, not a notebook cell
+            counts["docstring_lines"] += docstring_line_count(text)
     for block in article.find_all(["p", "li"]):
         if block.name == "li" and block.find("p"):
             continue  # its paragraphs are counted

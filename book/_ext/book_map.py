@@ -198,7 +198,7 @@ def map_svg(app, fromdoc: str, labels: bool = True, key: str = "wide") -> str:
     fan_gap = 40
     height = max(top + 60, 30 + len(fan) * fan_gap)
     spine_y = height / 2 if fan else top
-    items = [f'<svg class="rope-map" viewBox="0 0 {width} {height + 10}" role="img" '
+    items = [f'<svg class="rope-map" viewBox="0 0 {width} {height + 10}" role="group" '
              f'aria-labelledby="rope-map-title-{key}" xmlns="http://www.w3.org/2000/svg">',
              f'<title id="rope-map-title-{key}">The map of the book: chapters '
              f'{spine[0]["number"]} to {spine[-1]["number"]} build one argument in order; '

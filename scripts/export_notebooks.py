@@ -47,6 +47,12 @@ import importlib.util
 if importlib.util.find_spec("rope_core") is None:
     %pip install --quiet "{requirement}"
     importlib.invalidate_caches()
+    if importlib.util.find_spec("rope_core") is None:
+        raise RuntimeError(
+            "Installing rope_core failed (pip's message is above), so no cell below can run. "
+            "Check the network, then run this cell again, or install it yourself with: "
+            "pip install '{requirement}'"
+        )
 """
 
 FENCE = re.compile(r"^(?P<fence>`{3,}|:{3,})\{(?P<name>[a-zA-Z0-9_-]+)\}\s*(?P<argument>.*?)\s*$")

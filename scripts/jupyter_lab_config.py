@@ -173,6 +173,12 @@ from jupytext.async_contentsmanager import AsyncTextFileContentsManager  # noqa:
 class BookContentsManager(AsyncTextFileContentsManager):
     """Jupytext's contents manager, showing included code in the chapters' markdown cells."""
 
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        # Registered here, not through the pre_save_hook option: Jupyter may apply a config
+        # file twice, and setting that option again warns on every start.
+        self.register_pre_save_hook(keep_unchanged_notebook_text)
+
     async def get(self, path, content=True, type=None, format=None, **kwargs):
         model = await super().get(path, content=content, type=type, format=format, **kwargs)
         if model.get("type") == "notebook" and content and str(path).endswith(".md"):
@@ -203,4 +209,3 @@ class BookContentsManager(AsyncTextFileContentsManager):
 
 c = get_config()  # noqa: F821 - provided by Jupyter when it loads this file
 c.ServerApp.contents_manager_class = BookContentsManager
-c.ContentsManager.pre_save_hook = keep_unchanged_notebook_text

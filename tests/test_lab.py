@@ -570,7 +570,8 @@ def _git_status(paths) -> str:
 def test_chapters_render_run_and_survive_autosave_in_jupyterlab(
     lab_server, chromium, screenshot_dir, chapters_restored
 ):
-    """Issue 13's acceptance: chapters 2 and 9 in JupyterLab in Chromium, autosave on."""
+    """Chapters 2 and 9 in JupyterLab in Chromium, autosave on: rendered, run, autosaved
+    unchanged, run with other parameters, and a typed line saved as a one-line diff."""
     paths = [BOOK / name for name in LAB_CHAPTERS]
     status_before = _git_status(paths)
     modified_before = {

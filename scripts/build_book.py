@@ -43,7 +43,7 @@ NOISE = ("Kernel is running over TCP without encryption",)
 # Jupyter Book's banner: the paths it prints are ours to print once, and its advice to open
 # the book from file:// would lose every widget (browsers block the widget loader there).
 BANNER = re.compile(
-    r"^(\x1b\[\d+m)?=+(\x1b\[0m)?$|^(Running Jupyter-Book|Source Folder|Config Path|Output Path"
+    r"^\s*$|^(\x1b\[\d+m)?=+(\x1b\[0m)?$|^(Running Jupyter-Book|Source Folder|Config Path|Output Path"
     r"|Finished generating HTML|Your book's HTML pages|You can look at your book|Or paste this line"
     r"|    _build/html/|    file://)"
 )

@@ -31,7 +31,6 @@ from pathlib import Path
 import jupytext
 import nbformat
 import yaml
-from myst_nb.core.read import is_myst_markdown_notebook
 
 ROOT = Path(__file__).resolve().parents[1]
 REPOSITORY = yaml.safe_load((ROOT / "_config.yml").read_text())["repository"]["url"]
@@ -62,6 +61,10 @@ ROLE = re.compile(r"\{(?P<role>doc|eq|ref|numref|func|class|meth|mod|attr|term|m
 
 
 def is_notebook(path: Path) -> bool:
+    # Imported here: JupyterLab's server config imports this module where MyST-NB (a build
+    # tool, not in Binder's environment) is missing.
+    from myst_nb.core.read import is_myst_markdown_notebook
+
     # MyST-NB's own test (a jupytext/kernelspec front matter), the one the book build uses.
     return is_myst_markdown_notebook(path.read_text(encoding="utf-8"))
 

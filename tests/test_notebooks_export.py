@@ -323,6 +323,7 @@ def _check_binder_server_shows_included_code(python: Path, repo: Path, home: Pat
             except OSError:
                 assert time.monotonic() < deadline, "".join(lines)[-3000:]
                 time.sleep(0.5)
+        assert "Exception while loading config file" not in "".join(lines), "".join(lines)[-3000:]
         source = (repo / "book" / f"{CHAPTER}.md").read_text(encoding="utf-8")
         names = re.findall(r"\{literalinclude\}[^\n]*\n:pyobject:\s*(\w+)", source)
         markdown = "\n".join(c["source"] for c in model["content"]["cells"] if c["cell_type"] == "markdown")

@@ -20,7 +20,8 @@ them the way transformers 5 does and returns the numbers transformers computes:
 Each rule below cites the transformers 5 code it follows (``transformers/modeling_rope_utils.py``
 and ``transformers/models/<model>/{configuration,modeling}_<model>.py``; checked against
 transformers 5.24.0, and against its outputs by ``tests/test_config_golden.py``). A
-``model_type`` outside :data:`MODEL_TYPES` is read the generic way, with a warning that says so.
+``model_type`` outside :data:`rope_core.config.MODEL_TYPES` is read the generic way, with a
+warning that says so.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ __all__ = ["MODEL_TYPES", "NO_ROPE_LAYER_TYPES", "RopeConfigWarning", "RopeSpec"
 
 
 class RopeConfigWarning(UserWarning):
-    """:func:`from_config` read a config it cannot be sure of (an unknown ``model_type``) and
+    """:func:`rope_core.from_config` read a config it cannot be sure of (an unknown ``model_type``) and
     says which generic reading it used. Turn it into an error with
     ``warnings.simplefilter("error", RopeConfigWarning)``."""
 
@@ -170,9 +171,10 @@ _TEXT_MODEL_TYPES = {"llama4": "llama4_text", "gemma3": "gemma3_text", "gemma4":
                      "qwen3_vl": "qwen3_vl_text", "qwen3_vl_moe": "qwen3_vl_moe_text"}
 _SCALED_TYPES_WITH_TRAINING_LENGTH = ("llama3", "yarn", "longrope")
 
-#: The ``model_type`` values :func:`from_config` knows, each read as its transformers
+#: The ``model_type`` values :func:`rope_core.from_config` knows, each read as its transformers
 #: configuration and modeling code read it (multimodal wrappers such as ``"gemma3"`` included);
-#: any other type is read the generic way, with a :class:`RopeConfigWarning` saying so.
+#: any other type is read the generic way, with a :class:`rope_core.config.RopeConfigWarning`
+#: saying so.
 MODEL_TYPES = tuple(sorted(set(_FAMILIES) | {outer for outer, inner in _TEXT_MODEL_TYPES.items()
                                               if inner in _FAMILIES}))
 
@@ -238,7 +240,7 @@ class RopeSpec:
         The sequence length the frequencies were computed for (dynamic NTK and LongRoPE).
     guesses : tuple of str
         What :func:`from_config` had to assume (empty for a known ``model_type``); each was
-        also given as a :class:`RopeConfigWarning`.
+        also given as a :class:`rope_core.config.RopeConfigWarning`.
     """
 
     model_type: str | None
@@ -724,10 +726,11 @@ def from_config(config, *, layer_type=None, seq_len=None):
     Warns
     -----
     RopeConfigWarning
-        When ``model_type`` is not in :data:`MODEL_TYPES` (or missing): the config is read the
-        generic way transformers' shared code reads it (``rope_theta`` / ``rope_scaling`` /
+        When ``model_type`` is not in :data:`rope_core.config.MODEL_TYPES` (or missing): the
+        config is read the generic way transformers' shared code reads it (``rope_theta`` / ``rope_scaling`` /
         ``rope_parameters``, rotary dim ``int(head_dim * partial_rotary_factor)``, the half
-        layout, RoPE on every layer whose type is not in :data:`NO_ROPE_LAYER_TYPES`); the
+        layout, RoPE on every layer whose type is not in
+        :data:`rope_core.config.NO_ROPE_LAYER_TYPES`); the
         warning names the type and that reading, and ``RopeSpec.guesses`` keeps it.
 
     Raises
@@ -759,7 +762,8 @@ def from_config(config, *, layer_type=None, seq_len=None):
       given), default ``partial_rotary_factor`` (GPT-NeoX 0.25, GLM / GLM-4.5 0.5, Qwen3-Next
       0.25), RoPE only on some layer types (Cohere 2 and EXAONE 4 with a sliding window: sliding
       layers; Qwen3-Next: ``full_attention`` layers, its ``linear_attention`` layers have none),
-      NoPE layers (Llama 4, SmolLM3); the families are listed in :data:`MODEL_TYPES`;
+      NoPE layers (Llama 4, SmolLM3); the families are listed in
+      :data:`rope_core.config.MODEL_TYPES`;
     * YaRN reads ``truncate`` from the top level of ``rope_parameters`` only
       (``config.rope_parameters.get("truncate", True)`` in ``_compute_yarn_parameters``), so a
       per-layer-type block's ``truncate`` has no effect there, nor here.

@@ -102,9 +102,19 @@ def plan(seeds=SEEDS, config=None):
                              "scheme": scheme, "after": f"induction/rope/base{base:g}/s{seed}",
                              "train": s["finetune"]["train"], "cost": cost(s["finetune"]["train"])})
     # Seed by seed, so that a run cut short still holds every experiment for the first seeds;
-    # within a seed, the runs other runs wait for first, then the longest.
-    for priority, run in enumerate(sorted(
-            runs, key=lambda r: (r["seed"], r["kind"] == "finetune", r["encoding"] != "rope", -r["cost"]))):
+    # within a seed, in the order of the chapter's main claims.
+    order = ["induction/rope/base10000", "induction/rope/base270", "induction/nope/base10000",
+             "finetune/{}/base10000", "induction/learned/base10000", "induction/alibi/base10000",
+             "induction/sinusoidal/base10000", "finetune/{}/base270", "characters/rope",
+             "characters/alibi", "characters/nope", "characters/sinusoidal", "characters/learned"]
+
+    def rank(run):
+        name = run["id"].rsplit("/s", 1)[0]
+        if run["kind"] == "finetune":
+            name = name.replace(run["scheme"], "{}")
+        return run["seed"], order.index(name)
+
+    for priority, run in enumerate(sorted(runs, key=rank)):
         run["priority"] = priority
     return sorted(runs, key=lambda r: r["priority"])
 

@@ -376,6 +376,14 @@ def _estimate(cost, workers):
     return f"{math.ceil(seconds / 60)} min"
 
 
+def complete_seeds(results):
+    """The seeds for which every planned run is in ``results`` (all of them unless the run
+    was cut short)."""
+    planned = plan(results["meta"]["seeds"], results["settings"])
+    return [seed for seed in results["meta"]["seeds"]
+            if all(r["id"] in results["runs"] for r in planned if r["seed"] == seed)]
+
+
 def load_results(path=None):
     """The committed results (``results/results.json``) as a dict."""
     with open(path or RESULTS_DIR / RESULTS_FILE) as handle:

@@ -34,7 +34,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._checks import check_base, check_dim, check_layout, check_rotary_dim
+from ._checks import check_base, check_dim, check_rotary_dim
+from .apply import layout_name
 from .frequencies import attention_factor, inverse_frequencies
 
 __all__ = ["CODES", "DTYPE_TOLERANCES", "Finding", "RopeReport", "check_rope"]
@@ -248,7 +249,7 @@ def _check_spec(spec, head_dim, base, rope_scaling, rotary_dim, layout):
     if rope_scaling is not None or base != 10000.0:
         raise ValueError("spec= already gives the frequencies and scaling (spec.base "
                          f"{spec.base:g}, rope_type {spec.rope_type!r}): leave out base= and rope_scaling=")
-    if layout is not None and check_layout(layout) != spec.layout:
+    if layout is not None and layout != spec.layout:
         raise ValueError(f"layout={layout!r} contradicts spec.layout = {spec.layout!r}")
     return spec.layout
 
@@ -340,7 +341,7 @@ def check_rope(fn, *, head_dim=None, base=10000.0, rope_scaling=None, rotary_dim
     if not callable(fn):
         raise TypeError(f"fn must be a callable fn(x, positions), got {type(fn).__name__}")
     if layout is not None:
-        check_layout(layout)
+        layout = layout_name(layout)
     if spec is not None:
         layout = _check_spec(spec, head_dim, base, rope_scaling, rotary_dim, layout)
         head_dim, base, rotary_dim = spec.head_dim, spec.base, spec.rotary_dim

@@ -222,7 +222,7 @@ def test_a_wrong_shape_or_nan_output_is_not_a_rotation():
     ({"fn": hf_rope, "head_dim": 64.0}, TypeError, "head_dim"),
     ({"fn": hf_rope, "head_dim": 64, "base": 1.0}, ValueError, "base"),
     ({"fn": hf_rope, "head_dim": 64, "rotary_dim": 128}, ValueError, "rotary_dim"),
-    ({"fn": hf_rope, "head_dim": 64, "layout": "neox"}, ValueError, "layout"),
+    ({"fn": hf_rope, "head_dim": 64, "layout": "rotate_half"}, ValueError, "'neox'"),
     ({"fn": hf_rope, "head_dim": 64, "rope_scaling": {"factor": 2.0}}, ValueError, "rope_type"),
     ({"fn": hf_rope, "head_dim": 64, "rope_scaling": {"rope_theta": 1e4, "hidden_size": 64,
                                                       "rope_scaling": None}},
@@ -480,3 +480,9 @@ def test_code_rotating_fewer_features_than_rotary_dim_is_partial():
     assert check_rope(neox, head_dim=128, rotary_dim=32).ok
     (finding,) = check_rope(neox, head_dim=128, rotary_dim=64).findings
     assert finding.code == "partial" and "only the first 32 features" in finding.message
+
+
+def test_layout_names_practitioners_use_are_accepted():
+    assert check_rope(hf_rope, head_dim=D, layout="neox").layout == "half"
+    assert check_rope(meta_rope, head_dim=D, layout="gptj").layout == "interleaved"
+    assert check_rope(hf_rope, head_dim=D, layout="gptj").codes == ["pairing"]

@@ -21,8 +21,8 @@ from .explorers import (  # noqa: E402
 # The one widget registry, in book order (where a chapter first builds each widget; the
 # gallery is in that order): the tests, the gallery check and the benchmark iterate it
 # (adding a widget = one class + one entry here, at its chapter's place + its gallery section).
-REGISTRY = (RotationExplorer, RotationMatrixHeatmap, FrequencyClocks, LayoutExplorer,
-            RelativeInvariance, DecayExplorer, ContextExtension)
+REGISTRY = (RotationExplorer, RotationMatrixHeatmap, FrequencyClocks, RelativeInvariance,
+            LayoutExplorer, DecayExplorer, ContextExtension)
 
 __all__ = [
     "REGISTRY",

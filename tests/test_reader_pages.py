@@ -20,7 +20,8 @@ _spec = importlib.util.spec_from_file_location("measure_pages", ROOT / "scripts"
 measure_pages = sys.modules["measure_pages"] = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(measure_pages)
 
-import teach_first  # noqa: E402  (book/_ext is not a package)
+import book_map  # noqa: E402  (book/_ext is not a package)
+import teach_first  # noqa: E402
 
 # ---- the rules, on source text (fast) ---------------------------------------------------
 
@@ -56,6 +57,12 @@ def test_the_docstring_is_split_from_the_code_it_documents():
     assert teach_first.split_docstring("def g():\n    return 1\n") == ("def g():\n    return 1\n", "")
     method = "    def h(self):\n        'One line.'\n        return 1\n"
     assert teach_first.split_docstring(method)[0] == "    def h(self):\n        return 1\n"
+
+
+def test_glossary_tooltips_show_formulas_as_plain_text():
+    assert book_map.plain_math(r"\lambda_i = 2\pi/\theta_i") == "λ_i = 2π/θ_i"
+    assert book_map.plain_math(r"\theta_i = \text{base}^{-2i/d}") == "θ_i = base^-2i/d"
+    assert "\\" not in book_map.plain_math(r"\langle \mathbf{q}, \mathbf{k}\rangle \unknown")
 
 
 def test_measuring_counts_only_what_is_visible():

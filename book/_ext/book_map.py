@@ -282,6 +282,28 @@ def _page_context(app, pagename, templatename, context, doctree):
         context["body"] = body[:at] + banner + body[at:] if at >= 0 else banner + body
 
 
+GREEK = {name: chr(code) for name, code in (
+    ("alpha", 0x3B1), ("beta", 0x3B2), ("gamma", 0x3B3), ("delta", 0x3B4), ("Delta", 0x394),
+    ("theta", 0x3B8), ("Theta", 0x398), ("lambda", 0x3BB), ("pi", 0x3C0), ("omega", 0x3C9))}
+SYMBOLS = {"langle": "⟨", "rangle": "⟩", "cdot": "·", "times": "×", "le": "≤", "ge": "≥", "to": "→",
+           "infty": "∞", "sqrt": "√", ",": " ", "quad": " "}
+
+
+def plain_math(tex: str) -> str:
+    """A formula as plain text for a tooltip (which cannot show maths): ``\\theta_i`` → ``θ_i``."""
+    tex = re.sub(r"\\(?:mathbf|mathrm|text|operatorname|boldsymbol)\{([^{}]*)\}", r"\1", tex)
+    tex = re.sub(r"\\([A-Za-z]+|,)", lambda m: GREEK.get(m.group(1), SYMBOLS.get(m.group(1), "")), tex)
+    return tex.replace("{", "").replace("}", "").replace("\\", "")
+
+
+def _hover_text(node) -> str:
+    """A node's text with its maths as plain text."""
+    copy = node.deepcopy()
+    for math in list(copy.findall(nodes.math)):
+        math.replace_self(nodes.Text(plain_math(math.astext())))
+    return copy.astext()
+
+
 def glossary_terms(env) -> dict[str, tuple[str, str, str]]:
     """``{term (lower case): (glossary docname, anchor, first sentence of the definition)}``."""
     terms = {}
@@ -299,7 +321,7 @@ def glossary_terms(env) -> dict[str, tuple[str, str, str]]:
                 continue
             anchor = term["ids"][0]
             if anchor in anchors:
-                text = " ".join(definition.astext().split())
+                text = " ".join(_hover_text(definition).split())
                 first = re.split(r"(?<=[.;])\s", text, maxsplit=1)[0]
                 terms[anchors[anchor].lower()] = (docname, anchor, first)
     return terms

@@ -79,3 +79,39 @@ def rms_norm(x, weight=None, *, eps=1e-6):
     if eps < 0:
         raise ValueError(f"eps must be >= 0, got {eps}")
     return gain * x / np.sqrt(np.mean(x * x, axis=-1, keepdims=True) + eps)
+
+
+def ministral3_attention_temperature(positions, *, original_max_position_embeddings=16384, beta=0.1):
+    r"""Ministral 3's (and Mistral 4's) query scale, applied on *every* layer.
+
+    .. math:: \tau(p) = 1 + \beta\,\ln\!\big(1 + \lfloor p / L \rfloor\big)
+
+    with :math:`L` = ``original_max_position_embeddings`` of the YaRN block and :math:`\beta` =
+    ``llama_4_scaling_beta`` (transformers ``Ministral3Attention`` and
+    ``_get_llama_4_attn_scale``). Unlike :func:`llama4_attention_temperature` the floor reads
+    ``p`` rather than ``p + 1``, and the layers it scales also rotate.
+
+    Parameters
+    ----------
+    positions : array_like of int, shape (n,)
+        Token positions (>= 0).
+    original_max_position_embeddings : int
+        Positions per step of the floor (>= 1).
+    beta : float
+        Slope of the logarithm.
+
+    Returns
+    -------
+    ndarray of float64, shape (n,)
+
+    Examples
+    --------
+    >>> ministral3_attention_temperature([0, 16383, 16384, 262143]).round(4).tolist()
+    [1.0, 1.0, 1.0693, 1.2773]
+    """
+    positions = check_finite_numeric(np.atleast_1d(positions), "positions")
+    if np.any(positions < 0) or np.any(positions != np.round(positions)):
+        raise ValueError("positions must be non-negative integers")
+    period = check_int(original_max_position_embeddings, "original_max_position_embeddings", min=1)
+    beta = float(check_finite_numeric(beta, "beta"))
+    return 1.0 + beta * np.log1p(np.floor(positions / period))

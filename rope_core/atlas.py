@@ -639,6 +639,16 @@ def _every(n_layers, period, kind, other, offset=None):
     return tuple(kind if i % period == offset else other for i in range(n_layers))
 
 
+_QWEN3_NEXT = dict(name="qwen3-next-80b-a3b", title="Qwen3-Next 80B-A3B", year=2025, family="hybrid",
+         layer_types=_every(48, 4, "full_attention", "linear_attention"),
+         rope_layer_types=("full_attention",), rotary_fraction=0.25, base=1e7, context=262144,
+         temperature="none",
+         source="transformers Qwen3NextConfig (full_attention_interval 4, partial_rotary_factor "
+                "0.25); the published config in tests/fixtures/configs/qwen3-next-80b-a3b.json "
+                "(rope_theta 1e7, head_dim 256), golden-checked against transformers",
+         notes="Three Gated DeltaNet layers to one full-attention layer; only the full layers "
+               "rotate, and only 64 of their 256 features.")
+
 ARCHITECTURES = tuple(Architecture(**item) for item in [
     dict(name="jamba-v0.1", title="Jamba v0.1", year=2024, family="hybrid",
          layer_types=_every(32, 8, "attention", "mamba", offset=4), rope_layer_types=(),
@@ -647,19 +657,9 @@ ARCHITECTURES = tuple(Architecture(**item) for item in [
                 "max_position_embeddings 262144); JambaAttention applies no rotary embedding",
          notes="One attention layer in eight, none with positional encoding: the Mamba layers "
                "carry order."),
-    dict(name="qwen3-next-80b-a3b", title="Qwen3-Next 80B-A3B", year=2025, family="hybrid",
-         layer_types=_every(48, 4, "full_attention", "linear_attention"),
-         rope_layer_types=("full_attention",), rotary_fraction=0.25, base=1e7, context=262144,
-         temperature="none",
-         source="transformers Qwen3NextConfig (full_attention_interval 4, partial_rotary_factor "
-                "0.25); the published config in tests/fixtures/configs/qwen3-next-80b-a3b.json "
-                "(rope_theta 1e7, head_dim 256), golden-checked against transformers",
-         notes="Three Gated DeltaNet layers to one full-attention layer; only the full layers "
-               "rotate, and only 64 of their 256 features."),
-    dict(name="qwen3.5", title="Qwen3.5 (class defaults)", year=2026, family="hybrid",
+    _QWEN3_NEXT,
+    dict(_QWEN3_NEXT, name="qwen3.5", title="Qwen3.5 (class defaults)", year=2026,
          layer_types=_every(32, 4, "full_attention", "linear_attention"),
-         rope_layer_types=("full_attention",), rotary_fraction=0.25, base=1e7, context=262144,
-         temperature="none",
          source="transformers Qwen3_5TextConfig (full_attention_interval 4, partial_rotary_factor "
                 "0.25, head_dim 256); interleaved M-RoPE sections [11, 11, 10] and rope_theta 1e7 "
                 "in a published Qwen3.5 override (vllm-ascend PR #14297)",

@@ -11,6 +11,16 @@ import numpy as np
 from ._checks import check_finite_numeric, check_int
 
 
+def _log_floor_temperature(positions, period, period_name, slope, slope_name, shift):
+    """:math:`1 + \\text{slope}\\,\\ln(1 + \\lfloor (p + \\text{shift}) / \\text{period} \\rfloor)`, validated."""
+    positions = check_finite_numeric(np.atleast_1d(positions), "positions")
+    if np.any(positions < 0) or np.any(positions != np.round(positions)):
+        raise ValueError("positions must be non-negative integers")
+    period = check_int(period, period_name, min=1)
+    slope = float(check_finite_numeric(slope, slope_name))
+    return 1.0 + slope * np.log1p(np.floor((positions + shift) / period))
+
+
 def llama4_attention_temperature(positions, *, floor_scale=8192, attn_scale=0.1):
     r"""Llama 4's query scale on its layers without RoPE ("temperature tuning").
 
@@ -40,12 +50,7 @@ def llama4_attention_temperature(positions, *, floor_scale=8192, attn_scale=0.1)
     >>> llama4_attention_temperature([0, 8190, 8191, 10**6]).round(4).tolist()
     [1.0, 1.0, 1.0693, 1.4812]
     """
-    positions = check_finite_numeric(np.atleast_1d(positions), "positions")
-    if np.any(positions < 0) or np.any(positions != np.round(positions)):
-        raise ValueError("positions must be non-negative integers")
-    floor_scale = check_int(floor_scale, "floor_scale", min=1)
-    attn_scale = float(check_finite_numeric(attn_scale, "attn_scale"))
-    return 1.0 + attn_scale * np.log1p(np.floor((positions + 1.0) / floor_scale))
+    return _log_floor_temperature(positions, floor_scale, "floor_scale", attn_scale, "attn_scale", 1.0)
 
 
 def rms_norm(x, weight=None, *, eps=1e-6):
@@ -109,9 +114,5 @@ def ministral3_attention_temperature(positions, *, original_max_position_embeddi
     >>> ministral3_attention_temperature([0, 16383, 16384, 262143]).round(4).tolist()
     [1.0, 1.0, 1.0693, 1.2773]
     """
-    positions = check_finite_numeric(np.atleast_1d(positions), "positions")
-    if np.any(positions < 0) or np.any(positions != np.round(positions)):
-        raise ValueError("positions must be non-negative integers")
-    period = check_int(original_max_position_embeddings, "original_max_position_embeddings", min=1)
-    beta = float(check_finite_numeric(beta, "beta"))
-    return 1.0 + beta * np.log1p(np.floor(positions / period))
+    return _log_floor_temperature(positions, original_max_position_embeddings,
+                                  "original_max_position_embeddings", beta, "beta", 0.0)

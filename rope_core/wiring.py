@@ -98,16 +98,14 @@ def ministral3_attention_temperature(positions, *, original_max_position_embeddi
 
     Parameters
     ----------
-    positions : array_like of int, shape (n,)
-        Token positions (>= 0).
-    original_max_position_embeddings : int
-        Positions per step of the floor (>= 1).
-    beta : float
-        Slope of the logarithm.
+    positions : array_like of int
+        As in :func:`llama4_attention_temperature`.
+    original_max_position_embeddings, beta : int, float
+        The floor's step in positions (>= 1) and the logarithm's slope.
 
     Returns
     -------
-    ndarray of float64, shape (n,)
+    ndarray of float64, shape of ``positions``
 
     Examples
     --------

@@ -164,10 +164,11 @@ def check_clock_geometry(got, angle, wave, context_len, m):
     barbs 0.4 rad either side of the hand; the bars' tops are log10 λ_i on the axis its tick
     labels define, and the L and m lines sit at log10 L and log10 m."""
     assert len(got["hands"]) == len(angle)
-    # A clock whose pair does not turn once within the context: dashed face, the k colour.
+    # A clock whose pair does not turn once within the context: dashed face, its own grey
+    # ("slow"), never the k colour that means a key everywhere else.
     beyond = list(wave > context_len)
     assert [hand["dashed"] for hand in got["hands"]] == beyond
-    assert [hand["colour"] for hand in got["hands"]] == ["k" if far else "q" for far in beyond]
+    assert [hand["colour"] for hand in got["hands"]] == ["slow" if far else "q" for far in beyond]
     for hand, want in zip(got["hands"], angle):
         cx, cy, r = hand["face"]
         x1, y1, x2, y2 = hand["line"]
@@ -204,6 +205,33 @@ def check_clock_geometry(got, angle, wave, context_len, m):
     assert got["context"] == pytest.approx([y_of(np.log10(context_len))] * 2, abs=1e-6)
     if m >= 1:
         assert got["position"] == pytest.approx([y_of(np.log10(m))] * 2, abs=1e-6)
+
+
+def check_clock_counters_and_odometer(page, m, dim, base, context_len):
+    """Under each face its turns m·θ_i/2π; the odometer's wheel i reads m/β^i with β = base^(2/d)
+    (the same number as m·θ_i: checked against β, not θ); the question and, once m ≥ L, its answer:
+    the hands with a full turn are exactly those with λ_i ≤ L."""
+    turns = m * rc.inverse_frequencies(dim, base) / (2 * np.pi)
+    counters = page.eval_on_selector_all("text[data-counter]", "(ts) => ts.map((t) => [Number(t.dataset.turns), t.textContent])")
+    np.testing.assert_allclose([c[0] for c in counters], turns, rtol=1e-9, atol=1e-12)
+    for (_, text), want in zip(counters, turns):
+        assert text.endswith(" turns"), text
+        assert_sig3(text_numbers(text)[0], want)
+    beta = base ** (2 / dim)
+    wheels = page.eval_on_selector_all("text[data-wheel]", "(ts) => ts.map((t) => [Number(t.dataset.wheel), Number(t.dataset.value), t.textContent])")
+    assert sorted(w[0] for w in wheels) == list(range(dim // 2))
+    for i, value, text in wheels:
+        assert value == pytest.approx(m / beta**i, rel=1e-9, abs=1e-12), (i, value)
+        shown = 0.0 if text == "0" else float(text.replace("k", "")) * (1000 if text.endswith("k") else 1)
+        assert shown == pytest.approx(m / beta**i, rel=0.06, abs=0.0096), (i, text)
+    assert float(page.locator('text[data-label="odometer"]').get_attribute("data-beta")) == pytest.approx(beta, rel=1e-12)
+    question = dataset(page, '[data-readout="question"]')
+    within = int((rc.wavelengths(dim, base) <= context_len).sum())
+    assert int(question["within"]) == within and int(question["turned"]) == int((turns >= 1).sum())
+    assert question["answered"] == ("1" if m >= context_len else "0")
+    if m >= context_len:
+        assert int(question["turned"]) >= within  # every hand with λ_i <= L has turned by m = L
+        assert f"{within} with λ" in page.locator('[data-readout="question"]').inner_text().replace("\n", "")
 
 
 def test_clocks_every_number_at_random_states(chromium, site, rng):
@@ -257,6 +285,7 @@ def test_clocks_every_number_at_random_states(chromium, site, rng):
         assert [b[1] for b in bars] == list(wave > context_len)
         assert page.locator("rect.rope-w-hover-bar").get_attribute("data-bar") == str(i)
         check_clock_geometry(page.evaluate(CLOCK_GEOMETRY), angle, wave, context_len, m)
+        check_clock_counters_and_odometer(page, m, dim, base, context_len)
         j = int(rng.integers(dim // 2))
         hover_mark(page, "rect[data-bar]", j)
         assert dataset(page, '[data-readout="hover"]')["pair"] == str(j)
@@ -440,24 +469,37 @@ def test_layout_every_number_at_random_states(chromium, site, rng):
     context.close()
 
 
-def test_play_button_steps_position_and_respects_reduced_motion(chromium, site):
-    for reduced, most in ((None, None), ("reduce", 2)):
-        context, page, log, _ = open_widget(chromium, site, "FrequencyClocks", reduced_motion=reduced)
+def test_time_lapse_runs_m_on_a_log_scale_and_respects_reduced_motion(chromium, site):
+    for reduced in (None, "reduce"):
+        context, page, log, widget = open_widget(chromium, site, "FrequencyClocks", reduced_motion=reduced)
+        positions = widget.data["positions"]
         button = page.locator('button[data-name="play"]')
         assert button.get_attribute("aria-pressed") == "false"
-        start = int(page.locator('input[data-name="position"]').input_value())
+        start = positions[int(page.locator('input[data-name="position"]').input_value())]
         button.focus()
         page.keyboard.press("Space")
         assert button.get_attribute("aria-pressed") == "true"
-        page.wait_for_timeout(1300)
+        page.wait_for_timeout(2500)
         page.keyboard.press("Space")
         assert button.get_attribute("aria-pressed") == "false"
-        steps = int(page.locator('input[data-name="position"]').input_value()) - start
-        assert page.evaluate("window.ropeState.position") == start + steps
-        if most is None:
-            assert steps >= 4, steps  # 8 a second when motion is welcome
+        m = int(page.locator('output[data-name="position"]').inner_text())
+        summary = dataset(page, '[data-readout="summary"]')
+        assert int(summary["position"]) == m
+        # The slider's thumb at the stop nearest to m, and the trait with it.
+        index = int(page.locator('input[data-name="position"]').input_value())
+        assert abs(positions[index] - m) == min(abs(p - m) for p in positions)
+        assert page.evaluate("window.ropeState.position") == index
+        hands = page.eval_on_selector_all("g[data-pair]", "(gs) => gs.map((g) => Number(g.dataset.angle))")
+        theta = rc.inverse_frequencies(16, 1e4)
+        np.testing.assert_allclose(hands, np.mod(m * theta, 2 * np.pi), atol=1e-6)
+        if reduced is None:
+            # log10(m + 1) grows 0.4 a second: m moved on from 10 and is far from the end
+            # (10^5 is 10 s away); the speed read-out is ln 10 · 0.4 · (m + 1) tokens a second.
+            assert start < m < 10_000, m
+            rate = float(page.locator('[data-readout="speed"]').get_attribute("data-rate"))
+            assert rate == pytest.approx(np.log(10) * 0.4 * (m + 1), rel=1e-9)
         else:
-            assert 1 <= steps <= most, steps  # one a second when the reader asked for less
+            assert m in (start * 2, start * 4), (start, m)  # one doubling a second, no motion between
         assert not log.problems(), log.problems()
         context.close()
 

@@ -76,8 +76,11 @@ def clock_table(dim, base, positions, contexts):
         ``theta`` (d/2,): :math:`\theta_i`; ``wavelength`` (d/2,): :math:`2\pi/\theta_i`;
         ``angle`` (P, d/2): :math:`m\theta_i` (not reduced); ``hand`` (P, d/2):
         :math:`m\theta_i \bmod 2\pi`, the drawn angle; ``cos``, ``sin`` (P, d/2): the hand's
-        tip on the unit circle; ``beyond_context`` (C, d/2) bool: :math:`\lambda_i > L`, the
-        hand does not complete a turn within context :math:`L`.
+        tip on the unit circle; ``turns`` (P, d/2): :math:`m\theta_i/2\pi`, the turns made;
+        ``beyond_context`` (C, d/2) bool: :math:`\lambda_i > L`, the hand does not complete a
+        turn within context :math:`L`; ``beta`` (float): :math:`\beta = b^{2/d}`, the ratio of
+        consecutive wavelengths, so that :math:`\theta_i = \beta^{-i}` and hand :math:`i`
+        reads :math:`m/\beta^i` (the odometer picture).
 
     Examples
     --------
@@ -85,6 +88,8 @@ def clock_table(dim, base, positions, contexts):
     >>> t = clock_table(8, 100.0, [0, 1, 10], [16])
     >>> np.round(t["theta"], 3).tolist(), t["beyond_context"].tolist()
     ([1.0, 0.316, 0.1, 0.032], [[False, True, True, True]])
+    >>> round(t["beta"], 4), np.round(t["turns"][2], 3).tolist()
+    (3.1623, [1.592, 0.503, 0.159, 0.05])
     """
     dim, base = check_dim(dim, "dim"), check_base(base)
     positions, contexts = _check_positions(positions), _check_positions(contexts, "contexts")
@@ -92,6 +97,7 @@ def clock_table(dim, base, positions, contexts):
     angle = positions[:, None] * theta
     return {"theta": theta, "wavelength": wavelengths(dim, base), "angle": angle,
             "hand": np.mod(angle, 2 * np.pi), "cos": np.cos(angle), "sin": np.sin(angle),
+            "turns": angle / (2 * np.pi), "beta": float(base) ** (2 / dim),
             "beyond_context": wavelengths(dim, base)[None, :] > contexts[:, None]}
 
 

@@ -48,6 +48,7 @@ from ._base import (
 )
 
 _CONTEXT_CSS = (Path(__file__).parent / "context.css").read_text()
+_SPECTRUM_CSS = (Path(__file__).parent / "spectrum.css").read_text()
 # Pointer, touch and keyboard dragging of a vector, and the play button: shared by the two
 # widgets with draggable vectors (function declarations, so appending them is enough).
 _DRAG_JS = "\n" + (_HERE / "drag.js").read_text()
@@ -235,7 +236,14 @@ class RelativeInvariance(RopeWidget):
 
 
 class FrequencyClocks(RopeWidget):
-    r"""The :math:`d/2` pairs as clock hands at angles :math:`m\theta_i`.
+    r"""The :math:`d/2` pairs as clock hands at angles :math:`m\theta_i`, with the turns each
+    has made, the wavelengths against the context :math:`L`, and an odometer whose wheel
+    :math:`i` reads :math:`m/\beta^i` (:math:`\beta = b^{2/d}`).
+
+    The page asks one question: when :math:`m` reaches :math:`L`, how many hands have made a
+    full turn? (Those with :math:`\lambda_i \le L`; the others are drawn grey and dashed.) A
+    time-lapse runs :math:`m` on a logarithmic clock, about 1 token per second at the start
+    and :math:`10^4` near :math:`m = 10^5`.
 
     Parameters
     ----------
@@ -261,14 +269,17 @@ class FrequencyClocks(RopeWidget):
     """
 
     _esm = module("frequency_clocks")
+    _css = _COMMON_CSS + _SPECTRUM_CSS
     _sliders = {"position": lambda w: len(w._positions), "context_index": lambda w: len(w._contexts),
                 "dim_index": lambda w: len(w.dims), "base_index": lambda w: len(w.bases)}
     dims = traitlets.List(traitlets.Int()).tag(sync=True)
     bases = traitlets.List(traitlets.Float()).tag(sync=True)
     dim_index = traitlets.Int(1).tag(sync=True)
     base_index = traitlets.Int(2).tag(sync=True)
-    context_index = traitlets.Int(1).tag(sync=True)
-    position = traitlets.Int(1).tag(sync=True)
+    # Context 256 and m = 10: the fast hands have turned, the slow ones barely, and the
+    # question (how many turn by m = L?) is still open.
+    context_index = traitlets.Int(2).tag(sync=True)
+    position = traitlets.Int(10).tag(sync=True)
 
     def __init__(self, dims=(8, 16, 32), bases=(1e2, 1e3, 1e4, 1e5, 1e6),
                  contexts=(16, 64, 256, 1024, 4096), max_position=100_000, **kwargs):
@@ -316,7 +327,7 @@ class FrequencyClocks(RopeWidget):
             for base in self.bases:
                 clocks = clock_table(dim, base, [0], self._contexts)
                 per_base.append({"theta": exact(clocks["theta"]), "wavelength": exact(clocks["wavelength"]),
-                                 "beyond_context": clocks["beyond_context"].tolist()})
+                                 "beta": clocks["beta"], "beyond_context": clocks["beyond_context"].tolist()})
             per_dim.append(per_base)
         self.data = {"dims": list(self.dims), "bases": list(self.bases), "contexts": self._contexts,
                      "positions": self._positions.tolist(), "tables": per_dim}

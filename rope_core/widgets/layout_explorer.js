@@ -32,7 +32,7 @@ function render({ model, el }) {
     const inter = tab.interleaved_pairs[i], half = tab.half_pairs[i];
     hovered = i;
     out.hover.textContent = "";
-    typeset(htmlEl("span", {}, out.hover), `${layout} feature ${j} is in pair ${i}: interleaved (${inter[0]}, ${inter[1]}) ↔ half (${half[0]}, ${half[1]}); θ_${i} = ${fmt3(tab.theta[i])}, λ_${i} = ${fmt3(tab.wavelength[i])}`);
+    typeset(htmlEl("span", {}, out.hover), `${layout} feature ${j} is in pair ${i}: interleaved (${inter[0]}, ${inter[1]}) ↔ half (${half[0]}, ${half[1]}); θ_{${i}} = ${fmt3(tab.theta[i])}, λ_{${i}} = ${fmt3(tab.wavelength[i])}`);
     Object.assign(out.hover.dataset, { layout, feature: j, pair: i, interleaved: inter.join(","), half: half.join(","),
       theta: tab.theta[i], wavelength: tab.wavelength[i] });
     // The same pair in the other layout (and the lines between them).
@@ -73,7 +73,7 @@ function render({ model, el }) {
     out.pairs.dataset.interleaved = inter.join(",");
     out.pairs.dataset.half = half.join(",");
     out.pairs.dataset.pair = state.p;
-    typeset(out.theta, `θ_${state.p} = ${fmt3(tab.theta[state.p])} rad per position, λ_${state.p} = ${fmt3(tab.wavelength[state.p])} tokens`);
+    typeset(out.theta, `θ_{${state.p}} = ${fmt3(tab.theta[state.p])} rad per position, λ_{${state.p}} = ${fmt3(tab.wavelength[state.p])} tokens`);
     Object.assign(out.theta.dataset, { theta: tab.theta[state.p], wavelength: tab.wavelength[state.p] });
     out.perm.textContent = `[${tab.interleaved_to_half.join(", ")}]`;
     hide();

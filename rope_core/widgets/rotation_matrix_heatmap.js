@@ -17,8 +17,8 @@ function render({ model, el }) {
     const angle = tab.angle[state.m][i];
     const what = (r % 2 === c % 2) ? "cos" : (r % 2 === 0 ? "−sin" : "sin");
     out.hover.textContent = "";
-    typeset(htmlEl("span", {}, out.hover), `row ${r}, column ${c}: ${what}(m·θ_${i}) = ${fmt3(values[e])}; `);
-    typeset(htmlEl("span", {}, out.hover), `m·θ_${i} = ${fmt3(angle)} rad, λ_${i} = ${fmt3(tab.wavelength[i])}`);
+    typeset(htmlEl("span", {}, out.hover), `row ${r}, column ${c}: ${what}(m·θ_{${i}}) = ${fmt3(values[e])}; `);
+    typeset(htmlEl("span", {}, out.hover), `m·θ_{${i}} = ${fmt3(angle)} rad, λ_{${i}} = ${fmt3(tab.wavelength[i])}`);
     Object.assign(out.hover.dataset, { row: r, col: c, pair: i, value: values[e], angle, wavelength: tab.wavelength[i] });
     hoverBox.setAttribute("x", left + 2 * i * (span / data.dims[state.d]));
     hoverBox.setAttribute("y", top + 2 * i * (span / data.dims[state.d]));
@@ -52,7 +52,7 @@ function render({ model, el }) {
     const base = 4 * p;
     out.block.textContent = `[[${fmt3(values[base])}, ${fmt3(values[base + 1])}], [${fmt3(values[base + 2])}, ${fmt3(values[base + 3])}]]`;
     Object.assign(out.block.dataset, { cos: values[base], sin: values[base + 2], pair: p, angle: tab.angle[state.m][p] });
-    typeset(out.theta, `θ_${p} = ${fmt3(tab.theta[p])}, m·θ_${p} = ${fmt3(tab.angle[state.m][p])} rad, λ_${p} = ${fmt3(tab.wavelength[p])}`);
+    typeset(out.theta, `θ_{${p}} = ${fmt3(tab.theta[p])}, m·θ_{${p}} = ${fmt3(tab.angle[state.m][p])} rad, λ_{${p}} = ${fmt3(tab.wavelength[p])}`);
     Object.assign(out.theta.dataset, { theta: tab.theta[p], wavelength: tab.wavelength[p] });
     hide();
   }

@@ -369,6 +369,7 @@ def test_heatmap_every_number_at_random_states(chromium, site, rng):
             assert_sig3(s, w) if abs(w) >= 1e-3 else None
         assert page.locator("rect.rope-w-selected").get_attribute("data-pair") == str(pair)
         check_heatmap_geometry(page.evaluate(HEATMAP_GEOMETRY), matrix, pair)
+        check_heatmap_vector_and_dials(page, matrix, m, theta, widget.data["positions"], base, dim)
         # Hover (focus) a random cell: its value, m·θ_i and λ_i, and its block outlined.
         e = int(rng.integers(2 * dim))
         hover_mark(page, "rect[data-row]", e)
@@ -387,8 +388,50 @@ def test_heatmap_every_number_at_random_states(chromium, site, rng):
         for s, w in zip([shown[3], shown[5], shown[7]], [matrix[r, c], m * theta[i], wave[i]]):
             assert_sig3(s, w) if abs(w) >= 1e-3 else None
         assert page.locator("rect.rope-w-hovered").get_attribute("data-pair") == str(i)
+        # Hover a dial: its pair of R_m x, and its block outlined (linked).
+        k = int(rng.integers(dim // 2))
+        hover_mark(page, "g[data-dial]", k)
+        hover = dataset(page, '[data-readout="hover"]')
+        assert int(hover["pair"]) == k and page.locator("rect.rope-w-hovered").get_attribute("data-pair") == str(k)
+        assert page.locator("g.rope-w-hover-clock").get_attribute("data-dial") == str(k)
+        np.testing.assert_allclose([float(hover["x"]), float(hover["y"]), float(hover["angle"])],
+                                   [np.cos(m * theta[k]), np.sin(m * theta[k]), m * theta[k]], atol=1e-6)
     assert not log.problems(), log.problems()
     context.close()
+
+
+DIALS = """() => [...document.querySelectorAll("g[data-dial]")].map((g) => {
+  const face = g.querySelector("circle.rope-w-meaning"), line = g.querySelector("line");
+  const n = (el, k) => Number(el.getAttribute(k));
+  return [+g.dataset.dial, n(face, "cx"), n(face, "cy"), n(face, "r"), ...["x1", "y1", "x2", "y2"].map((k) => n(line, k))];
+})"""
+
+
+def check_heatmap_vector_and_dials(page, matrix, m, theta, positions, base, dim):
+    """R_m x (x = every pair (1, 0)) as the column beside the matrix, and each of its pairs as a
+    dial's hand: from the face's centre to its rim at the angle m·θ_i (counter-clockwise, y
+    down), the dial centred on its block's rows. The question is answered at the last position:
+    the blocks still nearly the identity are those turned by less than 0.1 rad there."""
+    x = np.tile([1.0, 0.0], dim // 2)
+    rotated = matrix @ x
+    np.testing.assert_allclose(rotated, np.ravel(np.stack([np.cos(m * theta), np.sin(m * theta)], axis=1)), atol=1e-12)
+    shown = page.eval_on_selector_all("rect[data-rotated]", "(rs) => rs.map((r) => [+r.dataset.rotated, +r.dataset.value])")
+    assert [j for j, _ in shown] == list(range(dim))
+    np.testing.assert_allclose([v for _, v in shown], rotated, atol=1e-6)
+    drawn = page.evaluate(HEATMAP_GEOMETRY)
+    y0, cell = drawn["frame"][1], drawn["frame"][2] / dim
+    dials = page.evaluate(DIALS)
+    assert [d[0] for d in dials] == list(range(dim // 2))
+    for i, cx, cy, r, x1, y1, x2, y2 in dials:
+        assert cy == pytest.approx(y0 + (2 * i + 1) * cell, abs=1e-6), i
+        assert (x1, y1) == pytest.approx((cx, cy), abs=1e-9)
+        assert np.hypot(x2 - cx, y2 - cy) == pytest.approx(r, rel=1e-5), i
+        assert abs(np.angle(np.exp(1j * (np.arctan2(cy - y2, x2 - cx) - m * theta[i])))) <= 1e-5, i
+    question = dataset(page, '[data-readout="question"]')
+    last = positions[-1]
+    assert question["answered"] == ("1" if m == last else "0")
+    still = np.flatnonzero(last * theta < 0.1)
+    assert int(question["still"]) == (int(still[0]) if still.size else -1), (base, dim)
 
 
 LAYOUT_GEOMETRY = """() => {

@@ -109,7 +109,9 @@ def matrix_table(dim, base, positions):
     dict of numpy arrays
         ``rows``, ``cols`` (2d,): where each block entry sits (row-major, block by block);
         ``blocks`` (P, 2d): the entries of :func:`rope_core.rope_matrix` there;
-        ``theta``, ``wavelength`` (d/2,); ``angle`` (P, d/2): :math:`m\theta_i`.
+        ``theta``, ``wavelength`` (d/2,); ``angle`` (P, d/2): :math:`m\theta_i`;
+        ``x`` (d,): the vector whose pairs all start at :math:`(1, 0)`, and ``rotated``
+        (P, d): :math:`R_m x`, each pair turned by :math:`m\theta_i` (the hand of a clock).
 
     Examples
     --------
@@ -119,14 +121,19 @@ def matrix_table(dim, base, positions):
     ([0, 0, 1, 1, 2, 2, 3, 3], [0, 1, 0, 1, 2, 3, 2, 3])
     >>> np.round(t["blocks"][1, :4], 4).tolist()  # cos 1, -sin 1, sin 1, cos 1
     [0.5403, -0.8415, 0.8415, 0.5403]
+    >>> np.round(t["rotated"][1], 4).tolist()  # (cos 1, sin 1, cos 0.1, sin 0.1)
+    [0.5403, 0.8415, 0.995, 0.0998]
     """
     dim, base = check_dim(dim, "dim"), check_base(base)
     positions = _check_positions(positions)
     rows, cols = np.nonzero(np.kron(np.eye(dim // 2), np.ones((2, 2))))
-    blocks = np.stack([rope_matrix(int(m), dim, base)[rows, cols] for m in positions])
+    matrices = [rope_matrix(int(m), dim, base) for m in positions]
+    blocks = np.stack([matrix[rows, cols] for matrix in matrices])
+    x = np.tile([1.0, 0.0], dim // 2)
     theta = inverse_frequencies(dim, base)
     return {"rows": rows, "cols": cols, "blocks": blocks, "theta": theta,
-            "wavelength": wavelengths(dim, base), "angle": positions[:, None] * theta}
+            "wavelength": wavelengths(dim, base), "angle": positions[:, None] * theta,
+            "x": x, "rotated": np.stack([matrix @ x for matrix in matrices])}
 
 
 def layout_table(dim, base):

@@ -334,7 +334,11 @@ class FrequencyClocks(RopeWidget):
 
 
 class RotationMatrixHeatmap(RopeWidget):
-    r"""The :math:`d \times d` matrix :math:`R^d_{\Theta,m}` as a heat map of its 2 × 2 blocks.
+    r"""The :math:`d \times d` matrix :math:`R^d_{\Theta,m}` as a heat map of its 2 × 2 blocks,
+    times a vector :math:`x` whose pairs all start at :math:`(1, 0)`: beside each block a dial
+    shows its pair of :math:`R_m x`, turned by :math:`m\theta_i` (the frequency clocks' glyph).
+    A play button runs :math:`m`; the page asks which blocks are still nearly the identity at
+    the last position (at base :math:`10^4`, the bottom-right ones).
 
     Parameters
     ----------
@@ -353,10 +357,11 @@ class RotationMatrixHeatmap(RopeWidget):
     """
 
     _esm = module("rotation_matrix_heatmap")
+    _css = _COMMON_CSS + _SPECTRUM_CSS
     _sliders = {"dim_index": lambda w: len(w._dims), "base_index": lambda w: len(w._bases),
                 "position": lambda w: w._max_position + 1, "pair": lambda w: min(w._dims) // 2}
     dim_index = traitlets.Int(1).tag(sync=True)
-    base_index = traitlets.Int(0).tag(sync=True)
+    base_index = traitlets.Int(1).tag(sync=True)  # base 10^4: the bottom-right blocks hardly turn
     position = traitlets.Int(1).tag(sync=True)
     pair = traitlets.Int(0).tag(sync=True)
 
@@ -381,6 +386,7 @@ class RotationMatrixHeatmap(RopeWidget):
                 t = matrix_table(dim, base, positions)
                 per_base.append({"theta": exact(t["theta"]), "wavelength": exact(t["wavelength"]),
                                  "angle": table(t["angle"]), "blocks": table(t["blocks"]),
+                                 "rotated": table(t["rotated"]),
                                  "rows": t["rows"].tolist(), "cols": t["cols"].tolist()})
             tables.append(per_base)
         return {"dims": self._dims, "bases": self._bases,

@@ -438,15 +438,26 @@ class DecayExplorer(RopeWidget):
 
 
 class ContextExtension(RopeWidget):
-    r"""Wavelength of every pair under five context-extension schemes, with a factor slider,
-    and, at a chosen position, which of the slow pairs turn further than they did in training.
+    r"""Context extension in the chapter's steps: the problem, dividing every frequency, keeping
+    the fast pairs, and real models.
 
     A pair is *slow* when it completes less than one turn over the training length,
     :math:`L\,\theta_i < 2\pi`; the largest angle it reached in training is then
     :math:`L\,\theta_i`. At position :math:`p` with scaled frequencies :math:`\theta'_i` it
-    is beyond training when :math:`p\,\theta'_i > L\,\theta_i`; the widget counts those
-    pairs and reports the worst ratio :math:`p\,\theta'_i / (L\,\theta_i)`, for every pair
-    (a fast pair has seen every angle and is never beyond).
+    is beyond training when :math:`p\,\theta'_i > L\,\theta_i`.
+
+    The page shows one step at a time (tabs, the synced trait ``step_index``):
+
+    0. *the problem*: one dial per slow pair, its trained arc :math:`[0, L\theta_i]` shaded and
+       its hand at :math:`p\theta_i` (no scaling), beside every pair's wavelength;
+    1. *divide every frequency*: the same under linear interpolation (PI) and NTK-aware scaling
+       with the scale factor :math:`s`;
+    2. *keep fast, divide slow*: YaRN and Llama 3.1, their bands (kept ○, blended ◆, scaled ●);
+    3. *real models*: any atlas model's spectrum against its training and maximum length, and
+       whether it was trained with its scaling (``ModelEntry.scaling_trained``, with the source).
+
+    Each step asks one question and answers it once the reader has done what it asks; the
+    numbers of all five schemes sit behind a "numbers" toggle.
 
     Parameters
     ----------
@@ -461,20 +472,26 @@ class ContextExtension(RopeWidget):
     models : sequence of str, optional
         Atlas names (:func:`rope_core.atlas.names`) offered in the model menu, each layer type
         with RoPE as its own entry (see ``model_spectrum`` in this module); default every atlas model.
+    step : {"problem", "divide", "bands", "models"} or int, optional
+        The step shown first (default the problem).
     """
 
     _esm = module("context_extension")
     _css = _COMMON_CSS + _CONTEXT_CSS
     _sliders = {"factor_index": lambda w: len(w._factors), "position_index": lambda w: len(w._positions),
-                "scheme_index": lambda w: len(EXTENSION_METHODS), "model_index": lambda w: len(w._menu)}
-    factor_index = traitlets.Int(3).tag(sync=True)
-    position_index = traitlets.Int(4).tag(sync=True)
-    scheme_index = traitlets.Int(3).tag(sync=True)  # YaRN: its bands and every factor drawn
+                "scheme_index": lambda w: len(EXTENSION_METHODS), "model_index": lambda w: len(w._menu),
+                "step_index": lambda w: len(CONTEXT_STEPS)}
+    factor_index = traitlets.Int(3).tag(sync=True)    # s = 8
+    position_index = traitlets.Int(1).tag(sync=True)  # p = L: every slow pair at the end of its arc
+    scheme_index = traitlets.Int(0).tag(sync=True)    # no scaling: the problem first
     model_index = traitlets.Int(0).tag(sync=True)
+    step_index = traitlets.Int(0).tag(sync=True)
 
     def __init__(self, dim=CONTEXT_DEFAULTS["dim"], base=CONTEXT_DEFAULTS["base"],
                  training_length=CONTEXT_DEFAULTS["training_length"], factors=CONTEXT_DEFAULTS["factors"],
-                 positions=CONTEXT_DEFAULTS["positions"], models=None, **kwargs):
+                 positions=CONTEXT_DEFAULTS["positions"], models=None, step=None, **kwargs):
+        if step is not None:
+            kwargs.setdefault("step_index", _check_step(step))
         self._dim = check_dim(dim)
         self._base = check_choices([base], "base")[0]
         self._length = check_choices([training_length], "training_length", integer=True)[0]
@@ -515,6 +532,16 @@ class ContextExtension(RopeWidget):
 
 
 DEFAULT_MODEL = "llama-3.1-8b"
+#: The steps of :class:`ContextExtension`, in the chapter's order.
+CONTEXT_STEPS = ("problem", "divide", "bands", "models")
+
+
+def _check_step(step):
+    if isinstance(step, str) and step in CONTEXT_STEPS:
+        return CONTEXT_STEPS.index(step)
+    if not isinstance(step, bool) and isinstance(step, int) and 0 <= step < len(CONTEXT_STEPS):
+        return step
+    raise ValueError(f"step must be one of {CONTEXT_STEPS} or an index 0..{len(CONTEXT_STEPS) - 1}, got {step!r}")
 _LOG_DECIMALS = 11  # log10 wavelengths: 1e-11 absolute is 2.3e-11 relative, for 1e-9 checks
 _SIGNIFICANT = 9    # frequencies and ratios spanning many decades: relative, not absolute, rounding
 
@@ -558,13 +585,21 @@ def model_spectrum(spec, name, *, rtol=1e-9):
         turn) and ``log10_wavelength_trained`` (unscaled, ``None`` when equal to the shipped
         ones); ``training``, ``context``; ``slow`` (pair indices); ``band`` per pair (0 kept,
         1 blended, 2 scaled; ``None`` for pairs that never turn); ``largest_ratio``, ``beyond``,
-        ``worst``, and the model's ``name``, ``layer_type``, ``label``, ``rope_type``, ``base``,
-        ``rotary_dim``, ``head_dim``, ``pairs``, ``rotated_pairs``, ``factor``.
+        ``worst``; ``scaling_trained`` (``True``: the model was trained with this layer type's
+        scaling, ``False``: the scaling is added at deployment, ``None``: the layer type has
+        no scaling or the atlas does not say) and ``scaling_source`` (the citation,
+        :attr:`rope_core.atlas.ModelEntry.scaling_source`); and the model's ``name``,
+        ``title``, ``layer_type``, ``label``, ``rope_type``, ``base``, ``rotary_dim``,
+        ``head_dim``, ``pairs``, ``rotated_pairs``, ``factor``.
     """
     tab = model_spectrum_table(spec, name, rtol=rtol)
     turning = tab["turning"]
+    entry = atlas.entry(name)
+    scaled = tab["rope_type"] in atlas.SCALED_ROPE_TYPES
+    trained = entry.scaling_trained if scaled else None
     return {
-        "name": name, "layer_type": tab["layer_type"], "label": tab["label"],
+        "name": name, "title": entry.title, "layer_type": tab["layer_type"], "label": tab["label"],
+        "scaling_trained": trained, "scaling_source": entry.scaling_source if trained is not None else None,
         "rope_type": tab["rope_type"], "base": tab["base"], "rotary_dim": tab["rotary_dim"],
         "head_dim": tab["head_dim"], "pairs": int(turning.size), "rotated_pairs": int(turning.sum()),
         "factor": tab["factor"], "training": tab["training"], "context": tab["context"],

@@ -438,7 +438,7 @@ LAYOUT_GEOMETRY = """() => {
   const num = (el, k) => Number(el.getAttribute(k));
   const svg = document.querySelector(".rope-w svg");
   const boxes = (layout) => [...svg.querySelectorAll(`rect[data-layout="${layout}"]`)].map((r) => [+r.dataset.feature, ...["x", "y", "width", "height"].map((k) => num(r, k))]);
-  const texts = [...svg.querySelectorAll("text")].map((t) => [t.textContent, num(t, "x"), num(t, "y"), t.getAttribute("text-anchor")]);
+  const texts = [...svg.querySelectorAll("text[data-index], text[data-row-label]")].map((t) => [t.textContent, num(t, "x"), num(t, "y"), t.getAttribute("text-anchor")]);
   return { interleaved: boxes("interleaved"), half: boxes("half"), texts,
            lines: [...svg.querySelectorAll("line[data-source]")].map((l) => [+l.dataset.source, +l.dataset.target, ...["x1", "y1", "x2", "y2"].map((k) => num(l, k))]) };
 }"""
@@ -447,8 +447,8 @@ LAYOUT_GEOMETRY = """() => {
 def check_layout_geometry(got, perm):
     """Both rows of boxes on one grid (feature j at the same x in each, equal steps); each
     permutation line runs from the bottom middle of interleaved box perm[t] to the top middle of
-    half box t (rope_core's permutation); the feature numbers sit in their boxes' middles and the
-    row labels at the rows' left edge."""
+    half box t (rope_core's permutation); the feature indices sit over their boxes' middles and
+    the row labels at the rows' left edge."""
     dim = len(perm)
     inter, half = np.array(got["interleaved"]), np.array(got["half"])
     assert inter[:, 0].tolist() == list(range(dim)) == half[:, 0].tolist()
@@ -467,8 +467,43 @@ def check_layout_geometry(got, perm):
     assert len(numbers) >= dim  # every feature numbered in both rows, or every other one
     for j, x in numbers:
         assert x == pytest.approx(middle[j], abs=1e-6), (j, x)
-    labels = [x for t, x, _, _ in got["texts"] if t.startswith(("interleaved", "half"))]
-    assert labels == pytest.approx([inter[0, 1] - 1] * 2, abs=1e-6), labels
+    labels = [x for t, x, _, _ in got["texts"] if t.startswith(("interleaved", "half", "rotate_half"))]
+    assert labels == pytest.approx([inter[0, 1] - 1] * 3, abs=1e-6), labels
+
+
+def layout_head_scores(dim, base, layout, shift=0):
+    """The previous-token head of layout_scores, from rope_core's apply_rope directly."""
+    k = np.random.default_rng(1).standard_normal(dim) * np.repeat(0.5 ** np.arange(dim // 2), 2)
+    q = rc.apply_rope(k[None], np.array([-1]), base=base)[0]
+    r = np.arange(-16, 17)
+    queries = rc.apply_rope(np.repeat(q[None], r.size, 0), np.full(r.size, shift), base=base, layout=layout)
+    keys = rc.apply_rope(np.repeat(k[None], r.size, 0), r + shift, base=base, layout=layout)
+    return r, (queries * keys).sum(axis=1) / (np.linalg.norm(q) * np.linalg.norm(k))
+
+
+def check_layout_values(page, dim, base):
+    """The sample x = (1, ..., d), P x and rotate_half(P x) in the three rows (rope_core's
+    functions); the score read-out's peak: at n − m = −1 with score 1 as trained; elsewhere and
+    lower through half-layout code, the same curve for both positions shifted (still relative);
+    the toggle says which, and the question is answered with the toggle on."""
+    x = np.arange(1.0, dim + 1)
+    want = {"interleaved": x, "half": rc.interleaved_to_half(x), "rotated": rc.rotate_half(rc.interleaved_to_half(x))}
+    for layout, values in want.items():
+        got = page.eval_on_selector_all(f'text[data-value-of^="{layout} "]', "(ts) => ts.map((t) => [t.dataset.valueOf, Number(t.dataset.value), t.textContent])")
+        assert [int(v[0].split()[1]) for v in got] == list(range(dim)), layout
+        np.testing.assert_allclose([v[1] for v in got], values, atol=1e-12, err_msg=layout)
+        assert [float(v[2].replace("−", "-")) for v in got] == values.tolist(), layout
+    wrong = page.locator('input[data-name="wrong"]').is_checked()
+    r, trained = layout_head_scores(dim, base, "interleaved")
+    _, mixed = layout_head_scores(dim, base, "half")
+    np.testing.assert_allclose(mixed, layout_head_scores(dim, base, "half", shift=50)[1], atol=1e-12)
+    assert r[trained.argmax()] == -1 and trained.max() == pytest.approx(1.0, abs=1e-12)
+    assert mixed.max() < 0.9
+    scores = dataset(page, '[data-readout="scores"]')
+    shown = mixed if wrong else trained
+    assert scores["wrong"] == ("1" if wrong else "0")
+    assert int(scores["peak"]) == r[shown.argmax()] and float(scores["value"]) == pytest.approx(shown.max(), abs=1e-6)
+    assert dataset(page, '[data-readout="question"]')["answered"] == ("1" if wrong else "0")
 
 
 def test_layout_every_number_at_random_states(chromium, site, rng):
@@ -481,6 +516,8 @@ def test_layout_every_number_at_random_states(chromium, site, rng):
         pair = int(rng.integers(dim // 2))
         set_slider(page, "dim", d_index)
         set_slider(page, "pair", pair)
+        if rng.integers(2):
+            page.locator('input[data-name="wrong"]').click()  # the layout toggle, as a reader flips it
         perm = rc.interleaved_to_half_permutation(dim)
         theta, wave = rc.inverse_frequencies(dim, base), rc.wavelengths(dim, base)
         pairs = dataset(page, '[data-readout="pairs"]')
@@ -489,11 +526,18 @@ def test_layout_every_number_at_random_states(chromium, site, rng):
         np.testing.assert_allclose([float(freq["theta"]), float(freq["wavelength"])], [theta[pair], wave[pair]], rtol=1e-9)
         assert page.locator('[data-readout="perm"]').inner_text() == str(perm.tolist())
         # The highlighted lines are the pair's: interleaved 2i, 2i+1 land at half i, i + d/2.
-        lines = page.eval_on_selector_all("line.rope-w-perm-on", "(ls) => ls.map((l) => [+l.dataset.source, +l.dataset.target])")
+        lines = page.eval_on_selector_all("line.rope-w-perm-on[data-source]", "(ls) => ls.map((l) => [+l.dataset.source, +l.dataset.target])")
         assert sorted(lines) == [[2 * pair, pair], [2 * pair + 1, pair + dim // 2]]
+        # rotate_half's lines: the pair's two half features swap places (output j < d/2 takes
+        # input j + d/2, negated; output j >= d/2 takes input j - d/2).
+        swaps = page.eval_on_selector_all("line[data-rh-source]", "(ls) => ls.map((l) => [+l.dataset.rhSource, +l.dataset.rhTarget, l.classList.contains('rope-w-perm-on')])")
+        assert sorted((s_, t) for s_, t, _ in swaps) == sorted(((t + dim // 2) % dim, t) for t in range(dim))
+        assert sorted((s_, t) for s_, t, on in swaps if on) == sorted([(pair + dim // 2, pair), (pair, pair + dim // 2)])
         on = page.eval_on_selector_all('rect[data-highlight="1"]', "(rs) => rs.map((r) => r.dataset.layout + r.dataset.feature)")
-        assert sorted(on) == sorted([f"interleaved{2 * pair}", f"interleaved{2 * pair + 1}", f"half{pair}", f"half{pair + dim // 2}"])
+        assert sorted(on) == sorted([f"interleaved{2 * pair}", f"interleaved{2 * pair + 1}", f"half{pair}", f"half{pair + dim // 2}",
+                                     f"rotated{pair}", f"rotated{pair + dim // 2}"])
         check_layout_geometry(page.evaluate(LAYOUT_GEOMETRY), perm)
+        check_layout_values(page, dim, base)
         # Hover a random feature of either layout: its pair, in both layouts, with its numbers.
         k = int(rng.integers(2 * dim))
         hover_mark(page, "rect[data-feature]", k)
@@ -504,7 +548,8 @@ def test_layout_every_number_at_random_states(chromium, site, rng):
         assert (hover["interleaved"], hover["half"]) == (f"{2 * i},{2 * i + 1}", f"{i},{i + dim // 2}")
         np.testing.assert_allclose([float(hover["theta"]), float(hover["wavelength"])], [theta[i], wave[i]], rtol=1e-9)
         marked = page.eval_on_selector_all("rect.rope-w-hover-mark", "(rs) => rs.map((r) => r.dataset.layout + r.dataset.feature)")
-        assert sorted(marked) == sorted([f"interleaved{2 * i}", f"interleaved{2 * i + 1}", f"half{i}", f"half{i + dim // 2}"])
+        assert sorted(marked) == sorted([f"interleaved{2 * i}", f"interleaved{2 * i + 1}", f"half{i}", f"half{i + dim // 2}",
+                                         f"rotated{i}", f"rotated{i + dim // 2}"])
         shown = text_numbers(page.locator('[data-readout="hover"]').inner_text())
         assert_sig3(shown[-3], theta[i])
         assert_sig3(shown[-1], wave[i])

@@ -12,11 +12,11 @@ from __future__ import annotations
 import numpy as np
 
 from .._checks import check_base, check_dim
-from ..apply import rope_matrix
+from ..apply import apply_rope, rope_matrix, rotate_half
 from ..frequencies import inverse_frequencies, wavelengths
-from ..layouts import interleaved_to_half_permutation
+from ..layouts import interleaved_to_half, interleaved_to_half_permutation
 
-__all__ = ["SPECTRUM_DEFAULTS", "clock_positions", "clock_table", "layout_table", "matrix_table"]
+__all__ = ["SPECTRUM_DEFAULTS", "clock_positions", "clock_table", "layout_scores", "layout_table", "matrix_table"]
 
 #: The book's example: the clocks' d = 16 head at base 10^4 and context 256 (chapter 5), the
 #: matrix of a d = 16 head at m = 2, and the d = 8 layouts with pair 1 highlighted (chapter 6).
@@ -145,7 +145,10 @@ def layout_table(dim, base):
     dict of numpy arrays
         ``interleaved_pairs``, ``half_pairs`` (d/2, 2); ``interleaved_to_half`` (d,):
         :func:`rope_core.interleaved_to_half_permutation` (half feature ``j`` is interleaved
-        feature ``perm[j]``); ``theta``, ``wavelength`` (d/2,).
+        feature ``perm[j]``); ``theta``, ``wavelength`` (d/2,); a sample vector ``x`` (d,)
+        :math:`= (1, 2, \dots, d)` in the interleaved layout, ``permuted`` :math:`= Px` (its half
+        layout) and ``rotated_half`` :math:`=` :func:`rope_core.rotate_half` of :math:`Px`
+        (halves swapped, the new first half negated).
 
     Examples
     --------
@@ -153,10 +156,68 @@ def layout_table(dim, base):
     >>> t = layout_table(8, 10000.0)
     >>> t["interleaved_pairs"][1].tolist(), t["half_pairs"][1].tolist(), t["interleaved_to_half"].tolist()
     ([2, 3], [1, 5], [0, 2, 4, 6, 1, 3, 5, 7])
+    >>> t["permuted"].tolist(), t["rotated_half"].tolist()  # x = (1, ..., 8): P x, rotate_half(P x)
+    ([1.0, 3.0, 5.0, 7.0, 2.0, 4.0, 6.0, 8.0], [-2.0, -4.0, -6.0, -8.0, 1.0, 3.0, 5.0, 7.0])
     """
     dim, base = check_dim(dim, "dim"), check_base(base)
     half = np.arange(dim // 2)
+    x = np.arange(1.0, dim + 1)
     return {"interleaved_pairs": np.stack([2 * half, 2 * half + 1], axis=1),
             "half_pairs": np.stack([half, half + dim // 2], axis=1),
             "interleaved_to_half": interleaved_to_half_permutation(dim),
-            "theta": inverse_frequencies(dim, base), "wavelength": wavelengths(dim, base)}
+            "theta": inverse_frequencies(dim, base), "wavelength": wavelengths(dim, base),
+            "x": x, "permuted": interleaved_to_half(x), "rotated_half": rotate_half(interleaved_to_half(x))}
+
+
+def layout_scores(dim, base, distances, seed=1):
+    r"""What goes wrong when weights trained in one layout are run in the other: the score of a
+    query and a key against their distance :math:`n - m`, in the layout they were trained for
+    and through half-layout code.
+
+    The key :math:`k` is seeded Gaussian with pair :math:`i` scaled by :math:`2^{-i}` (a head
+    that relies on its fast pairs), and :math:`q = R_{-1}k` in the interleaved layout, so that
+    the trained score :math:`\langle R_m q, R_n k\rangle/(|q||k|)` peaks at exactly
+    :math:`n - m = -1` with the value 1: a head that attends to the previous token. Run through
+    half-layout code, the same vectors pair the wrong features at the wrong speeds: the score is
+    still a function of :math:`n - m` (half-layout RoPE is a rotation too) but no longer the one
+    the weights learned; its peak at :math:`-1` is gone.
+
+    Parameters
+    ----------
+    dim : int
+    base : float
+    distances : sequence of int, shape (R,)
+        Values of :math:`n - m` (the query at :math:`m = 0`).
+    seed : int
+
+    Returns
+    -------
+    dict
+        ``distances`` (R,); ``trained`` and ``wrong`` (R,): the normalised scores in the
+        interleaved layout and through half-layout code; ``shifted_wrong`` (R,): the wrong
+        layout's scores with both positions moved by 50 (equal to ``wrong``: still relative).
+
+    Examples
+    --------
+    >>> from rope_core.demos.spectrum import layout_scores
+    >>> t = layout_scores(8, 10000.0, range(-4, 5))
+    >>> int(t["distances"][t["trained"].argmax()]), round(float(t["trained"].max()), 6)
+    (-1, 1.0)
+    >>> bool(t["wrong"].max() < 0.9), bool(np.allclose(t["wrong"], t["shifted_wrong"]))
+    (True, True)
+    """
+    dim, base = check_dim(dim, "dim"), check_base(base)
+    distances = np.asarray(list(distances))
+    if distances.ndim != 1 or distances.size == 0 or not np.issubdtype(distances.dtype, np.integer):
+        raise ValueError(f"distances must be a non-empty 1-D sequence of integers, got {distances!r}")
+    k = np.random.default_rng(seed).standard_normal(dim) * np.repeat(0.5 ** np.arange(dim // 2), 2)
+    q = apply_rope(k[None], np.array([-1]), base=base)[0]
+    norm = np.linalg.norm(q) * np.linalg.norm(k)
+
+    def scores(layout, shift=0):
+        queries = apply_rope(np.repeat(q[None], distances.size, 0), np.full(distances.size, shift), base=base, layout=layout)
+        keys = apply_rope(np.repeat(k[None], distances.size, 0), distances + shift, base=base, layout=layout)
+        return (queries * keys).sum(axis=1) / norm
+
+    return {"distances": distances, "trained": scores("interleaved"), "wrong": scores("half"),
+            "shifted_wrong": scores("half", 50)}

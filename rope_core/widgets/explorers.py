@@ -34,7 +34,7 @@ from ..demos.rotation import (
     rotation_table,
     unit_vector,
 )
-from ..demos.spectrum import clock_positions, clock_table, layout_table, matrix_table
+from ..demos.spectrum import clock_positions, clock_table, layout_scores, layout_table, matrix_table
 from ._base import (
     _COMMON_CSS,
     _HERE,
@@ -614,26 +614,36 @@ def model_spectrum(spec, name, *, rtol=1e-9):
 
 class LayoutExplorer(RopeWidget):
     r"""Which features form a pair in the interleaved layout :math:`(2i, 2i+1)` and in the
-    half layout :math:`(i, i + d/2)`, and the permutation that maps one to the other.
+    half layout :math:`(i, i + d/2)`, the permutation that maps one to the other, and what both
+    do to a vector's numbers.
+
+    A sample :math:`x = (1, 2, \dots, d)` is drawn in the interleaved layout, as :math:`Px`
+    (the half layout) and as ``rotate_half`` of :math:`Px` (halves swapped, the new first half
+    negated); a button moves the numbers along the lines. Below, the score against
+    :math:`n - m` of a head that looks one token back (:func:`rope_core.demos.spectrum.layout_scores`);
+    the toggle ``wrong_layout`` runs the same weights through half-layout code, and the peak
+    at :math:`n - m = -1` is gone.
 
     Parameters
     ----------
     dims : sequence of int
         Dimension choices (even, at most 32).
     base : float
-        Used for the read-out of each pair's frequency.
+        Used for the read-out of each pair's frequency and for the scores.
 
     Notes
     -----
     The page draws :func:`rope_core.demos.spectrum.layout_table`; hovering or focusing a
-    feature highlights its pair in both layouts and shows :math:`\theta_i` and
+    feature highlights its pair in every row and shows :math:`\theta_i` and
     :math:`\lambda_i`.
     """
 
     _esm = module("layout_explorer")
+    _css = _COMMON_CSS + _SPECTRUM_CSS
     _sliders = {"dim_index": lambda w: len(w._dims), "pair": lambda w: min(w._dims) // 2}
     dim_index = traitlets.Int(0).tag(sync=True)
     pair = traitlets.Int(1).tag(sync=True)
+    wrong_layout = traitlets.Bool(False).tag(sync=True)
 
     def __init__(self, dims=(8, 16), base=10000.0, **kwargs):
         self._dims = [check_dim(d, "dims") for d in check_choices(dims, "dims", integer=True)]
@@ -648,6 +658,10 @@ class LayoutExplorer(RopeWidget):
         tables = []
         for dim in self._dims:
             t = layout_table(dim, self._base)
+            scores = layout_scores(dim, self._base, range(-16, 17))
             tables.append({key: t[key].tolist() for key in ("interleaved_pairs", "half_pairs", "interleaved_to_half")}
-                          | {"theta": exact(t["theta"]), "wavelength": exact(t["wavelength"])})
+                          | {key: table(t[key]) for key in ("x", "permuted", "rotated_half")}
+                          | {"theta": exact(t["theta"]), "wavelength": exact(t["wavelength"]),
+                             "scores": {"distances": scores["distances"].tolist(), "trained": table(scores["trained"]),
+                                        "wrong": table(scores["wrong"])}})
         return {"dims": self._dims, "base": self._base, "tables": tables}

@@ -341,7 +341,7 @@ function render({ model, el }) {
   // Every pair's wavelength: the step's schemes (and no scaling), each labelled at its end;
   // the chosen scheme's bands by shape; the L and p lines.
   function makeWavelengthPlot(parent) {
-    const width = 440, height = 300, left = 50, right = 92, top = 12, bottom = 40;
+    const width = 440, height = 300, left = 50, right = 100, top = 12, bottom = 40;
     const svg = svgEl("svg", { viewBox: `0 0 ${width} ${height}`, width, height, role: "img", class: "rope-w-svg rope-w-large",
       "data-plot": "wavelengths", "aria-label": "wavelength of every pair under the step's schemes; arrow keys pick a pair" }, parent);
     keepTextSize(svg);
@@ -411,10 +411,12 @@ function render({ model, el }) {
             item.line.text.dataset.lineY = item.y;
             return;
           }
+          // A leader in the line's colour from its end to its label (text in the text colour:
+          // the scheme colours are lines, too light for small text).
           const x = width - right;
-          if (Math.abs(placed[k] - 4 - item.y) > 1) svgEl("line", { x1: x, y1: item.y, x2: x + 5, y2: placed[k] - 4, class: "rope-w-axis" }, labels);
-          svgEl("text", { x: x + 6, y: placed[k], "data-end-label": item.method, style: `fill: ${SCHEME_COLOURS[data.methods.indexOf(item.method)]}`,
-            class: "rope-w-end-label" }, labels).textContent = item.text;
+          svgEl("polyline", { points: `${x},${item.y} ${x + 6},${placed[k] - 4} ${x + 14},${placed[k] - 4}`, class: "rope-w-line",
+            style: `stroke: ${SCHEME_COLOURS[data.methods.indexOf(item.method)]}; stroke-width: 2.4`, "data-leader": item.method }, labels);
+          svgEl("text", { x: x + 17, y: placed[k], "data-end-label": item.method, class: "rope-w-end-label" }, labels).textContent = item.text;
         });
       },
     };

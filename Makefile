@@ -109,6 +109,12 @@ bench: $(VENV)/.installed  ## run the benchmarks (apply_rope always; widgets nee
 	$(BIN)/python benchmarks/bench_apply_rope.py
 	@if [ -f $(HTML)/index.html ]; then $(BIN)/python benchmarks/bench_widgets.py; fi
 
+# Trains on EXPERIMENT_WORKERS processes with one BLAS thread each, under nice; `make book`
+# never trains.
+EXPERIMENT_WORKERS ?= 2
+experiments: $(VENV)/.installed  ## retrain every model of the chapter "Train a tiny model" (~20 min on 2 idle cores) into rope_core/tinymodel/results/
+	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 nice $(BIN)/python -m rope_core.tinymodel.experiments --workers $(EXPERIMENT_WORKERS)
+
 clean:  ## remove the build, the JS copies and caches (keeps .venv and node_modules)
 	rm -rf $(BUILD) build book/_vendor .pytest_cache .hypothesis
 	find . -name __pycache__ -not -path './.venv/*' -not -path './node_modules/*' -prune -exec rm -rf {} +

@@ -364,6 +364,9 @@ function render({ model, el }) {
     let key = null;
     views.push({ mark: (i) => {
       const [column, ring] = mark.children;
+      // A pair picked on a model with more pairs than the example head: no mark here.
+      mark.setAttribute("visibility", i < pairs ? "visible" : "hidden");
+      if (i >= pairs) return;
       const entry = data.per_factor[state.f][method()];
       column.setAttribute("x1", px(i));
       column.setAttribute("x2", px(i));

@@ -23,7 +23,7 @@ function render({ model, el }) {
   // A row of boxes holding a vector's numbers; pair members highlighted.
   function row(y, label, dim, values, members, layout, labelBelow) {
     const cell = span / dim;
-    svgEl("text", { x: x0, y: labelBelow ? y + box + 16 : y - 8, class: "rope-w-muted-text", "data-row-label": layout }, svg).textContent = label;
+    svgEl("text", { x: x0, y: labelBelow ? y + box + 16 : y - 8, class: "rope-w-muted-text rope-w-label-halo", "data-row-label": layout }, svg).textContent = label;
     const marks = [];
     for (let j = 0; j < dim; j++) {
       const x = x0 + j * cell, on = members.includes(j);

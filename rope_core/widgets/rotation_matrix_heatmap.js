@@ -7,7 +7,7 @@ const TAU_HEAT = 2 * Math.PI;
 function render({ model, el }) {
   const data = model.get("data");
   const size = 470, left = 34, top = 44, span = 270;
-  const { root, svg, controls } = frame(el, { title: "R_m is one small rotation per pair: the top blocks spin, the bottom ones barely move", width: size, height: span + top + 66 });
+  const { root, svg, controls } = frame(el, { title: "R_m is one small rotation per pair: the top blocks spin, the bottom ones barely move", width: size, height: span + top + 84 });
   const question = htmlEl("p", { class: "rope-w-question", "data-readout": "question" }, root);
   root.insertBefore(question, root.children[1]);
   const state = { d: model.get("dim_index"), b: model.get("base_index"), m: model.get("position"), p: model.get("pair") };
@@ -147,7 +147,8 @@ function render({ model, el }) {
       svgEl("circle", { cx: dx, cy, r: radius, class: "rope-w-meaning" }, group);
       dials.push({ group, hand: arrow(group, dx, cy, dx + radius, cy, "q"), cx: dx, cy, radius });
     }
-    svgEl("text", { x: left, y: top + span + 56, class: "rope-w-muted-text" }, svg).textContent = "x: every pair (1, 0); the dials: R_m x pair by pair";
+    svgEl("text", { x: left, y: top + span + 56, class: "rope-w-muted-text" }, svg).textContent = "x: every pair (1, 0)";
+    typeset(svgEl("text", { x: left, y: top + span + 74, class: "rope-w-muted-text" }, svg), "dials: the pairs of R_m x (turned by m·θ_i)");
     const selected = svgEl("rect", { width: 2 * cell, height: 2 * cell, class: "rope-w-selected" }, svg);
     hoverBox = svgEl("rect", { x: left, y: top, width: 2 * cell, height: 2 * cell, class: "rope-w-hovered", visibility: "hidden" }, svg);
     colourScale(svg, { x: left, y: top + span + 12, width: 180, colour, ticks: [-1, 0, 1], label: "entry value" });

@@ -87,7 +87,7 @@ def test_chapter_6_layout_prose(chromium, book_server):
 def test_chapter_9_context_prose(chromium, book_server):
     prose = prose_before("09-longer-contexts.md", "ContextExtension")
     assert "Step 1 is the problem" in prose, prose
-    steps = re.findall(r"Step (\d)", prose)
+    steps = re.findall(r"[Ss]tep (\d)", prose)
     context, page, log = open_chapter(chromium, book_server, "09-longer-contexts.md")
     try:
         root = page.locator(".rope-w", has=page.locator("button[data-step]"))

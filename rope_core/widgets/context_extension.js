@@ -2,6 +2,8 @@
 // scheme's bands), the chosen scheme at every factor (small multiples on one axis), and a real
 // model's spectrum. Hovering or focusing a pair on any plot shows its numbers and marks the same
 // pair on the others. Every number comes from Python (rope_core.demos.context); this only draws.
+import { svgEl, htmlEl, slider, readout, fmt, frame, keepTextSize, arrow, syncer } from "./common.js";
+
 const SCHEME_COLOURS = ["var(--rope-w-muted)", "var(--rope-w-q)", "var(--rope-w-k)", "var(--rope-w-rot)", "var(--rope-w-accent)"];
 const BAND_NAMES = ["kept", "blended", "scaled"];
 const BAND_COLOURS = ["var(--rope-w-q)", "var(--rope-w-accent)", "var(--rope-w-k)"];

@@ -1,3 +1,5 @@
+import { svgEl, htmlEl, slider, readout, fmt3, typeset, player, hoverable, frame, arrow, moveArrow, syncer } from "./common.js";
+
 function render({ model, el }) {
   const { svg, controls } = frame(el, { title: "Every pair is a clock hand turning at θ_i", width: 400, height: 570 });
   const state = {

@@ -1,3 +1,5 @@
+import { svgEl, htmlEl, slider, readout, fmt3, typeset, hoverable, frame, syncer } from "./common.js";
+
 function render({ model, el }) {
   const data = model.get("data");
   const width = 400, height = 290, x0 = 8, span = width - 16, rowTop = 34, rowBottom = 190, box = 28;

@@ -1,3 +1,5 @@
+import { svgEl, htmlEl, slider, readout, fmt3, typeset, hoverable, colourScale, frame, syncer } from "./common.js";
+
 function render({ model, el }) {
   const data = model.get("data");
   const size = 360, left = 34, top = 44, span = 270;

@@ -227,10 +227,11 @@ def map_svg(app, fromdoc: str, labels: bool = True, key: str = "wide") -> str:
         if c in fan and labels:
             text = (f'<text class="rope-map-label" x="{x + radius + 8}" y="{y + 5}">'
                     f'{escape(_short(c["title"]))}</text>')
+        # The link holds the number only, so its visible text ("7") is part of its name.
         items.append(
             f'<a href="{uri}" aria-label="{label}"><title>{label}</title>'
             f'<circle class="rope-map-node {part_class}" cx="{x}" cy="{y}" r="{radius}"/>'
-            f'<text class="rope-map-number" x="{x}" y="{y + 5}" text-anchor="middle">{c["number"]}</text>{text}</a>'
+            f'<text class="rope-map-number" x="{x}" y="{y + 5}" text-anchor="middle">{c["number"]}</text></a>{text}'
         )
     caption = escape(spine[0]["caption"])
     items.append(f'<text class="rope-map-part" x="10" y="{spine_y + radius + 24}">Part I: {caption}</text>')

@@ -57,6 +57,7 @@ function render({ model, el }) {
     }
   }
   function hide() {
+    hideTip(root);
     out.hover.textContent = "hover, tap or focus a feature: its pair in every row";
     for (const key of Object.keys(out.hover.dataset)) if (key !== "readout") delete out.hover.dataset[key];
     for (const node of svg.querySelectorAll(".rope-w-hover-mark, .rope-w-hover-line")) {
@@ -113,7 +114,8 @@ function render({ model, el }) {
       svgEl("text", { x: centre(j), y: rows.interleaved - 28, "text-anchor": "middle",
         class: "rope-w-muted-text rope-w-index", "data-index": j }, svg).textContent = String(j);
     }
-    hoverable([...top, ...middle], { columns: dim, start: inter[0], onShow: (k) => showFeature(tab, dim, k < dim ? "interleaved" : "half", k % dim), onHide: hide });
+    const marks = [...top, ...middle];
+    hoverable(marks, { columns: dim, start: inter[0], onShow: (k) => { showFeature(tab, dim, k < dim ? "interleaved" : "half", k % dim); showTip(marks[k], out.hover); }, onHide: hide });
     drawScores(dim);
     return { permLines, swapLines, boxes: [...top, ...middle, ...bottom] };
   }

@@ -46,6 +46,7 @@ function render({ model, el }) {
   // turns the dials and moves the pair's outline, in place (the per-slider redraw budget is 4 ms).
   let drawn = null;
   function hide() {
+    hideTip(root);
     out.hover.textContent = "hover, tap or focus a cell or a dial for its numbers";
     for (const key of Object.keys(out.hover.dataset)) if (key !== "readout") delete out.hover.dataset[key];
     if (hoverBox) { hoverBox.setAttribute("visibility", "hidden"); delete hoverBox.dataset.pair; }
@@ -154,8 +155,8 @@ function render({ model, el }) {
     colourScale(svg, { x: left, y: top + span + 12, width: 180, colour, ticks: [-1, 0, 1], label: "entry value" });
     const result = { tab, marks, vector, dials, selected, values: null };
     // Hover reads the entries of the moment, not the ones the cells were drawn with.
-    hoverable(marks, { columns: 2, onShow: (e) => showCell(tab, result.values, e), onHide: hide });
-    hoverable(dials.map((dial) => dial.group), { columns: 1, onShow: (i) => showDial(tab, i), onHide: hide });
+    hoverable(marks, { columns: 2, onShow: (e) => { showCell(tab, result.values, e); showTip(marks[e], out.hover); }, onHide: hide });
+    hoverable(dials.map((dial) => dial.group), { columns: 1, onShow: (i) => { showDial(tab, i); showTip(dials[i].group, out.hover); }, onHide: hide });
     return result;
   }
   const sync = syncer(model, state, draw);

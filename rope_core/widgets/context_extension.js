@@ -507,7 +507,7 @@ function renderModels(model, data, state, root, views, setPair) {
   state.m = model.get("model_index");
   select.selectedIndex = state.m;
   select.addEventListener("keydown", (event) => event.stopPropagation());
-  const width = 440, height = 300, left = 50, right = 96, top = 12, bottom = 40;
+  const width = 440, height = 300, left = 50, right = 114, top = 12, bottom = 40;
   const body = htmlEl("div", { class: "rope-w-body" }, section);
   const svg = svgEl("svg", { viewBox: `0 0 ${width} ${height}`, width, height, role: "img",
     class: "rope-w-svg rope-w-large", "aria-label": "wavelength of every pair of the chosen model; arrow keys pick a pair" }, body);

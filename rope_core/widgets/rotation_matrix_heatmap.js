@@ -98,7 +98,7 @@ function render({ model, el }) {
     const text = answered
       ? (still < 0
         ? `Answer: at m = ${m} every block has turned by more than 0.1 rad; at base ${fmt3(data.bases[state.b])} even the slowest pair turns ${fmt3(tab.angle[last][pairs - 1])} rad.`
-        : `Answer: at m = ${m}, blocks ${still}–${pairs - 1} have turned by less than 0.1 rad (cos > 0.995): they are still nearly the identity, while block 0 has turned ${fmt3(tab.angle[last][0] / TAU_HEAT)} times round.`)
+        : `Answer: at m = ${m}, ${still === pairs - 1 ? `block ${still} has` : `blocks ${still}–${pairs - 1} have`} turned by less than 0.1 rad (cos > 0.995): still nearly the identity, while block 0 has gone round ${fmt3(tab.angle[last][0] / TAU_HEAT)} times.`)
       : `Question: at m = ${data.positions[last]}, which blocks will still be nearly the identity? Press ▶ (or move m) and watch the dials beside them.`;
     typeset(question, text);
     Object.assign(question.dataset, { answered: answered ? "1" : "0", still });

@@ -36,8 +36,6 @@ from ..demos.rotation import (
 )
 from ..demos.spectrum import clock_positions, clock_table, layout_scores, layout_table, matrix_table
 from ._base import (
-    _COMMON_CSS,
-    _HERE,
     RopeWidget,
     SliderError,
     check_choices,
@@ -49,9 +47,6 @@ from ._base import (
 
 _CONTEXT_CSS = (Path(__file__).parent / "context.css").read_text()
 _SPECTRUM_CSS = (Path(__file__).parent / "spectrum.css").read_text()
-# Pointer, touch and keyboard dragging of a vector, and the play button: shared by the two
-# widgets with draggable vectors (function declarations, so appending them is enough).
-_DRAG_JS = "\n" + (_HERE / "drag.js").read_text()
 
 
 class _Degrees(traitlets.Float):
@@ -97,7 +92,7 @@ class RotationExplorer(RopeWidget):
         Lowest and highest length a drag gives :math:`q` (widened to hold every stop).
     """
 
-    _esm = module("rotation_explorer") + _DRAG_JS
+    _esm = module("rotation_explorer")
     _sliders = {"position": lambda w: w._max_position + 1, "theta_index": lambda w: len(w._thetas),
                 "length_index": lambda w: len(w._lengths)}
     position = traitlets.Int(ROTATION_DEFAULTS["position"]).tag(sync=True)
@@ -181,7 +176,7 @@ class RelativeInvariance(RopeWidget):
         Range of the ``m``, ``n`` and shift sliders (each 0 .. max_position).
     """
 
-    _esm = module("relative_invariance") + _DRAG_JS
+    _esm = module("relative_invariance")
     _sliders = {name: (lambda w: w._max_position + 1) for name in ("m", "n", "shift")}
     m = traitlets.Int(RELATIVE_DEFAULTS["m"]).tag(sync=True)
     n = traitlets.Int(RELATIVE_DEFAULTS["n"]).tag(sync=True)
@@ -269,7 +264,7 @@ class FrequencyClocks(RopeWidget):
     """
 
     _esm = module("frequency_clocks")
-    _css = _COMMON_CSS + _SPECTRUM_CSS
+    _css = _SPECTRUM_CSS
     _sliders = {"position": lambda w: len(w._positions), "context_index": lambda w: len(w._contexts),
                 "dim_index": lambda w: len(w.dims), "base_index": lambda w: len(w.bases)}
     dims = traitlets.List(traitlets.Int()).tag(sync=True)
@@ -357,7 +352,7 @@ class RotationMatrixHeatmap(RopeWidget):
     """
 
     _esm = module("rotation_matrix_heatmap")
-    _css = _COMMON_CSS + _SPECTRUM_CSS
+    _css = _SPECTRUM_CSS
     _sliders = {"dim_index": lambda w: len(w._dims), "base_index": lambda w: len(w._bases),
                 "position": lambda w: w._max_position + 1, "pair": lambda w: min(w._dims) // 2}
     dim_index = traitlets.Int(1).tag(sync=True)
@@ -411,7 +406,7 @@ class DecayExplorer(RopeWidget):
     """
 
     _esm = module("decay_explorer")
-    _css = _COMMON_CSS + _CONTEXT_CSS
+    _css = _CONTEXT_CSS
     _sliders = {"base_index": lambda w: len(w._bases), "distance_index": lambda w: w._distances}
     base_index = traitlets.Int(2).tag(sync=True)
     distance_index = traitlets.Int(32).tag(sync=True)
@@ -477,7 +472,7 @@ class ContextExtension(RopeWidget):
     """
 
     _esm = module("context_extension")
-    _css = _COMMON_CSS + _CONTEXT_CSS
+    _css = _CONTEXT_CSS
     _sliders = {"factor_index": lambda w: len(w._factors), "position_index": lambda w: len(w._positions),
                 "scheme_index": lambda w: len(EXTENSION_METHODS), "model_index": lambda w: len(w._menu),
                 "step_index": lambda w: len(CONTEXT_STEPS)}
@@ -639,7 +634,7 @@ class LayoutExplorer(RopeWidget):
     """
 
     _esm = module("layout_explorer")
-    _css = _COMMON_CSS + _SPECTRUM_CSS
+    _css = _SPECTRUM_CSS
     _sliders = {"dim_index": lambda w: len(w._dims), "pair": lambda w: min(w._dims) // 2}
     dim_index = traitlets.Int(0).tag(sync=True)
     pair = traitlets.Int(1).tag(sync=True)

@@ -30,7 +30,7 @@ function render({ model, el }) {
       const x = x0 + j * cell, on = members.includes(j);
       const rect = svgEl("rect", { x: x + 1, y, width: cell - 3, height: box, rx: 3, class: "rope-w-outline",
         style: on ? "fill: var(--rope-w-q); fill-opacity: 0.35" : "fill: var(--rope-w-bg)",
-        "data-feature": j, "data-layout": layout, "data-highlight": on ? "1" : "0", "aria-label": `${layout} feature ${j}: ${fmt3(values[j])}` }, svg);
+        "data-feature": j, "data-layout": layout, "data-highlight": on ? "1" : "0", role: "img", "aria-label": `${layout} feature ${j}: ${fmt3(values[j])}` }, svg);
       marks.push(rect);
       const negative = values[j] < 0;
       svgEl("text", { x: x + cell / 2 - 1, y: y + 19, "text-anchor": "middle", "pointer-events": "none", "data-value": values[j],

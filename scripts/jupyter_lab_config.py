@@ -151,10 +151,11 @@ def _apply_edit_to_original(old_text: str, new_text: str) -> str | None:
     import tempfile
 
     try:
-        base = _canonical(old_text)
+        # Both renderings with the browser's numbers, so that only the edit tells them apart.
+        base, other = _canonical(old_text), _canonical(new_text)
         with tempfile.TemporaryDirectory() as folder:
             files = []
-            for name, text in (("current", old_text), ("base", base), ("other", new_text)):
+            for name, text in (("current", old_text), ("base", base), ("other", other)):
                 files.append(Path(folder) / name)
                 files[-1].write_text(text, encoding="utf-8")
             done = subprocess.run(

@@ -17,11 +17,12 @@ from .explorers import (  # noqa: E402
     RotationExplorer,
     RotationMatrixHeatmap,
 )
+from .trained import TrainedModelExplorer  # noqa: E402
 
 # The one widget registry, in the gallery's order: the tests, the gallery check and the
 # benchmark iterate it (adding a widget = one class + one entry here + its gallery section).
 REGISTRY = (RotationExplorer, RelativeInvariance, FrequencyClocks, RotationMatrixHeatmap,
-            DecayExplorer, ContextExtension, LayoutExplorer)
+            DecayExplorer, ContextExtension, LayoutExplorer, TrainedModelExplorer)
 
 __all__ = [
     "REGISTRY",
@@ -32,4 +33,5 @@ __all__ = [
     "RelativeInvariance",
     "RotationExplorer",
     "RotationMatrixHeatmap",
+    "TrainedModelExplorer",
 ]

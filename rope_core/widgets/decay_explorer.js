@@ -1,5 +1,7 @@
 // Decay: RoFormer's bound and two actual scores at one base, and beside it the bound for every
 // base at once (one labelled family). Every number comes from Python (rope_core.demos.decay).
+import { svgEl, htmlEl, slider, readout, frame, keepTextSize, syncer } from "./common.js";
+
 const DECAY_SUPERSCRIPT = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
 
 // A base as the book writes it: 10⁴ for a power of ten, else with thin spaces.

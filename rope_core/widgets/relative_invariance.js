@@ -1,3 +1,6 @@
+import { svgEl, htmlEl, slider, readout, arrow, syncer } from "./common.js";
+import { dial, wrapDeg, rotate, polar, num, vectorLabel, labelAt, dragHandle, playToEnd } from "./drag.js";
+
 function render({ model, el }) {
   const data = model.get("data");
   const scale = 120;

@@ -6,7 +6,7 @@ import traitlets
 
 from ..tinymodel import analysis, experiments
 from ..tinymodel.train import load_checkpoint
-from ._base import _COMMON_CSS, _HERE, RopeWidget, check_index, module
+from ._base import _HERE, RopeWidget, check_index, module
 
 _CSS = (_HERE / "trained_model.css").read_text()
 
@@ -31,7 +31,7 @@ class TrainedModelExplorer(RopeWidget):
     """
 
     _esm = module("trained_model")
-    _css = _COMMON_CSS + _CSS
+    _css = _CSS
     # off0 and off1 are bit masks of the pairs switched off in layer 0 and 1 (8 pairs: 256 masks).
     _sliders = {"scheme": lambda w: len(analysis.SCHEMES), "length": lambda w: 3,
                 "off0": lambda w: 256, "off1": lambda w: 256}

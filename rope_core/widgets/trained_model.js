@@ -1,3 +1,8 @@
+// The trained tiny model: each head's attention from the last token of one row under an
+// extension scheme and length, and the accuracy with pairs switched off, layer by layer. Every
+// number comes from Python (rope_core.tinymodel.analysis.explorer_tables); this only draws.
+import { svgEl, htmlEl, slider, readout, frame, syncer } from "./common.js";
+
 function render({ model, el }) {
   const data = model.get("data");
   const width = 400, stripW = 186, stripH = 40, gapX = 28, top = 26, rowH = 58;

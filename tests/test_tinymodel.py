@@ -237,7 +237,8 @@ def test_trained_model_explorer_shows_the_checkpoint(results):
         for length in data["lengths"]:
             rows = np.array(data["attention"][scheme][str(length)])
             assert rows.shape == (2, 4, length)
-            np.testing.assert_allclose(rows.sum(-1), 1.0, atol=3e-3)  # each row is a softmax
+            # each row is a softmax, rounded to 3 decimals per entry
+            np.testing.assert_allclose(rows.sum(-1), 1.0, atol=5e-4 * length)
             table = run["accuracy"]["none" if length == 64 else scheme][str(length)]
             assert data["accuracy"][scheme][str(length)] == pytest.approx(np.mean(list(table.values())), abs=1e-4)
     # the ablation table: nothing off is the intact model, the group ablations are entries of it

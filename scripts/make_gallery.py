@@ -1,10 +1,14 @@
-"""Write ``book/gallery.md`` from ``rope_core.widgets.REGISTRY``: one section per widget, in order.
+"""Write ``book/gallery.md`` from ``rope_core.widgets.REGISTRY``: an index of cards, then the widgets.
 
 The gallery is generated so that it can never disagree with the registry: adding a widget to
-``REGISTRY`` adds its section (title from the class name, text from the first paragraph of its
-docstring, then the live widget). ``SECTIONS`` below may give a widget a better title, a longer
-introduction and a static figure (the print / screen-reader twin drawn by ``rope_core.plots``);
-a ``SECTIONS`` entry for a class that is not in the registry is an error.
+``REGISTRY`` adds its card and its section (title from the class name, text from the first
+paragraph of its docstring, then the live widget). Cards and sections are in book order, the
+order of ``REGISTRY`` (checked here): by the first chapter (in ``_toc.yml`` order) whose code
+builds the widget, and each card links to the section of that chapter. ``sections()`` below may give a widget a better title, a one-line
+lesson, a longer introduction and a figure drawn by ``rope_core.plots``: its thumbnail on the
+card, and, side by side at two settings, the print / screen-reader twin of the live widget
+(tagged ``print-only``: not shown on screen). A ``sections()`` entry for a class that is not in
+the registry is an error.
 
 Usage:
     python scripts/make_gallery.py          # rewrite book/gallery.md
@@ -21,6 +25,8 @@ import sys
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
+
+from sphinx_external_toc.parsing import parse_toc_yaml
 
 from rope_core.demos.rotation import RELATIVE_DEFAULTS, relative_state, unit_vector
 
@@ -45,14 +51,18 @@ kernelspec:
 
 # Play with every widget
 
-All the book's widgets on one page. Each is live right here: the numbers were computed by
-`rope_core` when the page was built, and your browser only looks them up and draws, so the
-sliders work with no kernel and no server. Use the mouse, or focus a slider with
-<kbd>Tab</kbd> and move it with the arrow keys. In JupyterLab (`make lab`) the same widgets
-also recompute for parameters outside the precomputed choices.
+Every widget of the book, in the order the chapters teach them. Each card says what the widget
+shows and links to the section that teaches it; the live widget itself is further down this
+page. The numbers were computed by `rope_core` when the page was built, so every slider works
+here with no kernel and no server.
 
 ```{code-cell} ipython3
+---
+tags: [remove-input]
+---
+import matplotlib.pyplot as plt
 import numpy as np
+from myst_nb import glue
 
 from rope_core import plots, widgets
 ```
@@ -61,13 +71,35 @@ from rope_core import plots, widgets
 
 @dataclass(frozen=True)
 class Section:
-    """Hand-written parts of one widget's section (all optional but the title)."""
+    """Hand-written parts of one widget's card and section (all optional but the title).
+
+    The figure is ``plots.<function>(<left>)`` beside ``plots.<function>(<right>)`` after the
+    ``setup`` lines, with ``caption`` and ``alt`` text; the card's thumbnail is the left one.
+    """
 
     title: str
     intro: str = ""
-    caption: str = ""      # the static figure: caption, alt text, and the plotting code
+    caption: str = ""
     alt: str = ""
-    figure: str = ""
+    function: str = ""
+    left: str = ""
+    right: str = ""
+    setup: str = ""
+    lesson: str = ""       # one line for the card; default: the intro's first sentence
+    thumb_alt: str = ""    # alt text of the card's thumbnail (the left view)
+
+    @property
+    def figure(self):
+        """The side-by-side figure's code ("" without a plotting function)."""
+        if not self.function:
+            return ""
+        return (f"fig, (left, right) = plots.new_figure(1, 2, figsize=(9, 4))\n{self.setup}"
+                f"plots.{self.function}({self.left}, ax=left)\nplots.{self.function}({self.right}, ax=right);")
+
+    @property
+    def thumbnail(self):
+        """Code that draws the left view alone on ``ax``."""
+        return f"{self.setup}plots.{self.function}({self.left}, ax=ax)" if self.function else ""
 
 
 # The RelativeInvariance widget's defaults (one place: rope_core.demos.rotation), shared by the
@@ -79,13 +111,6 @@ def _vector_code(angle, length):
     """Python source of the vector the widget draws at ``angle`` degrees with ``length``."""
     scale = "" if length == 1 else f"{length:g} * "
     return f"{scale}np.array([np.cos(np.radians({angle:g})), np.sin(np.radians({angle:g}))])"
-
-
-def _side_by_side(function, left, right, setup=""):
-    """The figure code of a section: ``plots.<function>`` drawn twice, with the ``left`` and the
-    ``right`` arguments, side by side (after the ``setup`` lines)."""
-    return (f"fig, (left, right) = plots.new_figure(1, 2, figsize=(9, 4))\n{setup}"
-            f"plots.{function}({left}, ax=left)\nplots.{function}({right}, ax=right);")
 
 
 def _relative_score():
@@ -107,7 +132,10 @@ The complex read-out is the same rotation written as $\mathbf{q}\,e^{im\theta}$ 
             "Two panels. Left, a blue vector q at about 27 degrees and a green copy of it rotated by 1.5 radians, "
             "with an arc between them. Right, the same vector rotated by 5 radians, with grey dots marking the ten "
             "earlier positions on the circle.",
-            _side_by_side("plot_rotation", "(1.0, 0.5), position=3, theta=0.5", "(1.0, 0.5), position=10, theta=0.5"),
+            function="plot_rotation", left="(1.0, 0.5), position=3, theta=0.5",
+            right="(1.0, 0.5), position=10, theta=0.5",
+            lesson="A rotation turns a vector and keeps its length; the angle grows with the position.",
+            thumb_alt="A blue vector q and a green copy turned by 1.5 radians, with the arc between them.",
         ),
         "RelativeInvariance": Section(
             "Shift two positions together",
@@ -117,35 +145,45 @@ them does not, and neither does the score.""",
             "Two panels with a blue rotated query and an orange rotated key. Between the left panel (no shift) and the "
             "right panel (shift 9) both arrows have turned by the same angle, and both titles show the same score, "
             f"{_relative_score():.4f}, the value the widget reads out for m = {RELATIVE['m']} and n = {RELATIVE['n']}.",
-            _side_by_side(
-                "plot_relative_invariance",
-                *(f"q, k, m={RELATIVE['m']}, n={RELATIVE['n']}, shift={shift}, theta={RELATIVE['theta']:g}"
-                  for shift in (0, 9)),
-                setup=f"""\
+            function="plot_relative_invariance",
+            left=f"q, k, m={RELATIVE['m']}, n={RELATIVE['n']}, shift=0, theta={RELATIVE['theta']:g}",
+            right=f"q, k, m={RELATIVE['m']}, n={RELATIVE['n']}, shift=9, theta={RELATIVE['theta']:g}",
+            lesson="Shift the query and the key together: both turn, the score does not.",
+            thumb_alt="A blue rotated query and an orange rotated key on a circle, with their score in the title.",
+            setup=f"""\
 # The widget's default vectors: q at {RELATIVE['q_angle']:g} degrees, k of length {RELATIVE['k_length']:g} at {RELATIVE['k_angle']:g} degrees.
 q = {_vector_code(RELATIVE['q_angle'], RELATIVE['q_length'])}
 k = {_vector_code(RELATIVE['k_angle'], RELATIVE['k_length'])}
-"""),
+""",
         ),
         "FrequencyClocks": Section(
             "Turn the frequency clocks",
-            r"""Each pair $i$ is a hand turning $\theta_i = \text{base}^{-2i/d}$ radians per position. Dashed
-clocks have a wavelength longer than the chosen context: they never complete a turn in it.""",
+            r"""Each pair $i$ is a hand turning $\theta_i = \text{base}^{-2i/d}$ radians per position; the number
+under each face counts its turns. Grey hands on dashed faces have a wavelength longer than the
+chosen context $L$: they never complete a turn in it. The widget asks how many hands have turned
+once by $m = L$; its time-lapse runs $m$ on a logarithmic clock, and its odometer row reads
+$m/\beta^i$, the digits picture of chapter 5.""",
             r"Eight clock hands for $d = 16$ at positions 5 and 50: the first hands spin, the last barely move. "
             "Dashed clocks do not complete a turn in 256 tokens.",
             "Two grids of eight small clocks. At position 5 and at position 50 the first clocks show very different "
             "hand angles while the last four, drawn dashed, point almost to the right in both.",
-            _side_by_side("plot_frequency_clocks", "position=5, dim=16, base=10000.0, context=256",
-                          "position=50, dim=16, base=10000.0, context=256"),
+            function="plot_frequency_clocks", left="position=5, dim=16, base=10000.0, context=256",
+            right="position=50, dim=16, base=10000.0, context=256",
+            lesson="Every pair is a clock hand with its own speed: fast hands for neighbours, slow hands for far.",
+            thumb_alt="Eight small clocks at position 5: the first hands spread, the last four, dashed, point right.",
         ),
         "RotationMatrixHeatmap": Section(
             "Look inside the rotation matrix",
-            r"$R^d_{\Theta,m}$ is zero except for its $2 \times 2$ blocks; each block turns one pair.",
+            r"""$R^d_{\Theta,m}$ is zero except for its $2 \times 2$ blocks; each block turns one pair. The widget
+multiplies $R_m$ by a vector $x$ whose pairs all start at $(1, 0)$: the dial beside each block is
+that pair of $R_m x$, turned by $m\theta_i$.""",
             r"$R^{16}_{\Theta,m}$ at $m = 1$ and $m = 20$: only the $2 \times 2$ blocks on the diagonal are non-zero.",
             "Two heat maps of a 16 by 16 matrix, zero everywhere except 2 by 2 blocks along the diagonal. The "
             "top-left blocks change colour between position 1 and position 20; the bottom-right blocks stay close "
             "to the identity.",
-            _side_by_side("plot_rotation_matrix", "position=1, dim=16", "position=20, dim=16"),
+            function="plot_rotation_matrix", left="position=1, dim=16", right="position=20, dim=16",
+            lesson="RoPE's matrix is zero outside its 2 × 2 blocks: each block turns one pair.",
+            thumb_alt="A 16 by 16 heat map, zero except 2 by 2 blocks along the diagonal.",
         ),
         "DecayExplorer": Section(
             "Watch the decay bound (and what it does not say)",
@@ -157,38 +195,48 @@ normalised bound.""",
             "The decay bound and two actual scores against distance for base 10 000 and base 100.",
             "Two line plots against distance from 0 to 1024. The bound and the aligned score start at 1 and fall "
             "quickly, the random score wanders near zero. With base 100 the curves drop faster and oscillate more.",
-            _side_by_side("plot_decay", "base=10000.0", "base=100.0"),
+            function="plot_decay", left="base=10000.0", right="base=100.0",
+            lesson="RoFormer's bound shrinks with distance; a score need not.",
+            thumb_alt="The decay bound and an aligned score falling with distance, a random score near zero.",
         ),
         "ContextExtension": Section(
             "Stretch the context",
-            """Five ways to turn a model trained on $L = 4096$ tokens into one that reads $sL$: how each
-changes the wavelength of every pair, the attention factor, how far the slowest pair turns, and
-how many of the slow pairs (those that complete less than one turn in $L$ tokens) turn further at
-the chosen position than they ever did in training. At $s = 8$ and position $8L$ NTK-aware
+            """Five ways to turn a model trained on $L = 4096$ tokens into one that reads $sL$, in the
+chapter's steps: the problem (one dial per slow pair, the arc it covered in training shaded, its
+hand at position $p$), dividing every frequency (PI, NTK-aware), and keeping the fast pairs while
+dividing the slow ones (YaRN, Llama 3.1). Under "numbers": the attention factor, how far the
+slowest pair turns, and how many of the slow pairs (those that complete less than one turn in
+$L$ tokens) turn further at $p$ than they ever did in training. At $s = 8$ and $p = 8L$ NTK-aware
 scaling leaves 17 of the 18 slow pairs beyond training, although its slowest pair is exactly
 back in range: checking one pair is not enough.
 
-Below the schemes, the model menu shows a real model's RoPE from `rope_core.atlas` (each
-layer type with RoPE as its own entry): every pair's wavelength as the model ships it (coloured
-by how much its scaling stretched it), and as trained where scaling changed it, against the
-trained length and the maximum positions of its config. Shaded pairs never complete a turn in
-training; the read-out says how many of them turn further at the maximum position than they
-ever did in training (Llama 3.1 8B: all 29, by 2×, because it ships factor 8 for 16 times its
-training length).""",
+Step 4 shows a real model's RoPE from `rope_core.atlas` (each layer type with RoPE as its own
+entry): every pair's wavelength as the model ships it (coloured by how much its scaling
+stretched it), and as trained where scaling changed it, against the trained length and the
+maximum positions of its config. Shaded pairs never complete a turn in training; the read-out
+says how many of them turn further at the maximum position than they did in the first training
+length (Llama 3.1 8B: all 29, by 2×, because it ships factor 8 for 16 times that length), and
+whether the model was then trained with its scaling (Llama 3.1 was, so it has seen those angles).""",
             r"Wavelength of each of the 64 pairs ($d = 128$) under five schemes, for scale factors 4 and 16.",
             "Two log-scale line plots of wavelength against pair index. The unscaled line rises straight; linear "
             "interpolation is shifted up everywhere; NTK-aware tilts the line; YaRN and Llama 3.1 follow the "
             "unscaled line for the first pairs and the interpolated line for the last ones.",
-            _side_by_side("plot_context_extension", "factor=4", "factor=16"),
+            function="plot_context_extension", left="factor=4", right="factor=16",
+            lesson="Five ways to stretch a trained context, pair by pair, and what each leaves beyond training.",
+            thumb_alt="Wavelength against pair index on a log scale for five scaling schemes at factor 4.",
         ),
         "LayoutExplorer": Section(
             "Pair the features two ways",
-            "The interleaved and half layouts, and the permutation between them.",
+            """The interleaved and half layouts, the permutation between them, and what it and
+`rotate_half` do to a vector's numbers. A switch loads a previous-token head's weights into the
+other layout's code: its score against $n - m$ loses its peak at $-1$.""",
             "Pairs 1 and 3 of an 8-dimensional head in both layouts, and the permutation between them.",
             "Two diagrams of eight feature boxes in two rows, interleaved on top and half below, with lines for the "
             "permutation. Left, features 2 and 3 on top map to features 1 and 5 below. Right, features 6 and 7 map "
             "to 3 and 7.",
-            _side_by_side("plot_layouts", "dim=8, pair=1", "dim=8, pair=3"),
+            function="plot_layouts", left="dim=8, pair=1", right="dim=8, pair=3",
+            lesson="The interleaved and the half layout pair different features; a permutation maps one to the other.",
+            thumb_alt="Eight feature boxes in two rows, interleaved and half, joined by the permutation's lines.",
         ),
     }
 
@@ -203,24 +251,119 @@ def default_section(cls):
     return Section(words[0].upper() + words[1:], summary)
 
 
+def _kebab(name):
+    return re.sub(r"(?<!^)(?=[A-Z])", "-", name).lower()
+
+
+def _plain(heading):
+    """A heading as link text: maths as its source without dollars, no markup."""
+    return re.sub(r"\$([^$]*)\$", r"\1", heading).replace("`", "").replace("*", "").replace("<", "‹")
+
+
+def _slug(heading):
+    """The anchor MyST gives a heading (``myst_heading_anchors``): its plain text, GitHub style;
+    maths and markup are not part of it."""
+    text = re.sub(r"\$[^$]*\$", "", heading).replace("`", "")
+    return re.sub(r"[^\w\- ]", "", text.lower().replace(" ", "-"))
+
+
+@dataclass(frozen=True)
+class Taught:
+    """Where the book first builds a widget: chapter page, its number, the section heading."""
+
+    page: str          # e.g. "02-rotations"
+    number: int
+    heading: str
+    offset: int = 0    # where in the page's text the widget is built
+
+    @property
+    def label(self):
+        """The section's label (``book/_ext/book_map.py`` gives every section one)."""
+        return f"{self.page}#{_slug(self.heading)}"
+
+
+def chapters(root=ROOT):
+    """The chapter pages, in reading order: the pages of the numbered parts of ``_toc.yml``."""
+    site_map = parse_toc_yaml(str(root / "_toc.yml"))
+    return [Path(docname).name for tree in site_map.root.subtrees if tree.numbered for docname in tree.files()]
+
+
+def taught_in(registry, root=ROOT):
+    """``{class name: Taught}`` for each widget a chapter's code builds (the first place)."""
+    found = {}
+    code_cell = re.compile(r"^```\{code-cell\}[^\n]*\n(.*?)^```", flags=re.M | re.S)
+    for number, page in enumerate(chapters(root), start=1):
+        text = (root / "book" / f"{page}.md").read_text()
+        for cell in code_cell.finditer(text):
+            for cls in registry:
+                if cls.__name__ in found or not re.search(rf"\b{cls.__name__}\(", cell.group(1)):
+                    continue
+                headings = re.findall(r"^#{2,3} (.+)$", text[:cell.start()], flags=re.M)
+                found[cls.__name__] = Taught(page, number, headings[-1] if headings else "", cell.start())
+    return found
+
+
+def book_order(registry, taught):
+    """The registry sorted by where the book teaches each widget; untaught ones last."""
+    def key(cls):
+        where = taught.get(cls.__name__)
+        return (0, where.number, where.offset) if where else (1, 0, 0)
+    return sorted(registry, key=key)  # stable: same chapter keeps registry order
+
+
+def lesson(section):
+    """The card's one line: the section's lesson, else its intro's first sentence."""
+    if section.lesson:
+        return section.lesson
+    first = re.split(r"(?<=[.!?])\s", " ".join(section.intro.split()), maxsplit=1)[0]
+    return first
+
+
+def render_card(cls, section, taught):
+    name = cls.__name__
+    lines = [f":::{{grid-item-card}} {section.title}", ":class-card: rope-gallery-card", ""]
+    if section.thumbnail:
+        alt = section.thumb_alt or f"The widget {section.title.lower()!r} at its first setting."
+        lines += [f"```{{glue:figure}} gallery-thumb-{_kebab(name)}", f":alt: {alt}",
+                  ":figclass: rope-gallery-thumb", "```", ""]
+    lines += [lesson(section), ""]
+    links = [f"[Play with it](#gallery-{_kebab(name)})"]
+    if taught is not None:
+        links.append(f"taught in {{ref}}`chapter {taught.number}, {_plain(taught.heading)} <{taught.label}>`")
+    lines += ["```{card-footer}", " · ".join(links), "```", ":::", ""]
+    return "\n".join(lines)
+
+
+def render_thumbnails(registry, texts):
+    """One hidden cell that draws every thumbnail and glues it for its card."""
+    body = ["def thumbnail(name, draw):", "    fig, ax = plots.new_figure(1, 1, figsize=(3.6, 3.0))", "    draw(ax)",
+            "    glue(name, fig, display=False)", "    plt.close(fig)", ""]
+    for cls in registry:
+        section = texts[cls.__name__]
+        if section.thumbnail:
+            setup, _, call = section.thumbnail.rpartition("\n")
+            body += [f"# {cls.__name__}"] + ([setup] if setup else [])
+            body.append(f"thumbnail('gallery-thumb-{_kebab(cls.__name__)}', lambda ax: {call})")
+    return "```{code-cell} ipython3\n---\ntags: [remove-input]\n---\n" + "\n".join(body).strip() + "\n```\n"
+
+
 def render_section(cls, section):
     name = cls.__name__
-    parts = [f"## {section.title}\n"]
+    parts = [f"(gallery-{_kebab(name)})=\n## {section.title}\n"]
     if section.intro:
         parts.append(section.intro.strip() + "\n")
     parts.append(f"```{{code-cell}} ipython3\nwidgets.{name}()\n```\n")
     if section.figure:
-        label = "fig-gallery-" + re.sub(r"(?<!^)(?=[A-Z])", "-", name).lower()
         caption = textwrap.indent(section.caption.strip(), "      ")
         parts.append(
-            "```{code-cell} ipython3\n---\ntags: [hide-input]\nmystnb:\n  figure:\n    caption: |\n"
-            f"{caption}\n    name: {label}\n  image:\n    alt: {section.alt.strip()}\n---\n"
+            "```{code-cell} ipython3\n---\ntags: [hide-input, print-only]\nmystnb:\n  figure:\n    caption: |\n"
+            f"{caption}\n    name: fig-gallery-{_kebab(name)}\n  image:\n    alt: {section.alt.strip()}\n---\n"
             f"{section.figure.strip()}\n```\n"
         )
     return "\n".join(parts)
 
 
-def render(registry=None, texts=None):
+def render(registry=None, texts=None, root=ROOT):
     """The gallery's text for ``registry`` (default ``rope_core.widgets.REGISTRY``)."""
     if registry is None:
         from rope_core.widgets import REGISTRY as registry
@@ -229,8 +372,17 @@ def render(registry=None, texts=None):
     stale = sorted(set(texts) - set(names))
     if stale:
         raise ValueError(f"gallery text for widgets that are not in REGISTRY: {stale}")
-    body = [render_section(cls, texts.get(cls.__name__) or default_section(cls)) for cls in registry]
-    return HEADER + "\n" + "\n".join(body)
+    texts = {cls.__name__: texts.get(cls.__name__) or default_section(cls) for cls in registry}
+    taught = taught_in(registry, root)
+    ordered = book_order(registry, taught)
+    if list(ordered) != list(registry):
+        # The browser tests find each widget on the gallery page by its place in REGISTRY.
+        raise ValueError("REGISTRY must list the widgets in book order (where a chapter first builds each): "
+                         + ", ".join(cls.__name__ for cls in ordered))
+    cards = "::::{grid} 1 2 3 3\n:gutter: 3\n\n" + "\n".join(
+        render_card(cls, texts[cls.__name__], taught.get(cls.__name__)) for cls in ordered) + "::::\n"
+    body = [render_section(cls, texts[cls.__name__]) for cls in ordered]
+    return HEADER + "\n" + render_thumbnails(ordered, texts) + "\n" + cards + "\n" + "\n".join(body)
 
 
 def main(argv):

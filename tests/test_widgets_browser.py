@@ -28,7 +28,7 @@ ORDER = [cls.__name__ for cls in W.REGISTRY]  # the gallery shows the registry i
 def gallery(book_server, browser_page):
     page, log = browser_page
     page.goto(f"{book_server}/book/gallery.html", wait_until="networkidle")
-    page.wait_for_function("document.querySelectorAll('.rope-w input[type=range]').length >= 21", timeout=20000)
+    page.wait_for_function("document.documentElement.dataset.ropeWidgets === 'ready'", timeout=30000)
     yield page, log
     assert not log.external_requests, log.external_requests
     assert not log.page_errors, log.page_errors
@@ -72,10 +72,11 @@ def test_readouts_equal_rope_core(gallery):
     root, data = widget(page, "RotationExplorer"), W.RotationExplorer().data
     for _ in range(3):
         press(root, "position", times=7)
-        press(root, "q_angle", times=2)
+        press(root, "theta")
         m, t = slider_index(root, "position"), slider_index(root, "theta")
-        a, k = slider_index(root, "q_angle"), slider_index(root, "length")
-        q = data["lengths"][k] * np.array([np.cos(np.radians(data["q_angles_deg"][a])), np.sin(np.radians(data["q_angles_deg"][a]))])
+        shown_q = root.locator('[data-readout="q"]')
+        angle, length = float(shown_q.get_attribute("data-angle")), float(shown_q.get_attribute("data-length"))
+        q = length * np.array([np.cos(np.radians(angle)), np.sin(np.radians(angle))])
         expected = rc.rotate_2d(q, m * data["thetas"][t])
         shown = root.locator('[data-readout="rotated"]')
         got = [float(shown.get_attribute("data-x")), float(shown.get_attribute("data-y"))]

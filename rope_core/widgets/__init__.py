@@ -9,6 +9,7 @@ from .._extras import require
 require("widgets", ["anywidget", "ipywidgets", "traitlets"], part="rope_core.widgets")
 
 from .explorers import (  # noqa: E402
+    CandidateExplorer,
     ContextExtension,
     DecayExplorer,
     FrequencyClocks,
@@ -20,11 +21,12 @@ from .explorers import (  # noqa: E402
 
 # The one widget registry, in the gallery's order: the tests, the gallery check and the
 # benchmark iterate it (adding a widget = one class + one entry here + its gallery section).
-REGISTRY = (RotationExplorer, RelativeInvariance, FrequencyClocks, RotationMatrixHeatmap,
+REGISTRY = (RotationExplorer, CandidateExplorer, RelativeInvariance, FrequencyClocks, RotationMatrixHeatmap,
             DecayExplorer, ContextExtension, LayoutExplorer)
 
 __all__ = [
     "REGISTRY",
+    "CandidateExplorer",
     "ContextExtension",
     "DecayExplorer",
     "FrequencyClocks",

@@ -27,6 +27,9 @@ function render({ model, el }) {
   const width = 460, height = 330, left = 54, right = 12, top = 14, bottom = 44;
   const { root, svg, controls } = frame(el, { title: "RoFormer's bound against the scores it bounds", width, height });
   svg.classList.add("rope-w-large");
+  // A horizontal drag on the plot sets the distance; a vertical swipe still scrolls the page
+  // (touch-action on the drawing itself: its child elements' own value is not honoured everywhere).
+  svg.style.touchAction = "pan-y";
   svg.dataset.yMap = JSON.stringify({ ...Y_MAP, top, bottom: height - bottom });
   lesson(root, "Every curve is a score divided by |q||k|; each dashed line is RoFormer's bound on the scores of its colour, in the same unit. The bounds fall with distance and stay far above the scores.");
   const state = { b: model.get("base_index"), r: model.get("distance_index") };

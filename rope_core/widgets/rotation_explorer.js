@@ -44,7 +44,7 @@ function render({ model, el }) {
     const theta = data.thetas[t];
     const q = polar(state.length, state.angle);
     const r = rotate(q, m * theta);          // R(mθ) q, computed here for continuous q
-    const c = data.cos[t][m], s = data.sin[t][m];
+    const c = Math.cos(m * theta), s = Math.sin(m * theta);   // the same turn as r
     // R e₀ = (cos, sin) and R e₁ = (−sin, cos): the matrix's columns, dashed, unit length.
     axes.replaceChildren();
     arrow(axes, centre, centre, px(c), py(s), "e0 ghost-axis").dataset.vector = "e0";

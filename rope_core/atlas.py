@@ -31,7 +31,7 @@ from types import MappingProxyType
 
 from .config import from_config, layer_plan
 
-__all__ = ["ModelEntry", "entries", "entry", "html_table", "names", "specs", "table_rows"]
+__all__ = ["SCALED_ROPE_TYPES", "ModelEntry", "entries", "entry", "html_table", "names", "specs", "table_rows"]
 
 
 @dataclass(frozen=True)
@@ -57,6 +57,14 @@ class ModelEntry:
         ``"verified"`` or ``"mirror"`` (one copy of the Hub file) or ``"class defaults"``.
     notes : str
         What the model's RoPE does that a reader should know.
+    scaling_trained : bool or None
+        Whether the model was *trained* with its config's context scaling (``True``: the
+        scaling is part of the model, as for Llama 3.1 or DeepSeek-V3, and
+        ``original_max_position_embeddings`` is only the length the formula starts from), or
+        the scaling block is an inference-time extension added to a model trained without it
+        (``False``: Qwen3 + YaRN). ``None`` when no layer type scales its frequencies.
+    scaling_source : str
+        Where :attr:`scaling_trained` comes from ("" when it is ``None``).
     """
 
     name: str
@@ -67,10 +75,16 @@ class ModelEntry:
     source: str
     status: str
     notes: str
+    scaling_trained: bool | None = None
+    scaling_source: str = ""
 
     def config_dict(self):
         """A deep, writable copy of :attr:`config`, ready for :func:`rope_core.from_config`."""
         return _thaw(self.config)
+
+
+#: rope_type values that change frequencies for a longer context (``scaling_trained`` applies).
+SCALED_ROPE_TYPES = frozenset({"linear", "dynamic", "yarn", "llama3", "longrope"})
 
 
 def _freeze(value):
@@ -172,7 +186,9 @@ _DATA = [
                 "hard-coded); several copies of the Hub config.json",
          status="verified",
          notes="llama3 scaling: wavelengths under 8192/4 = 2048 tokens kept, over 8192 divided by "
-               "8, a ramp linear in turns between; no attention factor."),
+               "8, a ramp linear in turns between; no attention factor.",
+         scaling_trained=True,
+         scaling_source="Llama 3 report (arXiv 2407.21783) sec. 3.4.2: long-context pre-training in six stages from 8K to 128K; llama-models sku_list sets use_scaled_rope for every 3.1 checkpoint, so Meta's reference model runs them with this block"),
     dict(name="llama-3.2-1b", title="Llama 3.2 1B", hub_id="meta-llama/Llama-3.2-1B", year=2024,
          config={"model_type": "llama", "hidden_size": 2048, "num_attention_heads": 32,
                  "num_key_value_heads": 8, "head_dim": 64, "num_hidden_layers": 16,
@@ -182,7 +198,9 @@ _DATA = [
                 "in meta-llama/llama-models#166 and #241",
          status="verified",
          notes="Factor 32, not 3.1's 8: Meta's reference code hard-coded 8, which degrades output "
-               "around 80K tokens (llama-models#166); the Hub config was the fix."),
+               "around 80K tokens (llama-models#166); the Hub config was the fix.",
+         scaling_trained=True,
+         scaling_source='Llama 3.2 model card (128K context, pretrained by pruning and distilling 3.1 8B); a Meta maintainer in meta-llama/llama-models#166 and #241: the released 1B/3B use factor 32'),
     dict(name="phi-3.5-mini", title="Phi-3.5-mini-instruct", hub_id="microsoft/Phi-3.5-mini-instruct",
          year=2024,
          config={"model_type": "phi3", "hidden_size": 3072, "num_attention_heads": 32,
@@ -197,7 +215,9 @@ _DATA = [
          notes="LongRoPE: one searched factor per pair, short_factor up to 4096 tokens and "
                "long_factor (up to 64.8 on the slowest pairs) beyond; attention factor "
                "sqrt(1 + ln 32 / ln 4096) = 1.19. transformers throws the KV cache away when a "
-               "sequence crosses 4096 (PR #33129)."),
+               "sequence crosses 4096 (PR #33129).",
+         scaling_trained=True,
+         scaling_source='Phi-3 technical report (arXiv 2404.14219): the 128K models get LongRoPE during long-context mid-training'),
     dict(name="gemma-2-9b", title="Gemma 2 9B", hub_id="google/gemma-2-9b", year=2024,
          config={"model_type": "gemma2", "hidden_size": 3584, "num_attention_heads": 16,
                  "num_key_value_heads": 8, "head_dim": 256, "num_hidden_layers": 42,
@@ -256,7 +276,9 @@ _DATA = [
          status="mirror",
          notes="MLA with a separate 64-feature RoPE head; equal mscale and mscale_all_dim make "
                "the cos/sin factor 1, and the whole YaRN temperature goes into the softmax scale "
-               "(x1.590)."),
+               "(x1.590).",
+         scaling_trained=True,
+         scaling_source='DeepSeek-V2 report (arXiv 2405.04434) sec. 3.1.4: YaRN from 4K to 128K, then 1000 training steps at 32K'),
     dict(name="deepseek-v3", title="DeepSeek-V3", hub_id="deepseek-ai/DeepSeek-V3", year=2024,
          config={"model_type": "deepseek_v3", "hidden_size": 7168, "num_attention_heads": 128,
                  "num_hidden_layers": 61, "qk_nope_head_dim": 128, "qk_rope_head_dim": 64,
@@ -270,7 +292,9 @@ _DATA = [
          status="verified",
          notes="YaRN x40 on the 64 RoPE features of each MLA head (interleaved); mscale = "
                "mscale_all_dim = 1 gives a cos/sin factor of 1 and a softmax scale x1.874 = "
-               "(0.1 ln 40 + 1)^2."),
+               "(0.1 ln 40 + 1)^2.",
+         scaling_trained=True,
+         scaling_source='DeepSeek-V3 report (arXiv 2412.19437) sec. 4.3: YaRN, then two 1000-step phases, 4K to 32K to 128K'),
     dict(name="gemma-3-4b", title="Gemma 3 4B", hub_id="google/gemma-3-4b-it", year=2025,
          config={"model_type": "gemma3",
                  "text_config": {"model_type": "gemma3_text", "hidden_size": 2560,
@@ -284,7 +308,9 @@ _DATA = [
          status="verified",
          notes="Five local layers (1024-token window, base 10 000, unscaled) to one global layer "
                "(base 1e6, linear x8). Scaling only the global layers is right: a local layer "
-               "never sees a distance beyond its window."),
+               "never sees a distance beyond its window.",
+         scaling_trained=True,
+         scaling_source='Gemma 3 technical report (arXiv 2503.19786) sec. 2: pre-trained at 32K, scaled to 128K at the end of pre-training with RoPE rescaled by 8'),
     dict(name="llama-4-scout", title="Llama 4 Scout", hub_id="meta-llama/Llama-4-Scout-17B-16E-Instruct",
          year=2025,
          config={"model_type": "llama4",
@@ -298,14 +324,16 @@ _DATA = [
                                                   "rope_type": "llama3"},
                                  "no_rope_layers": [1, 1, 1, 0] * 12, "attention_chunk_size": 8192,
                                  "attn_temperature_tuning": True, "floor_scale": 8192,
-                                 "attn_scale": 0.1}},
+                                 "attn_scale": 0.1, "use_qk_norm": True}},
          source="copies of the Hub config.json in vLLM/TPU ports citing it (mirror); the "
                 "post-release fix in llama-models commit 408c577 (PR #322)",
          status="verified",
          notes="iRoPE: three chunked-attention layers with RoPE (interleaved), then one global "
                "NoPE layer whose queries are scaled by 1 + 0.1 ln(floor((m + 1)/8192) + 1). "
-               "Shipped with factor 8 / high 4, fixed to 16 / high = low = 1: every wavelength "
-               "over 8192 is divided by 16, the others kept."),
+               "Meta's reference code used Llama 3.1's factor 8 / high 4 until llama-models PR #322 "
+               "set 16 / high = low = 1: every wavelength over 8192 is divided by 16, the others kept.",
+         scaling_trained=True,
+         scaling_source="llama-models models/llama4/args.py ('only Llama-4-Scout uses scaled rope') and Meta's Llama 4 model card (Scout pre- and post-trained at 256K)"),
     dict(name="llama-4-maverick", title="Llama 4 Maverick",
          hub_id="meta-llama/Llama-4-Maverick-17B-128E-Instruct", year=2025,
          config={"model_type": "llama4",
@@ -315,9 +343,10 @@ _DATA = [
                                  "rope_theta": 500000.0, "rope_scaling": None,
                                  "no_rope_layers": [1, 1, 1, 0] * 12, "attention_chunk_size": 8192,
                                  "attn_temperature_tuning": True, "floor_scale": 8192,
-                                 "attn_scale": 0.1}},
+                                 "attn_scale": 0.1, "use_qk_norm": False}},
          source="review: llama-models models/llama4/args.py ('only Llama-4-Scout uses scaled "
-                "rope'); the 1M context of the Hub config is not verified here",
+                "rope'); use_qk_norm false per transformers modeling_llama4.py ('the 128E model does "
+                "not use qk_norm'); the 1M context of the Hub config is not verified here",
          status="mirror",
          notes="The same iRoPE layer plan as Scout, without frequency scaling."),
     dict(name="qwen3-8b", title="Qwen3 8B", hub_id="Qwen/Qwen3-8B", year=2025,
@@ -336,7 +365,9 @@ _DATA = [
          source="the rope_scaling block QwenLM/Qwen3's docs tell users to add for 131 072 tokens",
          status="docs",
          notes="Static YaRN: the same frequencies whatever the input length, so the Qwen docs warn "
-               "it 'may impact performance on shorter texts' and advise factor 2 for 65 536."),
+               "it 'may impact performance on shorter texts' and advise factor 2 for 65 536.",
+         scaling_trained=False,
+         scaling_source='QwenLM/Qwen3 README: Qwen3 natively handles 32 768 tokens; the YaRN block is added at deployment for longer inputs'),
     dict(name="qwen3-vl-8b", title="Qwen3-VL 8B", hub_id="Qwen/Qwen3-VL-8B-Instruct", year=2025,
          config={"model_type": "qwen3_vl",
                  "text_config": {"model_type": "qwen3_vl_text", "hidden_size": 4096,
@@ -373,7 +404,9 @@ _DATA = [
                 "default is this block)",
          status="class defaults",
          notes="YaRN x32 with truncate: false, so the ramp runs between the unrounded pair "
-               "indices 8.09 and 17.40; cos/sin factor 0.1 ln 32 + 1 = 1.347."),
+               "indices 8.09 and 17.40; cos/sin factor 0.1 ln 32 + 1 = 1.347.",
+         scaling_trained=True,
+         scaling_source='gpt-oss model card (arXiv 2508.10925) sec. 2: YaRN extends the dense layers to 131 072 tokens during pre-training'),
     dict(name="gemma-4", title="Gemma 4 (class defaults)", hub_id="google/gemma-4-e2b-it", year=2026,
          config={"model_type": "gemma4_text", "hidden_size": 2304, "num_attention_heads": 8,
                  "num_key_value_heads": 4, "head_dim": 256, "global_head_dim": 512,

@@ -19,13 +19,16 @@ them the way transformers 5 does and returns the numbers transformers computes:
 
 Each rule below cites the transformers 5 code it follows (``transformers/modeling_rope_utils.py``
 and ``transformers/models/<model>/{configuration,modeling}_<model>.py``; checked against
-transformers 5.23.0, and against its outputs by ``tests/test_config_golden.py``).
+transformers 5.24.0, and against its outputs by ``tests/test_config_golden.py``). A
+``model_type`` outside :data:`rope_core.config.MODEL_TYPES` is read the generic way, with a
+warning that says so.
 """
 
 from __future__ import annotations
 
 import math
 import numbers
+import warnings
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
@@ -40,7 +43,14 @@ from .frequencies import (
     _scaling_config,
 )
 
-__all__ = ["RopeSpec", "from_config", "layer_plan", "rope_parameters"]
+__all__ = ["MODEL_TYPES", "NO_ROPE_LAYER_TYPES", "RopeConfigWarning", "RopeSpec", "from_config",
+           "layer_plan", "rope_parameters"]
+
+
+class RopeConfigWarning(UserWarning):
+    """:func:`rope_core.from_config` read a config it cannot be sure of (an unknown ``model_type``) and
+    says which generic reading it used. Turn it into an error with
+    ``warnings.simplefilter("error", RopeConfigWarning)``."""
 
 # --- what each model family does differently ----------------------------------------------
 #
@@ -106,7 +116,25 @@ _FAMILIES = {
     "qwen2_5_vl": {"default_theta": 1e6, "type_aliases": {"mrope": "default"}},
     "qwen3_vl_text": {"default_theta": 5e5},
     "qwen3_vl": {"default_theta": 5e5},
-    "qwen3_next": {},
+    # configuration_qwen3_next.py: partial_rotary_factor 0.25 by default; layer_types from
+    # full_attention_interval (4): every 4th layer full_attention, the others linear_attention
+    # (Gated DeltaNet, no RoPE: modeling_qwen3_next.py applies rotary only in Qwen3NextAttention).
+    "qwen3_next": {"default_partial": 0.25, "layer_pattern": ("full_attention_interval", 4, "linear")},
+    # configuration_glm4_moe.py: partial_rotary_factor 0.5 by default; modeling_glm4_moe.py:
+    # rotate_half over the first rotary_dim features.
+    "glm4_moe": {"default_partial": 0.5},
+    # configuration_minimax_m2.py: default_theta 5e6; a config.json's rotary_dim (64 of head_dim
+    # 128) becomes partial_rotary_factor = rotary_dim / head_dim.
+    "minimax_m2": {"default_theta": 5e6, "rotary_dim_key": "rotary_dim"},
+    # configuration_exaone4.py: layer_types from sliding_window_pattern (4: three sliding, one
+    # full); modeling_exaone4.py Exaone4Attention.forward rotates only
+    # "if self.sliding_window is None or self.is_sliding": global layers are NoPE.
+    "exaone4": {"layer_pattern": ("sliding_window_pattern", 4), "rope_only_on": "sliding_attention",
+                "rope_only_if": ("sliding_window", 4096)},
+    # Llama's rotary and rotate_half with no RoPE key of their own (configuration_*.py).
+    "granite": {},
+    "seed_oss": {},
+    "apertus": {},
     # configuration_gemma3.py: rope_theta (global, default 1e6) on full_attention layers with
     # rope_scaling, rope_local_base_freq (default 1e4) unscaled on sliding_attention layers;
     # one full layer in sliding_window_pattern (6).
@@ -128,10 +156,33 @@ _FAMILIES = {
                     "layer_pattern": ("sliding_window_pattern", 6), "last_layer_full": True,
                     "head_dim_of": {"full_attention": ("global_head_dim", 512)}},
 }
+
+#: Layer types whose layers have no softmax attention and so apply no RoPE, whatever the model
+#: (transformers' ``ALLOWED_ATTN_LAYER_TYPES``): linear attention and other recurrent layers
+#: (Qwen3-Next's Gated DeltaNet, MiniMax lightning attention, Mamba, which transformers 5
+#: renames ``linear_attention``), convolution blocks (LFM2) and MoE-only blocks (Nemotron-H).
+NO_ROPE_LAYER_TYPES = ("conv", "linear_attention", "mamba", "moe")
+
+#: Layer types of softmax attention, which rotate unless the model's rules say otherwise.
+_ATTENTION_LAYER_TYPES = ("full_attention", "sliding_attention", "chunked_attention", "attention")
+
 # Multimodal wrappers keep the language model's keys under text_config.
 _TEXT_MODEL_TYPES = {"llama4": "llama4_text", "gemma3": "gemma3_text", "gemma4": "gemma4_text",
                      "qwen3_vl": "qwen3_vl_text", "qwen3_vl_moe": "qwen3_vl_moe_text"}
 _SCALED_TYPES_WITH_TRAINING_LENGTH = ("llama3", "yarn", "longrope")
+
+#: The ``model_type`` values :func:`rope_core.from_config` knows, each read as its transformers
+#: configuration and modeling code read it (multimodal wrappers such as ``"gemma3"`` included);
+#: any other type is read the generic way, with a :class:`rope_core.config.RopeConfigWarning`
+#: saying so.
+MODEL_TYPES = tuple(sorted(set(_FAMILIES) | {outer for outer, inner in _TEXT_MODEL_TYPES.items()
+                                              if inner in _FAMILIES}))
+
+_GENERIC_READING = (
+    "the generic reading of transformers' shared RoPE code: rope_theta / rope_scaling / "
+    "rope_parameters, head_dim (or hidden_size // num_attention_heads), rotary dim "
+    "int(head_dim * partial_rotary_factor), rotate_half pairs (layout 'half'), RoPE on every "
+    f"layer except layer types {list(NO_ROPE_LAYER_TYPES)}")
 
 
 @dataclass(frozen=True, eq=False)
@@ -187,6 +238,9 @@ class RopeSpec:
         equal those of interleaved RoPE; :meth:`apply` follows the model.
     seq_len : float or None
         The sequence length the frequencies were computed for (dynamic NTK and LongRoPE).
+    guesses : tuple of str
+        What :func:`from_config` had to assume (empty for a known ``model_type``); each was
+        also given as a :class:`rope_core.config.RopeConfigWarning`.
     """
 
     model_type: str | None
@@ -208,6 +262,7 @@ class RopeSpec:
     nope_layers: tuple = field(repr=False)
     output_in_half_order: bool = False
     seq_len: float | None = None
+    guesses: tuple = field(default=(), repr=False)
 
     @property
     def rotated_pairs(self):
@@ -314,14 +369,18 @@ class RopeSpec:
 
 def _int(config, key, where="config"):
     value = config[key]
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value <= 0:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{where}['{key}'] must be a positive integer, got {value!r}")
+    if value <= 0:
+        raise ValueError(f"{where}['{key}'] must be a positive integer, got {value!r}")
     return int(value)
 
 
 def _number(value, name):
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value) or value <= 0:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a finite number > 0, got {value!r}")
+    if not math.isfinite(value) or value <= 0:
+        raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
     return float(value)
 
 
@@ -414,10 +473,20 @@ def _rope_blocks(config, family, layer_types):
 
 def _standardise(blocks, config, family, where):
     """``standardize_rope_params``: fill rope_type, rope_theta, partial factor, training length."""
+    # Each top-level value keeps the name of the key it came from, so that an error names the
+    # key where the user wrote it.
     theta_key = family.get("theta_key", "rope_theta")
+    if config.get(theta_key) is None:
+        theta_key = "rope_theta"
+    top_theta = config.get(theta_key)
     partial_key = family.get("partial_key", "partial_rotary_factor")
-    top_theta = config.get(theta_key, config.get("rope_theta"))
-    top_partial = config.get(partial_key, config.get("partial_rotary_factor", family.get("default_partial")))
+    if config.get(partial_key) is None:
+        partial_key = "partial_rotary_factor"
+    top_partial = config.get(partial_key)
+    partial_where = f"config['{partial_key}']"
+    if top_partial is None and family.get("default_partial") is not None:
+        top_partial = family["default_partial"]
+        partial_where = f"the {family['default_partial']} default of this model type"
     out = {}
     for layer_type, block in blocks.items():
         name = where if layer_type is None else f"{where}['{layer_type}']"
@@ -432,15 +501,21 @@ def _standardise(blocks, config, family, where):
             known = tuple(t for t in ROPE_TYPES if t != "ntk")
             raise ValueError(f"{name}['rope_type'] must be one of {known}, got {rope_type!r}")
         block["rope_type"] = rope_type
+        theta_where = f"{name}['rope_theta']"
         if block.get("rope_theta") is None:
             block["rope_theta"] = top_theta if top_theta is not None else family.get("default_theta", 1e4)
-        block["rope_theta"] = _number(block["rope_theta"], f"{name}['rope_theta']")
-        if top_partial is not None:
-            block.setdefault("partial_rotary_factor", top_partial)
+            theta_where = f"config['{theta_key}']"
+        block["rope_theta"] = _number(block["rope_theta"], theta_where)
+        prf_where = f"{name}['partial_rotary_factor']"
+        if top_partial is not None and block.get("partial_rotary_factor") is None:
+            block["partial_rotary_factor"] = top_partial
+            prf_where = partial_where
         if block.get("partial_rotary_factor") is not None:
             prf = block["partial_rotary_factor"]
-            if isinstance(prf, bool) or not isinstance(prf, numbers.Real) or not 0 < prf <= 1:
-                raise TypeError(f"{name}['partial_rotary_factor'] must be a number in (0, 1], got {prf!r}")
+            if isinstance(prf, bool) or not isinstance(prf, numbers.Real):
+                raise TypeError(f"{prf_where} must be a number in (0, 1], got {prf!r}")
+            if not 0 < prf <= 1:
+                raise ValueError(f"{prf_where} must be a number in (0, 1], got {prf!r}")
         if rope_type in _SCALED_TYPES_WITH_TRAINING_LENGTH:
             # The top-level key wins (Phi-3 keeps it there), else the block's, else the context.
             if layer_type is None and config.get("original_max_position_embeddings") is not None:
@@ -499,11 +574,20 @@ def _layer_plan(config, family):
                 isinstance(t, str) for t in layer_types):
             raise ValueError(f"config['layer_types'] must be a list of {n_layers} strings, got {layer_types!r}")
         layer_types = list(layer_types)
+    elif "layer_pattern" in family and not _rope_only_applies(config, family):
+        layer_types = ["full_attention"] * n_layers  # EXAONE 4 without a sliding window
     elif "layer_pattern" in family:
         key, default, *mode = family["layer_pattern"]
-        period = _int({key: config.get(key, default)}, key)
+        pattern = config.get(key, default)
+        if isinstance(pattern, str) and pattern and set(pattern) <= {"L", "G"}:
+            # EXAONE 4 may spell the pattern out: "LLLG" = three local (sliding) layers, one global.
+            return _with_rope(config, family, ["sliding_attention" if pattern[i % len(pattern)] == "L"
+                                               else "full_attention" for i in range(n_layers)], uses_rope)
+        period = _int({key: pattern}, key)
         if mode == ["from_zero"]:  # ModernBERT: layer 0 is global
             layer_types = ["sliding_attention" if i % period else "full_attention" for i in range(n_layers)]
+        elif mode == ["linear"]:  # Qwen3-Next: every period-th layer is full attention
+            layer_types = ["linear_attention" if (i + 1) % period else "full_attention" for i in range(n_layers)]
         else:
             layer_types = ["sliding_attention" if (i + 1) % period else "full_attention" for i in range(n_layers)]
     elif family.get("no_rope_layers") and "layer_types" not in config and family.get("layout") == "interleaved":
@@ -511,10 +595,64 @@ def _layer_plan(config, family):
         layer_types = ["chunked_attention" if rope else "full_attention" for rope in uses_rope]
     if layer_types is not None and family.get("last_layer_full"):
         layer_types[-1] = "full_attention"
-    if family.get("rope_only_on") and layer_types is not None:
+    return _with_rope(config, family, layer_types, uses_rope)
+
+
+def _with_rope(config, family, layer_types, uses_rope):
+    """Pair each layer's type with whether it rotates, applying the rules on layer types."""
+    if family.get("rope_only_on") and layer_types is not None and _rope_only_applies(config, family):
         uses_rope = [rope and t == family["rope_only_on"] for rope, t in zip(uses_rope, layer_types)]
-    types = layer_types if layer_types is not None else [None] * n_layers
+    if layer_types is not None:
+        # Layers without softmax attention (Gated DeltaNet, Mamba, convolutions) rotate nothing.
+        uses_rope = [rope and t not in NO_ROPE_LAYER_TYPES for rope, t in zip(uses_rope, layer_types)]
+    types = layer_types if layer_types is not None else [None] * len(uses_rope)
     return tuple(zip(types, uses_rope))
+
+
+def _guesses(config, model_type):
+    """What reading a config of an unknown model type assumes, one sentence per assumption.
+
+    Raises where no generic reading can be right: a ``rotary_dim`` key that the shared code
+    ignores but a family's own code may read, or a layer type whose kind is unknown.
+    """
+    if model_type in _FAMILIES:
+        return []
+    name = "config has no 'model_type'" if model_type is None else (
+        f"model_type {model_type!r} is not one rope_core knows (rope_core.config.MODEL_TYPES)")
+    rotary = config.get("rotary_dim")
+    if rotary is not None:
+        head, nope = _head_dim(config, {}, model_type)
+        partial = config.get("partial_rotary_factor")
+        if not (isinstance(partial, numbers.Real) and isinstance(rotary, numbers.Integral)
+                and int(head * partial) == rotary):
+            raise ValueError(
+                f"{name}, and its config gives rotary_dim = {rotary!r}: transformers' shared code "
+                f"ignores that key (it would rotate int(head_dim * partial_rotary_factor) = "
+                f"{int(head * (partial or 1.0))} of {head} features), while families such as GPT-J "
+                "and MiniMax-M2 rotate exactly rotary_dim. Check the model's modeling code and set "
+                f"partial_rotary_factor = rotary_dim / head_dim (here {rotary!r} / {head}) if it "
+                "rotates rotary_dim features, or drop rotary_dim if it does not")
+    guesses = [f"{name}; it was read with {_GENERIC_READING}"]
+    layer_types = config.get("layer_types")
+    if isinstance(layer_types, list):
+        unknown = sorted({t for t in layer_types if isinstance(t, str)}
+                         - set(NO_ROPE_LAYER_TYPES) - set(_ATTENTION_LAYER_TYPES))
+        if unknown:
+            raise ValueError(
+                f"{name}, and its layer_types include {unknown}, a kind of layer rope_core cannot "
+                f"tell applies RoPE or not (it knows attention {list(_ATTENTION_LAYER_TYPES)} and "
+                f"layers without RoPE {list(NO_ROPE_LAYER_TYPES)})")
+    return guesses
+
+
+def _rope_only_applies(config, family):
+    """Whether the family's "RoPE only on one layer type" rule is on for this config
+    (EXAONE 4: only when it has a sliding window; with none, every layer rotates)."""
+    condition = family.get("rope_only_if")
+    if condition is None:
+        return True
+    key, default = condition
+    return config.get(key, default) is not None
 
 
 def rope_parameters(config):
@@ -585,10 +723,22 @@ def from_config(config, *, layer_type=None, seq_len=None):
         round-off of it), its ``attention_scaling``, the layout the model's code applies, and
         which layers use this RoPE and which use none.
 
+    Warns
+    -----
+    RopeConfigWarning
+        When ``model_type`` is not in :data:`rope_core.config.MODEL_TYPES` (or missing): the
+        config is read the generic way transformers' shared code reads it (``rope_theta`` / ``rope_scaling`` /
+        ``rope_parameters``, rotary dim ``int(head_dim * partial_rotary_factor)``, the half
+        layout, RoPE on every layer whose type is not in
+        :data:`rope_core.config.NO_ROPE_LAYER_TYPES`); the
+        warning names the type and that reading, and ``RopeSpec.guesses`` keeps it.
+
     Raises
     ------
     TypeError, ValueError
-        Naming the key: a config with no head size; a ``rope_type`` transformers does not know;
+        Naming the key where the config holds it: an unknown ``model_type`` whose config gives
+        ``rotary_dim`` (transformers' shared code ignores it, GPT-J and MiniMax-M2 obey it: no
+        generic reading is right) or a layer type of unknown kind; a config with no head size; a ``rope_type`` transformers does not know;
         a key of the wrong type; per-layer-type RoPE without ``layer_type``; a ``layer_type``
         the model does not have, or whose layers apply no RoPE; a scaling block missing a key
         its type requires or holding one its type does not read (see
@@ -596,7 +746,7 @@ def from_config(config, *, layer_type=None, seq_len=None):
 
     Notes
     -----
-    What transformers does and this function follows (transformers 5.23.0):
+    What transformers does and this function follows (transformers 5.24.0):
 
     * ``rope_scaling`` wins over ``rope_parameters``; missing ``rope_type`` is ``"default"``,
       missing ``rope_theta`` the class's ``default_theta``
@@ -608,6 +758,12 @@ def from_config(config, *, layer_type=None, seq_len=None):
       ``head_dim``, with ``int(p * head_dim // 2)`` pairs turning);
     * an explicit YaRN ``factor`` wins over ``max_position_embeddings /
       original_max_position_embeddings``; LongRoPE without ``factor`` uses that ratio;
+    * family rules: ``rotary_dim`` (GPT-J; MiniMax-M2 unless ``partial_rotary_factor`` is
+      given), default ``partial_rotary_factor`` (GPT-NeoX 0.25, GLM / GLM-4.5 0.5, Qwen3-Next
+      0.25), RoPE only on some layer types (Cohere 2 and EXAONE 4 with a sliding window: sliding
+      layers; Qwen3-Next: ``full_attention`` layers, its ``linear_attention`` layers have none),
+      NoPE layers (Llama 4, SmolLM3); the families are listed in
+      :data:`rope_core.config.MODEL_TYPES`;
     * YaRN reads ``truncate`` from the top level of ``rope_parameters`` only
       (``config.rope_parameters.get("truncate", True)`` in ``_compute_yarn_parameters``), so a
       per-layer-type block's ``truncate`` has no effect there, nor here.
@@ -628,6 +784,9 @@ def from_config(config, *, layer_type=None, seq_len=None):
     if model_type is not None and not isinstance(model_type, str):
         raise TypeError(f"config['model_type'] must be a string, got {model_type!r}")
     family = _FAMILIES.get(model_type, {})
+    guesses = _guesses(text, model_type)
+    for guess in guesses:
+        warnings.warn(guess, RopeConfigWarning, stacklevel=2)
     plan = _layer_plan(text, family)
     layer_types = sorted({t for t, _ in plan if t is not None})
     blocks, where = _rope_blocks(text, family, layer_types)
@@ -666,6 +825,15 @@ def from_config(config, *, layer_type=None, seq_len=None):
     if model_type == "gptj":
         rotary = text.get("rotary_dim", 64)  # GPTJConfig default; null rotates the whole head
         rotary_dim = rope_head_dim if rotary is None else _int({"rotary_dim": rotary}, "rotary_dim")
+        partial = rotary_dim / rope_head_dim
+    elif family.get("rotary_dim_key") and text.get(family["rotary_dim_key"]) is not None and not any(
+            isinstance(source, dict) and source.get("partial_rotary_factor") is not None
+            for source in (text, text.get("rope_parameters"), text.get("rope_scaling"))):
+        # MiniMaxConfig.convert_rope_params_to_dict: partial_rotary_factor, when given, wins.
+        key = family["rotary_dim_key"]
+        rotary_dim = _int(text, key)
+        if rotary_dim > rope_head_dim:
+            raise ValueError(f"config['{key}'] = {rotary_dim} is larger than head_dim {rope_head_dim}")
         partial = rotary_dim / rope_head_dim
     elif rope_type == "proportional":
         rotary_dim = rope_head_dim
@@ -709,6 +877,7 @@ def from_config(config, *, layer_type=None, seq_len=None):
         layout = "interleaved" if text.get(key, default) else "half"
     training = block.get("original_max_position_embeddings")
     return RopeSpec(
+        guesses=tuple(guesses),
         model_type=model_type,
         layer_type=layer_type,
         rope_type=rope_type,

@@ -350,3 +350,44 @@ def time_aligned_temporal_ids(grid_t, second_per_grid_t, tokens_per_second=2):
         if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value) or value <= 0:
             raise ValueError(f"{name} must be a positive finite number, got {value!r}")
     return np.floor(np.arange(grid_t) * float(second_per_grid_t) * float(tokens_per_second)).astype(np.int64)
+
+
+def qwen3_vl_video_positions(n_frames, grid_h, grid_w, timestamp_tokens):
+    r"""The (t, h, w) positions Qwen3-VL gives a video: one frame at a time, after its timestamp.
+
+    Qwen3-VL replaced Qwen2.5-VL's seconds-aligned temporal ids (:func:`time_aligned_temporal_ids`)
+    by *text*: each frame is preceded by timestamp tokens (``<t1> <vision_start> frame1
+    <vision_end> <t2> ...``), and transformers' ``Qwen3VLModel.get_rope_index`` splits
+    ``video_grid_thw`` into frames of one temporal patch each. Every frame is then placed like
+    an image of :func:`qwen2_vl_positions`: its tokens share ``t`` and add row and column; the
+    following text resumes one past the largest position used. The distance between two frames
+    in ``t`` counts tokens, not seconds; the time is read from the timestamp text.
+
+    Parameters
+    ----------
+    n_frames : int
+        Temporal patches of the video (>= 1).
+    grid_h, grid_w : int
+        Merged patches per frame along height and width (>= 1).
+    timestamp_tokens : int
+        Text tokens before each frame (its timestamp and the vision-start token), >= 0.
+
+    Returns
+    -------
+    t, h, w : ndarray of int, shape (n_frames * (timestamp_tokens + grid_h * grid_w),)
+
+    Examples
+    --------
+    >>> t, h, w = qwen3_vl_video_positions(2, 1, 2, 1)
+    >>> t.tolist(), w.tolist()
+    ([0, 1, 1, 3, 4, 4], [0, 1, 2, 3, 4, 5])
+    """
+    n_frames = check_int(n_frames, "n_frames", min=1)
+    grid_h, grid_w = check_int(grid_h, "grid_h", min=1), check_int(grid_w, "grid_w", min=1)
+    timestamp_tokens = check_int(timestamp_tokens, "timestamp_tokens", min=0)
+    parts, start = [], 0
+    for _ in range(n_frames):
+        t, h, w = qwen2_vl_positions(timestamp_tokens, grid_h, grid_w)
+        parts.append((t + start, h + start, w + start))
+        start += timestamp_tokens + max(grid_h, grid_w)
+    return tuple(np.concatenate([p[axis] for p in parts]) for axis in range(3))

@@ -1,8 +1,10 @@
 r"""Serving RoPE: position ids for padded and packed batches, and re-rotating cached keys.
 
-Chapter 12 uses these with :func:`rope_core.apply_rope`. They assume a *static* frequency
-scheme (no scaling, linear, NTK-aware, YaRN, llama3): dynamic NTK and LongRoPE change the
-frequencies with the length, and a rotation by a shift no longer composes with them.
+Chapter 12 uses these with :func:`rope_core.apply_rope`. Two re-rotations exist:
+:func:`rerotate_cached_keys` moves every key by the same number of positions (a static
+scheme: its frequencies do not change); :func:`rerotate_to_frequencies` keeps each key's
+position and changes the frequencies, by a different angle for each key (dynamic NTK and
+LongRoPE change their frequencies with the length).
 """
 
 from __future__ import annotations
@@ -11,14 +13,16 @@ import numpy as np
 
 from ._checks import check_int, check_real_array
 from .apply import apply_rope
+from .multimodal import rotate_pairs
 
 
 def position_ids_from_mask(attention_mask):
     r"""Position ids of a left- (or right-) padded batch: ``cumsum(mask) - 1``.
 
     The :math:`j`-th real token of a row gets position :math:`j`, wherever padding puts it;
-    padding slots get 1, as transformers' ``prepare_inputs_for_generation`` fills them (their
-    value does not matter: the mask hides them).
+    padding slots get 0, as transformers 5's ``_prepare_position_ids_for_generation`` fills
+    them (``masked_fill(attention_mask == 0, 0)``; transformers 4 wrote 1). Their value does
+    not matter: the mask hides them.
 
     Parameters
     ----------
@@ -31,13 +35,13 @@ def position_ids_from_mask(attention_mask):
     Examples
     --------
     >>> position_ids_from_mask([[0, 0, 1, 1, 1], [1, 1, 1, 1, 1]]).tolist()
-    [[1, 1, 0, 1, 2], [0, 1, 2, 3, 4]]
+    [[0, 0, 0, 1, 2], [0, 1, 2, 3, 4]]
     """
     mask = check_real_array(attention_mask, "attention_mask", min_ndim=2)
     if mask.ndim != 2 or not np.all((mask == 0) | (mask == 1)):
         raise ValueError("attention_mask must be a 2-D (batch, seq_len) array of 0 and 1")
     positions = np.cumsum(mask, axis=-1).astype(np.int64) - 1
-    return np.where(mask == 1, positions, 1)
+    return np.where(mask == 1, positions, 0)
 
 
 def packed_position_ids(document_lengths):
@@ -63,12 +67,70 @@ def packed_position_ids(document_lengths):
     return np.concatenate([np.arange(n, dtype=np.int64) for n in lengths])
 
 
+def packed_document_ids(position_ids):
+    r"""Which document each token of a packed row belongs to, read from its position ids.
+
+    A new document starts wherever the position does not continue the previous one
+    (:math:`p_j \ne p_{j-1} + 1`), as transformers finds packed sequences
+    (``masking_utils.find_packed_sequence_indices`` for sdpa/eager,
+    ``modeling_flash_attention_utils._is_packed_sequence`` for flash-attention). The position
+    ids therefore *are* the packing mask: a row of running positions is one document.
+
+    Parameters
+    ----------
+    position_ids : array_like of int, shape (seq_len,)
+
+    Returns
+    -------
+    ndarray of int64, shape (seq_len,)
+        0 for the first document, 1 for the next, ...
+
+    Examples
+    --------
+    >>> packed_document_ids([0, 1, 2, 0, 1, 0]).tolist()
+    [0, 0, 0, 1, 1, 2]
+    >>> packed_document_ids([0, 1, 2, 3, 4, 5]).tolist()
+    [0, 0, 0, 0, 0, 0]
+    """
+    positions = check_real_array(position_ids, "position_ids", min_ndim=1)
+    if positions.ndim != 1 or positions.size == 0:
+        raise ValueError(f"position_ids must be a non-empty 1-D array, got shape {positions.shape}")
+    starts = np.r_[False, np.diff(positions) != 1]
+    return np.cumsum(starts).astype(np.int64)
+
+
+def packed_causal_mask(position_ids):
+    r"""The attention mask transformers derives for a packed row: causal and block-diagonal.
+
+    Token :math:`j` may attend to token :math:`i \le j` of the same document
+    (:func:`packed_document_ids`).
+
+    Parameters
+    ----------
+    position_ids : array_like of int, shape (seq_len,)
+
+    Returns
+    -------
+    ndarray of bool, shape (seq_len, seq_len)
+        ``mask[j, i]`` is ``True`` where query :math:`j` may see key :math:`i`.
+
+    Examples
+    --------
+    >>> packed_causal_mask([0, 1, 0]).astype(int).tolist()
+    [[1, 0, 0], [1, 1, 0], [0, 0, 1]]
+    """
+    documents = packed_document_ids(position_ids)
+    n = documents.size
+    return np.tril(np.ones((n, n), dtype=bool)) & (documents[:, None] == documents[None, :])
+
+
 def rerotate_cached_keys(keys, shift, *, base=10000.0, layout="half", rope_scaling=None):
     r"""Move keys cached at positions :math:`m` to positions :math:`m + \text{shift}`.
 
     A cached key is :math:`R_m\mathbf{k}`; rotating it once more by :math:`R_{s}` gives
     :math:`R_{s}R_m\mathbf{k} = R_{m+s}\mathbf{k}`, the key as if computed at :math:`m + s`.
-    StreamingLLM-style caches use it with a negative shift after evicting tokens.
+    Caches that evict tokens and renumber the rest (transformers' former ``SinkCache``,
+    llama.cpp's context shift) use it with a negative shift.
 
     Parameters
     ----------
@@ -94,10 +156,75 @@ def rerotate_cached_keys(keys, shift, *, base=10000.0, layout="half", rope_scali
     keys = check_real_array(keys, "keys", min_ndim=2)
     shift = check_int(shift, "shift")
     if rope_scaling is not None and (rope_scaling.get("rope_type") or rope_scaling.get("type")) in ("dynamic", "longrope"):
-        raise ValueError("rope_scaling: dynamic and longrope frequencies depend on the length; "
-                         "cached keys cannot be moved by a rotation (cache keys before RoPE instead)")
+        raise ValueError("rope_scaling: dynamic and longrope frequencies depend on the length, so a "
+                         "uniform shift does not describe the change; re-rotate each key to the new "
+                         "frequencies with rerotate_to_frequencies")
     moved = apply_rope(keys, np.full(keys.shape[-2], shift), base=base, layout=layout, rope_scaling=rope_scaling)
     if rope_scaling is not None:
         from .frequencies import attention_factor
         moved = moved / attention_factor(keys.shape[-1], base, rope_scaling=rope_scaling)
     return moved
+
+
+def rerotate_to_frequencies(keys, positions, old_inverse_frequencies, new_inverse_frequencies, *,
+                            layout="half", old_factor=1.0, new_factor=1.0):
+    r"""Turn keys cached with one set of frequencies into the keys of another, exactly.
+
+    A key cached at position :math:`n` is :math:`a\,R(n\theta)\mathbf{k}` (per pair, with
+    attention factor :math:`a`). One more rotation by :math:`n(\theta'_i - \theta_i)` in pair
+    :math:`i`, and the factor ratio :math:`a'/a`, give :math:`a'\,R(n\theta')\mathbf{k}`: the
+    key as the new frequencies would have rotated it. The angle differs from key to key, so
+    it is not the uniform shift of :func:`rerotate_cached_keys`, but it is still one rotation.
+    This is how a cache survives dynamic NTK growing its base, or LongRoPE switching from
+    its short to its long factors.
+
+    Parameters
+    ----------
+    keys : array_like, shape (..., seq_len, dim)
+        Cached keys, rotated with ``old_inverse_frequencies`` at ``positions``.
+    positions : array_like of int, shape (seq_len,)
+        The position each cached key was rotated at.
+    old_inverse_frequencies, new_inverse_frequencies : array_like, shape (dim // 2,)
+        :math:`\theta` and :math:`\theta'`, e.g. from :func:`rope_core.inverse_frequencies`
+        at the old and the new sequence length.
+    layout : {"half", "interleaved"}
+        Which features form a pair (transformers: ``"half"``).
+    old_factor, new_factor : float
+        Attention factors the keys carry and should carry (YaRN, LongRoPE; 1 otherwise).
+
+    Returns
+    -------
+    ndarray, shape of ``keys``
+
+    Examples
+    --------
+    >>> block = {"rope_type": "dynamic", "factor": 1.0, "max_position_embeddings": 8}
+    >>> old = rope_core.inverse_frequencies(4, rope_scaling=block, seq_len=8)
+    >>> new = rope_core.inverse_frequencies(4, rope_scaling=block, seq_len=32)
+    >>> k = np.ones((3, 4))
+    >>> cached = rope_core.apply_rope(k, [0, 1, 2], base=10000.0 * (4 ** 2), layout="half")
+    >>> moved = rerotate_to_frequencies(rope_core.apply_rope(k, [0, 1, 2], layout="half"),
+    ...                                 [0, 1, 2], old, new)
+    >>> bool(np.allclose(moved, cached))
+    True
+    """
+    keys = check_real_array(keys, "keys", min_ndim=2)
+    if keys.shape[-1] % 2:
+        raise ValueError(f"keys must have an even last axis (pairs), got {keys.shape[-1]}")
+    if layout not in ("half", "interleaved"):
+        raise ValueError(f"layout must be 'half' or 'interleaved', got {layout!r}")
+    positions = check_real_array(positions, "positions", min_ndim=1)
+    if positions.shape != (keys.shape[-2],):
+        raise ValueError(f"positions must have shape ({keys.shape[-2]},) (one per cached key), "
+                         f"got {positions.shape}")
+    old = check_real_array(old_inverse_frequencies, "old_inverse_frequencies", min_ndim=1)
+    new = check_real_array(new_inverse_frequencies, "new_inverse_frequencies", min_ndim=1)
+    for name, freq in (("old_inverse_frequencies", old), ("new_inverse_frequencies", new)):
+        if freq.shape != (keys.shape[-1] // 2,):
+            raise ValueError(f"{name} must have shape ({keys.shape[-1] // 2},) (one per pair), "
+                             f"got {freq.shape}")
+    for name, factor in (("old_factor", old_factor), ("new_factor", new_factor)):
+        if isinstance(factor, bool) or not isinstance(factor, (int, float)) or not factor > 0:
+            raise ValueError(f"{name} must be a number > 0, got {factor!r}")
+    angles = positions[:, None] * (new - old)[None, :]
+    return rotate_pairs(keys, angles, layout=layout) * (new_factor / old_factor)

@@ -74,13 +74,44 @@ ROTARY = {
     "qwen2_vl_text": ("qwen2_vl", "Qwen2VLRotaryEmbedding", "mrope"),
     "qwen3_vl_text": ("qwen3_vl", "Qwen3VLTextRotaryEmbedding", "mrope"),
     "gptj": ("gptj", None, "gptj"),
+    "exaone4": ("exaone4", "Exaone4RotaryEmbedding", "rotate_half"),
+    "glm4_moe": ("glm4_moe", "Glm4MoeRotaryEmbedding", "rotate_half"),
+    "seed_oss": ("seed_oss", "SeedOssRotaryEmbedding", "rotate_half"),
+    "apertus": ("apertus", "ApertusRotaryEmbedding", "rotate_half"),
+    "minimax_m2": ("minimax_m2", "MiniMaxM2RotaryEmbedding", "rotate_half"),
+    "granite": ("granite", "GraniteRotaryEmbedding", "rotate_half"),
+    "qwen3_next": ("qwen3_next", "Qwen3NextRotaryEmbedding", "rotate_half"),
+    "qwen3_moe": ("qwen3_moe", "Qwen3MoeRotaryEmbedding", "rotate_half"),
+    "olmo2": ("olmo2", "Olmo2RotaryEmbedding", "rotate_half"),
 }
+
+# Published configs of models that are not in the atlas (tests/fixtures/configs/, sources in
+# its README.md). Model types transformers does not register are built as the type whose code
+# runs them (Kimi K2 ships DeepSeek-V3's modeling code).
+REAL_CONFIGS = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "configs"
+TRANSFORMERS_TYPE = {"kimi_k2": "deepseek_v3"}
+
+
+def rope_layers(cfg):
+    """Indices of the layers whose attention applies RoPE, by each modeling file's own rule."""
+    n_layers = cfg.num_hidden_layers
+    layer_types = getattr(cfg, "layer_types", None)
+    if cfg.model_type == "exaone4":
+        # modeling_exaone4.py: "if self.sliding_window is None or self.is_sliding"
+        return [i for i in range(n_layers)
+                if cfg.sliding_window is None or layer_types[i] == "sliding_attention"]
+    if cfg.model_type == "qwen3_next":
+        # modeling_qwen3_next.py: only full_attention layers hold Qwen3NextAttention (with RoPE);
+        # linear_attention layers hold Qwen3NextGatedDeltaNet.
+        return [i for i in range(n_layers) if layer_types[i] == "full_attention"]
+    return list(range(n_layers))
 
 
 def build_config(config):
     """transformers' own config object for a config.json dict (the text model's, if wrapped)."""
     config = copy.deepcopy(config)
     model_type = config.pop("model_type")
+    model_type = TRANSFORMERS_TYPE.get(model_type, model_type)
     obj = AutoConfig.for_model(model_type, **config)
     return obj.get_text_config() if hasattr(obj, "get_text_config") else obj
 
@@ -137,10 +168,8 @@ def run(name, config, layer_type, rng):
         else:
             nope = 0
         full_dim = head_dim + nope
-        if kind == "rotate_half" and getattr(cfg, "partial_rotary_factor", None):
+        if kind == "rotate_half":  # the attention's head width; partial RoPE rotates a slice
             full_dim = getattr(cfg, "head_dim", None) or cfg.hidden_size // cfg.num_attention_heads
-        if kind == "rotate_half" and model_type == "gpt_neox":
-            full_dim = cfg.hidden_size // cfg.num_attention_heads
         x = head(rng, len(positions), full_dim)
         xt = torch.tensor(x)
         dummy = torch.zeros(1, dtype=torch.float32)
@@ -217,13 +246,25 @@ def main():
             if name not in atlas.names():
                 records[-1]["config"] = config
             print(f"{name:22s} {str(layer_type):18s} {len(records[-1]['inv_freq'])} pairs", file=sys.stderr)
+    for path in sorted(REAL_CONFIGS.glob("*.json")):
+        config = json.loads(path.read_text())
+        record = run(path.stem, config, None, rng)
+        cfg = build_config(config)
+        record.update(config=config, source=f"tests/fixtures/configs/{path.name}",
+                      rope_layers=rope_layers(cfg),
+                      head_dim=len(record["cases"][0]["x"][0]))
+        records.append(record)
+        print(f"{path.stem:22s} {len(record['inv_freq'])} pairs, {len(record['rope_layers'])} RoPE layers",
+              file=sys.stderr)
     payload = {
         "generated_by": "scripts/golden_rope.py",
         "transformers_version": transformers.__version__,
         "torch_version": torch.__version__,
         "seed": SEED,
         "note": "inv_freq, attention_scaling, cos/sin and a rotated head from transformers' own "
-                "rotary classes; configs from rope_core.atlas (variants carry their config)",
+                "rotary classes; configs from rope_core.atlas (variants and the published configs "
+                "of tests/fixtures/configs carry their config, and the latter the layers that "
+                "apply RoPE by their modeling file's rule)",
         "records": records,
     }
     OUT.parent.mkdir(parents=True, exist_ok=True)

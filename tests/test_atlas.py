@@ -142,3 +142,22 @@ def test_html_table_escapes_and_refuses_empty():
     assert html.count("<tr>") == 2 and "overflow-x:auto" in html
     with pytest.raises(ValueError, match="rows"):
         atlas.html_table([])
+
+
+@pytest.mark.parametrize("name", atlas.names())
+def test_scaling_trained_is_set_exactly_for_scaled_models(name):
+    item = atlas.entry(name)
+    scaled = any(spec.rope_type in atlas.SCALED_ROPE_TYPES for spec in atlas.specs(name).values())
+    if scaled:
+        assert isinstance(item.scaling_trained, bool) and len(item.scaling_source) > 20
+    else:
+        assert item.scaling_trained is None and item.scaling_source == ""
+
+
+def test_scaling_trained_separates_trained_from_added_scaling():
+    assert atlas.entry("llama-3.1-8b").scaling_trained is True
+    assert atlas.entry("deepseek-v3").scaling_trained is True
+    assert atlas.entry("gpt-oss-20b").scaling_trained is True
+    assert atlas.entry("phi-3.5-mini").scaling_trained is True
+    assert atlas.entry("qwen3-8b-yarn").scaling_trained is False
+    assert atlas.entry("qwen3-8b").scaling_trained is None

@@ -16,6 +16,7 @@ import rope_core
 import rope_core.atlas
 import rope_core.config
 from rope_core import RopeSpec, from_config, inverse_frequencies, layer_plan
+from rope_core.config import MODEL_TYPES, RopeConfigWarning
 
 LLAMA31 = {"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "num_hidden_layers": 4,
            "max_position_embeddings": 131072, "rope_theta": 500000.0,
@@ -81,7 +82,8 @@ def test_a_missing_rope_type_is_default_in_a_config_as_in_transformers():
     # No rope key at all: the class's default_theta (10 000; Mixtral 1e6, gpt-oss 1.5e5).
     assert from_config({"model_type": "llama", "head_dim": 64}).base == 10000.0
     assert from_config({"model_type": "mixtral", "head_dim": 64}).base == 1e6
-    assert from_config({"model_type": "some_new_model", "head_dim": 64}).base == 10000.0
+    with pytest.warns(RopeConfigWarning, match="some_new_model"):
+        assert from_config({"model_type": "some_new_model", "head_dim": 64}).base == 10000.0
 
 
 def test_partial_rotary_conventions_side_by_side():
@@ -210,14 +212,26 @@ def test_dynamic_follows_the_positions_as_transformers_forward_does():
     ({"model_type": "llama", "head_dim": 128, "rope_scaling": {"rope_type": "linear", "factor": 2.0,
                                                                "beta_fast": 4}}, ValueError, "beta_fast"),
     ({"model_type": "llama", "head_dim": 128, "rope_scaling": [1, 2]}, TypeError, "rope_scaling"),
-    ({"model_type": "llama", "head_dim": 128, "partial_rotary_factor": 1.5}, TypeError, "partial_rotary_factor"),
+    ({"model_type": "llama", "head_dim": 128, "partial_rotary_factor": 1.5}, ValueError,
+     r"^config\['partial_rotary_factor'\] must be a number in \(0, 1\]"),
+    ({"model_type": "llama", "head_dim": 128, "partial_rotary_factor": "half"}, TypeError,
+     r"^config\['partial_rotary_factor'\]"),
+    ({"model_type": "llama", "head_dim": 128, "rope_theta": "500000"}, TypeError, r"^config\['rope_theta'\]"),
+    ({"model_type": "gpt_neox", "hidden_size": 768, "num_attention_heads": 12, "rotary_emb_base": -1},
+     ValueError, r"^config\['rotary_emb_base'\]"),
+    ({"model_type": "gpt_neox", "hidden_size": 768, "num_attention_heads": 12, "rotary_pct": 2},
+     ValueError, r"^config\['rotary_pct'\]"),
+    ({"model_type": "llama", "head_dim": 128, "rope_scaling": {"rope_type": "linear", "factor": 2.0,
+                                                               "rope_theta": 0}},
+     ValueError, r"^config\['rope_scaling'\]\['rope_theta'\]"),
+    ({"model_type": "llama", "head_dim": 64, "num_hidden_layers": -1}, ValueError, "num_hidden_layers"),
     ({"model_type": "llama", "head_dim": 128, "partial_rotary_factor": 0.01}, ValueError, "rotary dimension"),
     ({"model_type": "deepseek_v3", "hidden_size": 7168, "num_attention_heads": 128}, ValueError,
      "qk_rope_head_dim"),
     ({"model_type": 3, "head_dim": 64}, TypeError, "model_type"),
     ({"model_type": "llama", "head_dim": 64, "layer_types": ["full_attention"], "num_hidden_layers": 2},
      ValueError, "layer_types"),
-    ({"model_type": "llama", "head_dim": 64, "max_position_embeddings": -1}, TypeError, "max_position_embeddings"),
+    ({"model_type": "llama", "head_dim": 64, "max_position_embeddings": -1}, ValueError, "max_position_embeddings"),
 ])
 def test_bad_configs_name_the_key(config, error, match):
     with pytest.raises(error, match=match):
@@ -261,3 +275,70 @@ def test_rope_parameters_is_the_v5_form_of_every_atlas_config(name):
                 again.softmax_scale_factor) == (spec.rope_type, spec.base, spec.rotary_dim, spec.layout,
                                                 spec.attention_factor, spec.softmax_scale_factor)
         np.testing.assert_array_equal(again.inverse_frequencies, spec.inverse_frequencies)
+
+
+# --- model types: known, unknown, and the keys families add ----------------------------------
+
+def test_the_known_model_types_are_a_public_sorted_list():
+    assert list(MODEL_TYPES) == sorted(MODEL_TYPES)
+    for model_type in ("llama", "mistral", "qwen3_next", "glm4_moe", "minimax_m2", "exaone4",
+                       "deepseek_v3", "kimi_k2", "gemma3", "gemma3_text", "llama4"):
+        assert model_type in MODEL_TYPES
+    assert "totally_new_model" not in MODEL_TYPES
+
+
+def test_an_unknown_model_type_warns_naming_it_and_the_reading_used():
+    config = {"model_type": "totally_new_model", "hidden_size": 1024, "num_attention_heads": 8}
+    with pytest.warns(RopeConfigWarning) as caught:
+        spec = from_config(config)
+    (warning,) = caught
+    message = str(warning.message)
+    assert "'totally_new_model'" in message and "MODEL_TYPES" in message
+    assert "rotate_half" in message and "partial_rotary_factor" in message
+    assert spec.guesses == (message,)
+    assert (spec.rotary_dim, spec.layout) == (128, "half")
+    with pytest.warns(RopeConfigWarning, match="no 'model_type'"):
+        from_config({"head_dim": 64})
+
+
+def test_an_unknown_model_type_with_rotary_dim_is_an_error_not_a_guess():
+    """transformers' shared code ignores rotary_dim; GPT-J and MiniMax-M2 obey it: no generic
+    reading is right, so the error says how to state it."""
+    config = {"model_type": "totally_new_model", "hidden_size": 1024, "num_attention_heads": 8,
+              "rotary_dim": 32}
+    with pytest.raises(ValueError, match=r"rotary_dim = 32.*partial_rotary_factor = rotary_dim / head_dim"):
+        from_config(config)
+    with pytest.warns(RopeConfigWarning):  # stated both ways and consistent: a guess, no error
+        assert from_config({**config, "partial_rotary_factor": 0.25}).rotary_dim == 32
+
+
+def test_layer_kinds_without_attention_apply_no_rope_and_unknown_kinds_are_errors():
+    config = {"model_type": "some_hybrid", "head_dim": 64, "num_hidden_layers": 4,
+              "layer_types": ["linear_attention", "full_attention", "conv", "full_attention"]}
+    with pytest.warns(RopeConfigWarning):
+        spec = from_config(config)
+    assert (spec.layers, spec.nope_layers) == ((1, 3), (0, 2))
+    with pytest.raises(ValueError, match="'linear_attention' use no RoPE"):
+        with pytest.warns(RopeConfigWarning):
+            from_config(config, layer_type="linear_attention")  # layers of that type use no RoPE
+    strange = {**config, "layer_types": ["hybrid", "full_attention", "full_attention", "full_attention"]}
+    with pytest.raises(ValueError, match=r"\['hybrid'\]"):
+        from_config(strange)
+
+
+def test_family_rules_minimax_exaone_qwen3_next_glm():
+    minimax = {"model_type": "minimax_m2", "hidden_size": 3072, "num_attention_heads": 48, "head_dim": 128,
+               "rotary_dim": 64, "rope_theta": 5e6}
+    assert from_config(minimax).rotary_dim == 64
+    # an explicit partial_rotary_factor wins over rotary_dim (MiniMaxM2Config.convert_rope_params_to_dict)
+    assert from_config({**minimax, "partial_rotary_factor": 0.25}).rotary_dim == 32
+    exaone = {"model_type": "exaone4", "head_dim": 128, "num_hidden_layers": 8, "sliding_window": 4096,
+              "sliding_window_pattern": 4}
+    assert from_config(exaone).layers == (0, 1, 2, 4, 5, 6)
+    assert from_config({**exaone, "sliding_window_pattern": "LLLG"}).layers == (0, 1, 2, 4, 5, 6)
+    assert from_config({**exaone, "sliding_window": None}).layers == tuple(range(8))
+    qwen = {"model_type": "qwen3_next", "head_dim": 256, "num_hidden_layers": 8}
+    spec = from_config(qwen)
+    assert (spec.rotary_dim, spec.layers) == (64, (3, 7))
+    assert from_config({**qwen, "full_attention_interval": 2}).layers == (1, 3, 5, 7)
+    assert from_config({"model_type": "glm4_moe", "head_dim": 128}).rotary_dim == 64

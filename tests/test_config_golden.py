@@ -91,3 +91,35 @@ def test_a_wrong_layout_would_be_caught():
     case = record["cases"][0]
     error = np.abs(wrong.apply(np.array(case["x"]), case["positions"])[:2] - np.array(case["rotated"])[:2])
     assert error.max() > 0.1
+
+
+REAL = [record for record in RECORDS if "rope_layers" in record]
+
+
+def test_the_published_configs_are_all_recorded():
+    """Every config in tests/fixtures/configs has its record (the 13 published models and the
+    two whose config leaves out partial_rotary_factor)."""
+    names = {path.stem for path in (Path(__file__).parent / "fixtures" / "configs").glob("*.json")}
+    assert names == {record["name"] for record in REAL}
+    assert len(names) == 15
+
+
+@pytest.mark.parametrize("record", REAL, ids=_id)
+def test_published_configs_give_transformers_rotary_dim_head_and_rope_layers(record):
+    """The keys transformers reads beyond the frequencies: rotary_dim (MiniMax-M2), the
+    per-family partial_rotary_factor defaults (GLM-4.5, Qwen3-Next), and which layers rotate
+    (EXAONE 4's NoPE global layers, Qwen3-Next's linear-attention layers). Known model types
+    give no warning."""
+    import warnings
+
+    from rope_core.config import MODEL_TYPES, RopeConfigWarning
+    assert record["config"]["model_type"] in MODEL_TYPES
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RopeConfigWarning)
+        spec = from_config(record["config"])
+    assert spec.guesses == ()
+    assert spec.rotary_dim == 2 * len(record["inv_freq"])
+    assert spec.head_dim == record["head_dim"]
+    assert list(spec.layers) == record["rope_layers"]
+    n_layers = record["config"]["num_hidden_layers"]
+    assert sorted(spec.layers + spec.nope_layers) == list(range(n_layers))

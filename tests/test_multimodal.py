@@ -144,3 +144,15 @@ def test_time_aligned_ids_depend_on_seconds_not_frames():
             mm.time_aligned_temporal_ids(3, bad)
     with pytest.raises((TypeError, ValueError), match="grid_t"):
         mm.time_aligned_temporal_ids(0, 1.0)
+
+
+def test_qwen3_vl_frames_are_placed_one_at_a_time_after_their_timestamps():
+    t, h, w = mm.qwen3_vl_video_positions(3, 2, 2, 4)
+    assert t.size == 3 * (4 + 4)
+    frame_t = [np.unique(t[start + 4 : start + 8]) for start in (0, 8, 16)]
+    assert all(f.size == 1 for f in frame_t)                       # one temporal id per frame
+    steps = np.diff([f[0] for f in frame_t])
+    np.testing.assert_array_equal(steps, [4 + 2, 4 + 2])           # tokens between frames, not seconds
+    np.testing.assert_array_equal(t[:4], np.arange(4))             # the first timestamp is text
+    with pytest.raises(ValueError, match="n_frames"):
+        mm.qwen3_vl_video_positions(0, 2, 2, 1)

@@ -111,14 +111,14 @@ def test_readouts_equal_rope_core(gallery):
         got = float(root.locator('[data-readout="block"]').get_attribute("data-cos"))
         assert abs(got - rc.rope_matrix(m, data["dims"][d], data["bases"][b])[2 * i, 2 * i]) < 1e-6
 
-    # Decay: the relative bound at the chosen distance.
+    # Decay: the bound for q = k at the chosen distance, B(r) in the score's own unit.
     root, data = widget(page, "DecayExplorer"), W.DecayExplorer().data
     for _ in range(3):
         press(root, "distance", times=11)
-        r, b = slider_index(root, "distance"), slider_index(root, "base")
-        bound = rc.long_term_decay_bound([0, data["distances"][r]], data["dim"], data["bases"][b])
-        got = float(root.locator('[data-readout="bound"]').get_attribute("data-value"))
-        assert abs(got - bound[1] / bound[0]) < 1e-6
+        r, b = data["distances"][data["stops"][slider_index(root, "distance")]], slider_index(root, "base")
+        bound = rc.long_term_decay_bound(r, data["dim"], data["bases"][b])
+        got = float(root.locator('[data-readout="aligned"]').get_attribute("data-bound"))
+        assert abs(got - bound) < 1e-4
 
     # Context extension: turns of the slowest pair under YaRN.
     root, data = widget(page, "ContextExtension"), W.ContextExtension().data
@@ -203,7 +203,7 @@ CONTRAST = """
 def test_widgets_readable_in_both_modes(scheme, book_server, browser_page, dark_browser_page, screenshot_dir):
     page, log = browser_page if scheme == "light" else dark_browser_page
     page.goto(f"{book_server}/book/gallery.html", wait_until="networkidle")
-    page.wait_for_function(f"document.querySelectorAll('.rope-w > .rope-w-body > svg').length === {len(ORDER)}", timeout=20000)
+    page.wait_for_function("document.documentElement.dataset.ropeWidgets === 'ready'", timeout=30000)
     assert page.evaluate("document.documentElement.dataset.theme") == scheme
     widgets = page.locator(".rope-w")
     for w, name in enumerate(ORDER):

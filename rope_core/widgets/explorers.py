@@ -11,6 +11,7 @@ from .. import (
     atlas,
 )
 from .._checks import check_dim
+from ..demos.candidates import CANDIDATE_DEFAULTS, CANDIDATES, candidate_table
 from ..demos.context import (
     BAND_NAMES,
     CONTEXT_DEFAULTS,
@@ -22,7 +23,6 @@ from ..demos.context import (
     slow_pairs_beyond_training as slow_pairs_beyond_training,  # announced here first
 )
 from ..demos.context import trained_frequencies as trained_frequencies  # announced here first
-from ..demos.candidates import CANDIDATE_DEFAULTS, CANDIDATES, candidate_table
 from ..demos.decay import DECAY_DEFAULTS, decay_table
 from ..demos.rotation import (
     RELATIVE_DEFAULTS,

@@ -174,7 +174,7 @@ def main(argv=None) -> int:
         page.add_init_script(FRAME_INSTRUMENT)
         page.route("**/*", lambda r: r.continue_() if "127.0.0.1" in r.request.url else r.abort())
         page.goto(url, wait_until="networkidle")
-        page.wait_for_function("document.querySelectorAll('.rope-w input[type=range]').length >= 21")
+        page.wait_for_function("document.documentElement.dataset.ropeWidgets === 'ready'")
         widgets = page.locator(".rope-w")
         print("Key press to redrawn SVG, in ms: 'script' stops when the SVG has changed, 'total' also")
         print("includes the style and layout pass. Goals (on total): median <= 4, p95 <= 16, state <= 200 KB.")

@@ -115,7 +115,8 @@ DRAWN = r"""(root) => {
   const cx = Number(axis.getAttribute("cx")), cy = Number(axis.getAttribute("cy")), unit = Number(axis.getAttribute("r"));
   const data = (x, y) => [(Number(x) - cx) / unit, (cy - Number(y)) / unit];
   const arrows = {};
-  for (const g of svg.querySelectorAll("g[data-vector]")) {
+  const shown = (node) => !node.closest('[style*="display: none"]');   // a hidden layer draws nothing
+  for (const g of [...svg.querySelectorAll("g[data-vector]")].filter(shown)) {
     const line = g.querySelector("line");
     const head = g.querySelector("polygon").getAttribute("points").trim().split(/\s+/)[0].split(",");
     arrows[g.dataset.vector] = {
@@ -131,8 +132,8 @@ DRAWN = r"""(root) => {
   }
   // Labels stay in drawing units: labelAt clamps them inside the drawing, in those units.
   const labels = {};
-  for (const t of svg.querySelectorAll("text[data-vector]")) labels[t.dataset.vector] = [Number(t.getAttribute("x")), Number(t.getAttribute("y"))];
-  const trail = [...svg.querySelectorAll("[data-mark=trail] circle.rope-w-muted-text")].map((c) => data(c.getAttribute("cx"), c.getAttribute("cy")));
+  for (const t of [...svg.querySelectorAll("text[data-vector]")].filter(shown)) labels[t.dataset.vector] = [Number(t.getAttribute("x")), Number(t.getAttribute("y"))];
+  const trail = [...svg.querySelectorAll("[data-mark=trail] circle.rope-w-muted-text")].filter((c) => c.style.display !== "none").map((c) => data(c.getAttribute("cx"), c.getAttribute("cy")));
   const path = svg.querySelector("path.rope-w-arc");
   let arc = null;
   if (path && path.getAttribute("d")) {
@@ -222,7 +223,7 @@ def check_rotation_explorer(root, data):
     assert best == table["closest"][t, m]
     ring = root.locator("[data-mark=closest]")
     if best < 0:
-        assert ring.count() == 0 and closest.inner_text() == "not past half a turn yet"
+        assert ring.evaluate("(c) => c.style.display") == "none" and closest.inner_text() == "not past half a turn yet"
     else:
         assert abs(float(closest.get_attribute("data-offset")) - table["closest_offset"][t, m]) < 1e-6
         assert closest.inner_text().startswith(f"m = {best}, ")
@@ -319,7 +320,7 @@ RELATIVE_MARKS = r"""(root) => {
   const axis = svg.querySelector("circle.rope-w-axis");
   const cx = Number(axis.getAttribute("cx")), cy = Number(axis.getAttribute("cy")), unit = Number(axis.getAttribute("r"));
   const arcs = {};
-  for (const path of svg.querySelectorAll("path[data-arc]")) {
+  for (const path of [...svg.querySelectorAll("path[data-arc]")].filter((node) => !node.closest('[style*="display: none"]'))) {
     const n = path.getAttribute("d").replace(/[MA]/g, " ").trim().split(/[\s,]+/).map(Number);
     arcs[path.dataset.arc] = { start: [(n[0] - cx) / unit, (cy - n[1]) / unit], radius: n[2] / unit, large: n[5], sweep: n[6],
                                end: [(n[7] - cx) / unit, (cy - n[8]) / unit] };

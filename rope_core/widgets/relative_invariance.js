@@ -52,8 +52,8 @@ function render({ model, el }) {
   column.append(svg, strips);
   const ymax = data.length_range[1] * data.length_range[1];
   const sy = (v) => st + (sh - st - sb) * (1 - (v + ymax) / (2 * ymax));
-  const chart = (x0, lo, hi, title, axis) => {
-    const sx = (v) => x0 + sl + (half - 2 * sl) * (v - lo) / (hi - lo);
+  const chart = (x0, lo, hi, title, axis, w = half) => {
+    const sx = (v) => x0 + sl + (w - 2 * sl) * (v - lo) / (hi - lo);
     svgEl("line", { x1: sx(lo), x2: sx(hi), y1: sy(0), y2: sy(0), class: "rope-w-axis" }, strips);
     typeset(svgEl("text", { x: x0 + sl, y: 14, "data-strip-title": axis }, strips), title);
     for (const v of [lo, hi]) {
@@ -63,7 +63,7 @@ function render({ model, el }) {
     return sx;
   };
   const top = data.max_position;
-  const sxShift = chart(0, 0, top, "score against Δ", "Δ");
+  const sxShift = chart(0, 0, top, "score against Δ", "Δ", compact ? sw : half);   // compact: the one strip, full width
   const sxOffset = compact ? null : chart(half + gap, -top, top, "score against n − m", "n − m");
   const shiftLine = svgEl("polyline", { class: "rope-w-line", style: "stroke: var(--rope-w-accent)", "data-strip": "shift" }, strips);
   const shiftDot = svgEl("circle", { r: 4.5, style: "fill: var(--rope-w-accent)", "data-strip-dot": "shift" }, strips);
@@ -72,6 +72,7 @@ function render({ model, el }) {
   const offsetDot = compact ? null : svgEl("circle", { r: 4.5, style: "fill: var(--rope-w-accent)", "data-strip-dot": "offset" }, strips);
 
   const dot = (a, b) => a[0] * b[0] + a[1] * b[1];
+  let drawnFor = null;   // the q, k, m, n the Δ-independent parts were last drawn for
   function numbers() {
     const pm = state.m + state.s, pn = state.n + state.s;
     const q = polar(state.qLength, state.q), k = polar(state.kLength, state.k);
@@ -81,24 +82,30 @@ function render({ model, el }) {
   }
 
   // The arc of γ from a to b (counter-clockwise), radius r; its label at the middle, further out.
-  function angleArc(a, b, r, cls, name) {
+  function angleArc(a, b, r, cls, name, parent = arcLayer) {
     const start = Math.atan2(a[1], a[0]);
     let gamma = Math.atan2(b[1], b[0]) - start;
     gamma = ((gamma % (2 * Math.PI)) + 2 * Math.PI) % (2 * Math.PI);
     const p0 = [r * Math.cos(start), r * Math.sin(start)], p1 = [r * Math.cos(start + gamma), r * Math.sin(start + gamma)];
     svgEl("path", { d: `M ${px(p0[0])} ${py(p0[1])} A ${scale * r} ${scale * r} 0 ${gamma > Math.PI ? 1 : 0} 0 ${px(p1[0])} ${py(p1[1])}`,
-      class: cls, "data-arc": name }, arcLayer);
+      class: cls, "data-arc": name }, parent);
     return gamma;
   }
 
   function draw() {
     const { pm, pn, q, k, rq, rk, gq, gk, score, reference } = numbers();
-    ghostLayer.replaceChildren();
+    // What does not depend on Δ (the ghosts, both strips' curves) is redrawn only when q, k, m
+    // or n change: playing Δ moves the arrows, the arc and the dots only.
+    const key = [state.m, state.n, state.q, state.k, state.qLength, state.kLength].join(",");
+    const fixedChanged = key !== drawnFor;
+    drawnFor = key;
+    if (fixedChanged) ghostLayer.replaceChildren();
     arcLayer.replaceChildren();
     layer.replaceChildren();
     // data-vector names each arrow for the tests, which read its drawn tip back into data units.
     const ghosts = state.s !== 0;
-    if (ghosts) {
+    ghostLayer.style.display = ghosts ? "" : "none";
+    if (fixedChanged) {
       arrow(ghostLayer, centre, centre, px(gq[0]), py(gq[1]), "ghost").dataset.vector = "ghost_q";
       arrow(ghostLayer, centre, centre, px(gk[0]), py(gk[1]), "ghost").dataset.vector = "ghost_k";
       for (const [name, v, text] of [["ghost_q", gq, `R_{${state.m}} q`], ["ghost_k", gk, `R_{${state.n}} k`]]) {
@@ -106,7 +113,7 @@ function render({ model, el }) {
         label.dataset.vector = name;
         label.classList.add("rope-w-muted-text");
       }
-      angleArc(gq, gk, 0.42, "rope-w-outline rope-w-dashed", "ghost");
+      angleArc(gq, gk, 0.42, "rope-w-outline rope-w-dashed", "ghost", ghostLayer);
     }
     const gamma = angleArc(rq, rk, 0.3, "rope-w-arc", "gamma");
     const mid = Math.atan2(rq[1], rq[0]) + gamma / 2;
@@ -121,14 +128,16 @@ function render({ model, el }) {
     handles.k.place(px(rk[0]), py(rk[1]), state.k);
 
     // Strip charts: the page's own rotations at every Δ and every n − m (checked in the tests).
-    const byShift = positions.map((s) => dot(rotate(q, (state.m + s) * theta), rotate(k, (state.n + s) * theta)));
-    shiftLine.setAttribute("points", byShift.map((v, s) => `${sxShift(s).toFixed(2)},${sy(v).toFixed(2)}`).join(" "));
+    if (fixedChanged) {
+      const byShift = positions.map((s) => dot(rotate(q, (state.m + s) * theta), rotate(k, (state.n + s) * theta)));
+      shiftLine.setAttribute("points", byShift.map((v, s) => `${sxShift(s).toFixed(2)},${sy(v).toFixed(2)}`).join(" "));
+    }
     shiftDot.setAttribute("cx", sxShift(state.s));
     shiftDot.setAttribute("cy", sy(score));
     ghostDot.setAttribute("cx", sxShift(0));
     ghostDot.setAttribute("cy", sy(reference));
     ghostDot.style.visibility = ghosts ? "visible" : "hidden";
-    if (!compact) {
+    if (!compact && fixedChanged) {
       const offsets = Array.from({ length: 2 * top + 1 }, (_, j) => j - top);
       const rqm = rotate(q, state.m * theta);
       const byOffset = offsets.map((o) => dot(rqm, rotate(k, (state.m + o) * theta)));

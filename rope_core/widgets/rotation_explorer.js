@@ -14,11 +14,23 @@ function render({ model, el }) {
   lesson(root, "R(mθ) turns q by mθ and keeps its length; its columns are where it sends the axis vectors e₀ and e₁ (dashed). One θ brings q back near its start every 2π/θ positions, but never exactly.");
   const axes = svgEl("g", { "data-mark": "axes" }, svg);
   const trail = svgEl("g", { "data-mark": "trail" }, svg);
+  const ring = svgEl("circle", { r: 6, class: "rope-w-closest", "data-mark": "closest" }, svg);
+  const ringLabel = svgEl("text", { class: "rope-w-halo rope-w-muted-text", "data-mark": "closest-label" }, svg);
+  const dots = [];   // [visible dot, pointer target] per earlier position, reused across redraws
   const arc = svgEl("path", { class: "rope-w-arc" }, svg);
   const arcLabel = svgEl("text", { class: "rope-w-halo", "text-anchor": "middle", "dominant-baseline": "middle", "data-label": "arc" }, svg);
   const layer = svgEl("g", {}, svg);
   const tip = svgEl("text", { class: "rope-w-halo", "data-label": "trail", visibility: "hidden" }, svg);
+  // The trail's pointer targets sit above the arrows, below the handle: one listener for all.
+  const hits = svgEl("g", { "data-mark": "trail-targets" }, svg);
   const handleLayer = svgEl("g", {}, svg);
+  const tipAt = (event) => {
+    const j = Number(event.target.dataset.position);
+    if (Number.isInteger(j)) showTip(j, Number(event.target.getAttribute("cx")), Number(event.target.getAttribute("cy")));
+  };
+  hits.addEventListener("pointerover", tipAt);
+  hits.addEventListener("pointerdown", tipAt);
+  hits.addEventListener("pointerout", () => hideTip());
 
   const state = { t: model.get("theta_index"), m: model.get("position"), angle: model.get("q_angle"), length: model.get("q_length") };
   const out = {};
@@ -52,22 +64,31 @@ function render({ model, el }) {
     typeset(svgEl("text", { x: px(1.14 * c), y: py(1.14 * s), "text-anchor": "middle", "dominant-baseline": "middle", class: "rope-w-e0-text", "data-vector": "e0" }, axes), "Re_0");
     typeset(svgEl("text", { x: px(-1.14 * s), y: py(1.14 * c), "text-anchor": "middle", "dominant-baseline": "middle", class: "rope-w-e1-text", "data-vector": "e1" }, axes), "Re_1");
 
-    // The trail R(jθ)q, j < m; the closest return past half a turn (j ≤ m) ringed and numbered.
-    trail.replaceChildren();
+    // The trail R(jθ)q, j < m, moved in place (play adds one dot a frame): a visible dot and a
+    // 9-unit target for the pointer per position; the closest return past half a turn (j ≤ m)
+    // ringed and numbered.
     const best = data.closest[t][m];
-    for (let j = 0; j < m; j++) {
-      const p = rotate(q, j * theta);
-      svgEl("circle", { cx: px(p[0]), cy: py(p[1]), r: 2.2, class: "rope-w-muted-text", "data-position": j }, trail);
-      const hit = svgEl("circle", { cx: px(p[0]), cy: py(p[1]), r: 9, class: "rope-w-hit-dot", "data-position": j }, trail);
-      hit.addEventListener("pointerenter", () => showTip(j, px(p[0]), py(p[1])));
-      hit.addEventListener("pointerdown", () => showTip(j, px(p[0]), py(p[1])));
-      hit.addEventListener("pointerleave", hideTip);
+    while (dots.length < m) {
+      const j = dots.length;
+      dots.push([svgEl("circle", { r: 2.2, class: "rope-w-muted-text", "data-position": j }, trail),
+                 svgEl("circle", { r: 9, class: "rope-w-hit-dot", "data-position": j }, hits)]);
     }
+    dots.forEach(([dot, hit], j) => {
+      const shown = j < m;
+      dot.style.display = hit.style.display = shown ? "" : "none";
+      if (!shown) return;
+      const p = rotate(q, j * theta);
+      for (const node of [dot, hit]) { node.setAttribute("cx", px(p[0])); node.setAttribute("cy", py(p[1])); }
+    });
+    ring.style.display = ringLabel.style.display = best >= 0 ? "" : "none";
     if (best >= 0) {
       const p = rotate(q, best * theta);
-      svgEl("circle", { cx: px(p[0]), cy: py(p[1]), r: 6, class: "rope-w-closest", "data-mark": "closest", "data-position": best }, trail);
-      const label = svgEl("text", { x: px(p[0]) + 9, y: py(p[1]) + 14, class: "rope-w-halo rope-w-muted-text", "data-mark": "closest-label" }, trail);
-      label.textContent = String(best);
+      Object.assign(ring.dataset, { position: best });
+      ring.setAttribute("cx", px(p[0]));
+      ring.setAttribute("cy", py(p[1]));
+      ringLabel.setAttribute("x", px(p[0]) + 9);
+      ringLabel.setAttribute("y", py(p[1]) + 14);
+      ringLabel.textContent = String(best);
     }
     layer.replaceChildren();
     // data-vector names each arrow for the tests, which read its drawn tip back into data units.

@@ -343,9 +343,9 @@ def test_chapter_2_question_and_folded_answer_match_the_rotation_widget(chromium
         closest = root.locator('[data-readout="closest"]')
         assert closest.inner_text().startswith(f"m = {said.group(2)}, ")
         # The trail's dots are numbered on hover (and on a tap).
-        root.locator('[data-mark="trail-targets"] circle[data-position="13"]').hover(force=True)
+        root.locator('[data-mark="trail-targets"] circle[data-position="7"]').hover()
         tip = root.locator("text[data-label=trail]")
-        assert tip.text_content() == "m = 13" and tip.get_attribute("visibility") == "visible"
+        assert tip.text_content() == "m = 7" and tip.get_attribute("visibility") == "visible"
         # θ = 1: the first return within 0.1 rad at 44, 0.018 rad away (the prose rounds to 2 digits).
         set_slider(root, "theta", thetas.index(1.0))
         assert f"m = {said.group(3)} (" in feedback.inner_text()

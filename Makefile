@@ -25,15 +25,17 @@ help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
 
 $(BIN)/python:
-	$(PYTHON) -m venv $(VENV)
+	@echo "Creating $(VENV) (first run only)"
+	@$(PYTHON) -m venv $(VENV)
 
 # Installs the exact versions of requirements.lock (`make lock` updates it from the ranges in
 # requirements*.txt); re-installs when the lock or the package metadata change.
 $(VENV)/.installed: $(BIN)/python requirements.lock pyproject.toml
-	$(BIN)/python -m pip install -q --upgrade pip $(PIP_QUIET)
-	$(BIN)/python -m pip install -q -r requirements.lock $(PIP_QUIET)
-	PYTHONWARNINGS=ignore $(BIN)/python -m pip install -q --no-deps -e . $(PIP_QUIET)
-	touch $@
+	@echo "Installing the Python packages of requirements.lock into $(VENV) (a few minutes the first time)"
+	@$(BIN)/python -m pip install -q --upgrade pip $(PIP_QUIET)
+	@$(BIN)/python -m pip install -q -r requirements.lock $(PIP_QUIET)
+	@PYTHONWARNINGS=ignore $(BIN)/python -m pip install -q --no-deps -e . $(PIP_QUIET)
+	@touch $@
 
 # pip-tools lives in a venv of its own, so that it never changes what the book runs with.
 lock:  ## re-pin requirements.lock to the newest versions the ranges in requirements*.txt allow
@@ -46,24 +48,26 @@ lock:  ## re-pin requirements.lock to the newest versions the ranges in requirem
 venv: $(VENV)/.installed  ## create .venv with everything the book, notebooks and tests need
 
 node_modules/.package-lock.json: package.json package-lock.json
-	npm ci --no-audit --no-fund --loglevel=error
+	@echo "Installing the pinned JavaScript tools of package-lock.json (npm ci)"
+	@npm ci --no-audit --no-fund --loglevel=error --silent
 
 book/_vendor/static/rope-vendor/.stamp: node_modules/.package-lock.json scripts/vendor_js.sh $(VENV)/.installed
-	bash scripts/vendor_js.sh
-	touch $@
+	@bash scripts/vendor_js.sh
+	@touch $@
 
-vendor: book/_vendor/static/rope-vendor/.stamp  ## copy MathJax, RequireJS, the widget manager and anywidget into the book
+vendor: book/_vendor/static/rope-vendor/.stamp  ## check the pinned JS tools: MathJax (maths typeset at build time) and axe-core (tests)
 
 # One build path for `make book` and the tests: scripts/build_book.py drops the execution
 # cache when rope_core (widget JS included), the installed packages or the execute settings
 # changed, executes the pages on every core, then builds strictly (a warning is an error).
 # Checked first, so that a machine without npm hears it before minutes of pip installs.
 need-npm:
-	@command -v npm >/dev/null || { echo "make book needs npm (Node.js 20) for the book's JavaScript:" \
+	@command -v npm >/dev/null || { echo "make book needs npm (Node.js >= 18) for the book's JavaScript:" \
 	  "install it first, e.g. 'apt-get install nodejs npm'" >&2; exit 1; }
 
 book: need-npm $(VENV)/.installed vendor  ## build the HTML book into _build/html
-	$(BIN)/python scripts/build_book.py
+	@echo "Building the book (pages whose code or rope_core changed are executed again)"
+	@$(BIN)/python scripts/build_book.py
 	@echo "The book: $(abspath $(HTML))/index.html"
 	@echo "Next: 'make serve' to read it on http://127.0.0.1:$(PORT), 'make lab' to run the chapters"
 
@@ -84,16 +88,15 @@ lint: $(VENV)/.installed  ## ruff on the whole tree (rules in pyproject.toml)
 
 check: lint unit  ## what to run before every commit: ruff, then the unit tests
 
-# JupyterLab reads default settings from <prefix>/share/jupyter/lab/settings/overrides.json:
-# ours make a double-click on a book/*.md chapter open it as a notebook (jupytext), not as text.
-LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.json
-$(LAB_OVERRIDES): scripts/jupyterlab-overrides.json $(VENV)/.installed
-	mkdir -p $(@D)
-	cp scripts/jupyterlab-overrides.json $@
+# The book's JupyterLab settings, installed into .venv by the script Binder's postBuild runs too:
+# a double-click on a book/*.md chapter opens it as a notebook (jupytext), its included teaching
+# code is shown, and saving an edit changes only the lines edited (scripts/jupyter_lab_config.py).
+LAB_SETTINGS := $(VENV)/etc/jupyter/jupyter_server_config.py
+$(LAB_SETTINGS): scripts/install_lab_settings.sh scripts/jupyterlab-overrides.json $(VENV)/.installed
+	bash scripts/install_lab_settings.sh $(abspath $(VENV))
 
-lab: $(VENV)/.installed $(LAB_OVERRIDES)  ## JupyterLab on 127.0.0.1; chapters in book/ open as notebooks, saving one unchanged leaves it byte-identical
+lab: $(VENV)/.installed $(LAB_SETTINGS)  ## JupyterLab on 127.0.0.1; chapters in book/ open as notebooks, an edit saves as a diff of only that edit
 	$(BIN)/jupyter lab --ip=127.0.0.1 --port=$(LAB_PORT) --no-browser \
-	  --config=scripts/jupyter_lab_config.py \
 	  $(if $(filter 0,$(shell id -u)),--allow-root,) --ServerApp.root_dir=$(CURDIR) $(LAB_ARGS)
 
 serve:  ## serve the built book on 127.0.0.1
@@ -108,6 +111,12 @@ notebooks: $(VENV)/.installed  ## plain-Jupyter .ipynb of every chapter (code in
 bench: $(VENV)/.installed  ## run the benchmarks (apply_rope always; widgets need a built book)
 	$(BIN)/python benchmarks/bench_apply_rope.py
 	@if [ -f $(HTML)/index.html ]; then $(BIN)/python benchmarks/bench_widgets.py; fi
+
+# Trains on EXPERIMENT_WORKERS processes with one BLAS thread each, under nice; `make book`
+# never trains.
+EXPERIMENT_WORKERS ?= 2
+experiments: $(VENV)/.installed  ## retrain every model of the chapter "Train a tiny model" (~20 min on 2 idle cores) into rope_core/tinymodel/results/
+	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 nice $(BIN)/python -m rope_core.tinymodel.experiments --workers $(EXPERIMENT_WORKERS)
 
 clean:  ## remove the build, the JS copies and caches (keeps .venv and node_modules)
 	rm -rf $(BUILD) build book/_vendor .pytest_cache .hypothesis

@@ -2,7 +2,7 @@
 
 Run:  .venv/bin/python benchmarks/bench_apply_rope.py [--repeats 15] [--batch 32]
 
-Setting (issue 2): ``x`` of shape (32, 4096, 128) float32 (e.g. 32 heads of one layer), positions
+Setting: ``x`` of shape (32, 4096, 128) float32 (e.g. 32 heads of one layer), positions
 0..4095, called again and again with the same positions, as a model does on every layer.
 Printed, as multiples of the time of ``np.copyto(buffer, x)`` (the memory-bandwidth floor: read
 x once, write once):

@@ -1,4 +1,4 @@
-"""Page weight, first paint and first working slider of the built book (issue 11).
+"""Page weight, first paint and first working slider of the built book.
 
 Serves ``_build/html`` from 127.0.0.1 without compression (a conservative stand-in for any
 host) and opens it in Debian's chromium with an empty cache:

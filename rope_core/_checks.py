@@ -102,8 +102,8 @@ def check_layout(layout):
     if layout not in LAYOUTS:
         raise ValueError(
             f"layout must be one of {LAYOUTS}, got {layout!r}: 'interleaved' pairs features "
-            f"(2i, 2i+1) (RoFormer, Meta's Llama code), 'half' pairs (i, i + d/2) "
-            f"(Hugging Face transformers' rotate_half)"
+            f"(2i, 2i+1) (RoFormer, Meta's Llama code, GPT-J: 'gptj'), 'half' pairs (i, i + d/2) "
+            f"(Hugging Face transformers' rotate_half, GPT-NeoX: 'neox')"
         )
     return layout
 

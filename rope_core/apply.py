@@ -12,6 +12,8 @@ to the dtype of ``x``: at position :math:`2^{20}` a float32 angle is already off
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from . import _fast
@@ -27,6 +29,30 @@ from ._checks import (
 )
 from .blocks import block_rotation
 from .frequencies import attention_factor, inverse_frequencies
+
+#: The names practitioners use for the two layouts: vLLM and SGLang's ``is_neox_style``,
+#: exllama's ``RopeStyle.NEOX`` / ``RopeStyle.GPTJ``. GPT-NeoX pairs (i, i + d/2), as
+#: transformers' ``rotate_half`` does; GPT-J pairs (2i, 2i+1), as Meta's Llama code does.
+LAYOUT_ALIASES = {"neox": "half", "gptj": "interleaved"}
+
+
+class RopeLayoutWarning(UserWarning):
+    """:func:`rope_core.apply_rope` used its default ``layout="interleaved"`` for a call made the way
+    transformers calls RoPE (whose models pair features as ``"half"``)."""
+
+
+def layout_name(layout):
+    """The layout ``"interleaved"`` or ``"half"`` that ``layout`` names (``"gptj"`` and
+    ``"neox"`` accepted).
+
+    Examples
+    --------
+    >>> layout_name("neox"), layout_name("gptj"), layout_name("half")
+    ('half', 'interleaved', 'half')
+    """
+    if isinstance(layout, str) and layout in LAYOUT_ALIASES:
+        return LAYOUT_ALIASES[layout]
+    return check_layout(layout)
 
 
 def rope_angles(positions, dim, base=10000.0, *, rope_scaling=None):
@@ -215,7 +241,7 @@ def apply_rope_elementwise(x, positions=None, *, base=10000.0, layout="interleav
     x : array_like, shape (..., seq_len, d)
     positions : array_like, shape broadcastable to (..., seq_len), optional
     base : float
-    layout : {"interleaved", "half"}
+    layout : {"interleaved", "half", "gptj", "neox"}
 
     Returns
     -------
@@ -227,7 +253,7 @@ def apply_rope_elementwise(x, positions=None, *, base=10000.0, layout="interleav
     array([[-1.,  0.]])
     """
     x, positions = _check_x_and_positions(x, positions)
-    check_layout(layout)
+    layout = layout_name(layout)
     angles = rope_angles(positions, x.shape[-1], base)   # (..., L, d/2)
     if layout == "interleaved":
         cos, sin = np.repeat(np.cos(angles), 2, -1), np.repeat(np.sin(angles), 2, -1)
@@ -280,14 +306,17 @@ def cos_sin_tables(positions, dim, base=10000.0, *, rope_scaling=None, dtype=np.
                         build)
 
 
-def apply_rope(x, positions=None, *, base=10000.0, layout="interleaved", rope_scaling=None, rotary_dim=None,
+def apply_rope(x, positions=None, *, base=10000.0, layout=None, rope_scaling=None, rotary_dim=None,
                out=None):
     r"""Rotate queries or keys by their positions: :math:`x_m \mapsto R^d_{\Theta,m}\,x_m`.
 
-    The default ``layout="interleaved"`` pairs features :math:`(2i, 2i+1)` (RoFormer, Meta's
-    Llama code). Hugging Face transformers pairs :math:`(i, i + d/2)` (``rotate_half``): pass
+    Say which layout. The default is ``"interleaved"``, pairs :math:`(2i, 2i+1)` (the RoFormer
+    paper, Meta's Llama code, GPT-J: ``"gptj"``). Hugging Face transformers and vLLM's default
+    pair :math:`(i, i + d/2)` (``rotate_half``, GPT-NeoX: ``"half"`` or ``"neox"``): pass
     ``layout="half"`` to match a transformers model, or read its config with
-    :func:`rope_core.from_config`, whose spec knows the layout.
+    :func:`rope_core.from_config`, whose spec knows the layout. A call made the way
+    transformers calls RoPE (``x`` of shape ``(batch, heads, seq, d)`` with ``position_ids``
+    of shape ``(batch, seq)``) that leaves ``layout`` out gets a :class:`rope_core.apply.RopeLayoutWarning`.
 
     Parameters
     ----------
@@ -303,9 +332,9 @@ def apply_rope(x, positions=None, *, base=10000.0, layout="interleaved", rope_sc
         per batch entry shared by all heads (as ``(batch, 1, seq_len)``).
     base : float
         Frequency base (``rope_theta``).
-    layout : {"interleaved", "half"}
-        Which features form a pair: ``(2i, 2i+1)`` (default) or ``(i, i + d/2)``
-        (transformers).
+    layout : {"interleaved", "half", "gptj", "neox"}, optional
+        Which features form a pair: ``(2i, 2i+1)`` (``"interleaved"`` = ``"gptj"``, the
+        default) or ``(i, i + d/2)`` (``"half"`` = ``"neox"``, transformers).
     rope_scaling : dict, optional
         Context-extension scheme, as in :func:`rope_core.inverse_frequencies`. When its
         :func:`rope_core.attention_factor` is not 1, cos and sin are multiplied by it (as
@@ -338,8 +367,18 @@ def apply_rope(x, positions=None, *, base=10000.0, layout="interleaved", rope_sc
     >>> apply_rope(np.array([[1.0, 0.0, 1.0, 0.0]]), positions=[1], base=100.0).round(4)
     array([[0.5403, 0.8415, 0.995 , 0.0998]])
     """
+    given_positions = positions
     x, positions = _check_x_and_positions(x, positions)
-    check_layout(layout)
+    if layout is None:
+        if x.ndim == 4 and np.ndim(given_positions) == 2:
+            warnings.warn(
+                "apply_rope was called as transformers calls RoPE (x of shape (batch, heads, seq, "
+                "d), positions of shape (batch, seq)) without layout=, so it used its default "
+                "'interleaved' (pairs 2i, 2i+1; 'gptj'); transformers' models pair (i, i + d/2): "
+                "pass layout='half' (or 'neox') for them, or layout='interleaved' to keep this",
+                RopeLayoutWarning, stacklevel=2)
+        layout = "interleaved"
+    layout = layout_name(layout)
     base = check_base(base)
     rotary_dim = check_rotary_dim(rotary_dim, x.shape[-1])
     out = check_out(out, x)

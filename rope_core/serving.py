@@ -228,3 +228,104 @@ def rerotate_to_frequencies(keys, positions, old_inverse_frequencies, new_invers
             raise ValueError(f"{name} must be a number > 0, got {factor!r}")
     angles = positions[:, None] * (new - old)[None, :]
     return rotate_pairs(keys, angles, layout=layout) * (new_factor / old_factor)
+
+
+def mrope_position_delta(t, h, w):
+    r"""M-RoPE's ``rope_deltas``: how far the next position is from the next index.
+
+    With images or videos in a prompt, Qwen-VL positions (:func:`rope_core.multimodal.qwen2_vl_positions`)
+    grow more slowly than token indices: an image's tokens share one temporal position. The
+    delta is :math:`\max(t, h, w) + 1 - n` for a prompt of :math:`n` tokens; every later token
+    sits at position ``index + delta`` on all three axes (vLLM and SGLang ``get_rope_index`` /
+    ``mrope_position_delta``, transformers ``rope_deltas``).
+
+    Parameters
+    ----------
+    t, h, w : array_like of int, shape (n,)
+        The prompt's three position rows.
+
+    Returns
+    -------
+    int
+        ``<= 0`` for Qwen-VL positions.
+
+    Examples
+    --------
+    >>> mrope_position_delta([0, 1, 1, 1, 1, 3], [0, 1, 1, 2, 2, 3], [0, 1, 2, 1, 2, 3])
+    -2
+    """
+    rows = [check_real_array(axis, name, min_ndim=1) for axis, name in ((t, "t"), (h, "h"), (w, "w"))]
+    if any(row.ndim != 1 for row in rows) or len({row.size for row in rows}) != 1 or rows[0].size == 0:
+        raise ValueError("t, h and w must be non-empty 1-D arrays of one length")
+    return int(max(row.max() for row in rows) + 1 - rows[0].size)
+
+
+def mrope_next_positions(delta, context_len, n_new=1):
+    r"""Positions of the next ``n_new`` tokens after ``context_len`` cached ones, on all three axes.
+
+    ``context_len + delta`` onwards, the same number for t, h and w (text), as vLLM's
+    ``MRotaryEmbedding.get_next_input_positions``. Forgetting the delta (decoding at
+    ``context_len``) puts every new token ``-delta`` positions too far from the prompt.
+
+    Parameters
+    ----------
+    delta : int
+        From :func:`mrope_position_delta`.
+    context_len : int
+        Tokens already in the cache (>= 0).
+    n_new : int
+        Tokens to place (>= 1): 1 when decoding, more for speculative or chunked steps.
+
+    Returns
+    -------
+    ndarray of int64, shape (3, n_new)
+
+    Examples
+    --------
+    >>> mrope_next_positions(-2, 6, 2).tolist()
+    [[4, 5], [4, 5], [4, 5]]
+    """
+    delta = check_int(delta, "delta")
+    context_len = check_int(context_len, "context_len", min=0)
+    n_new = check_int(n_new, "n_new", min=1)
+    return np.tile(np.arange(context_len + delta, context_len + delta + n_new, dtype=np.int64), (3, 1))
+
+
+#: How serving engines hold RoPE: what they cache, which layout flag they read, how a scaling
+#: block reaches them, and where in their code to look. Chapter 12 prints it as a table.
+ENGINES = (
+    {"engine": "transformers 5",
+     "cache": "keys after RoPE (rotated before cache.update)",
+     "layout flag": "always half (rotate_half); interleaved models permute weights at conversion",
+     "scaling from": "config.json rope_parameters (or rope_scaling, converted)",
+     "source": "models/llama/modeling_llama.py; modeling_rope_utils.py"},
+    {"engine": "vLLM",
+     "cache": "keys after RoPE, in paged blocks",
+     "layout flag": "is_neox_style (True = half)",
+     "scaling from": "config.json; --hf-overrides '{\"rope_parameters\": {...}}' with --max-model-len "
+                     "(--rope-scaling removed in 0.11.1)",
+     "source": "vllm/model_executor/layers/rotary_embedding/ (get_rope, mrope.py)"},
+    {"engine": "SGLang",
+     "cache": "keys after RoPE, in a radix tree of pages",
+     "layout flag": "is_neox_style (True = half)",
+     "scaling from": "config.json; --json-model-override-args '{\"rope_scaling\": {...}}' with "
+                     "--context-length",
+     "source": "python/sglang/srt/layers/rotary_embedding.py"},
+    {"engine": "TensorRT-LLM",
+     "cache": "keys after RoPE, applied in the fused attention kernel",
+     "layout flag": "PositionEmbeddingType rope_gpt_neox (half) / rope_gptj (interleaved)",
+     "scaling from": "the checkpoint's config (rotary_scaling), read at build or load time",
+     "source": "tensorrt_llm/functional.py (PositionEmbeddingType); _torch/attention_backend"},
+    {"engine": "llama.cpp",
+     "cache": "keys after RoPE; context shift re-rotates them (K-shift)",
+     "layout flag": "rope type NORM (interleaved) / NEOX (half) / MROPE / IMROPE per architecture",
+     "scaling from": "GGUF keys {arch}.rope.freq_base, .rope.scaling.type/.factor/"
+                     ".original_context_length; or --rope-scaling yarn --rope-scale --yarn-orig-ctx",
+     "source": "include/llama.h (llama_rope_type); gguf-py/gguf/constants.py (Keys.Rope); "
+               "convert_hf_to_gguf.py (LlamaModel.permute)"},
+    {"engine": "MLX (mlx-lm)",
+     "cache": "keys after RoPE (KVCache.update_and_fetch after rope(k, offset))",
+     "layout flag": "nn.RoPE(traditional=True) = interleaved, False = half",
+     "scaling from": "config.json rope_scaling via mlx_lm.models.rope_utils.initialize_rope",
+     "source": "mlx/nn/layers/positional_encoding.py; mlx_lm/models/rope_utils.py"},
+)

@@ -1,9 +1,9 @@
 r"""Check your own RoPE implementation against rope_core: :func:`check_rope`.
 
 :func:`check_rope` calls the function under test on a few probes (short positions, the same
-vectors further along the sequence, positions near :math:`2^{20}`), compares every output
-with rope_core's float64 reference in both layouts, and, when they differ, with the classic
-bugs, to say *which* bug it is and how to fix it:
+vectors further along the sequence, and the last positions the model serves), compares every
+output with rope_core's float64 reference in both layouts, and, when they differ, with the
+classic bugs, to say *which* bug it is and how to fix it:
 
 =================  ======================================================================
 code               what it means
@@ -12,34 +12,48 @@ code               what it means
 ``pairing``        features paired for the other layout, or cos/sin laid out for it
 ``frequencies``    :math:`\theta_i` wrong: base, exponent :math:`-2i/d`, or ``d``
 ``positions``      the positions given are ignored, shifted, or wrong when large
-``precision``      angles :math:`m\theta_i` formed in float32 (or lower): wrong at long range
+``precision``      angles :math:`m\theta_i` formed (or frequencies held) in float32 or lower:
+                   wrong at long range; or rounding beyond what ``dtype`` allows
 ``direction``      the rotation turns the other way (:math:`-m\theta_i`)
 ``partial``        ``rotary_dim``: the wrong features rotated or passed through
-``scaling``        ``rope_scaling`` not applied, or its attention factor missing
+``scaling``        ``rope_scaling`` not applied (or applied though none was given), or its
+                   attention factor missing
+``overflow``       inf or NaN at large positions only: a position or angle overflowed its dtype
 =================  ======================================================================
+
+For a test suite, describe the model with ``spec=`` (:func:`rope_core.from_config` of its
+config), the context it serves with ``max_position=`` and the dtype the code computes in with
+``dtype=``; then ``assert check_rope(fn, spec=spec, max_position=8192).ok`` holds exactly for
+code that is as exact as that dtype and that context allow.
 """
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._checks import check_base, check_dim, check_layout, check_rotary_dim
+from ._checks import check_base, check_dim, check_rotary_dim
+from .apply import layout_name
 from .frequencies import attention_factor, inverse_frequencies
 
-__all__ = ["CODES", "Finding", "RopeReport", "check_rope"]
+__all__ = ["CODES", "DTYPE_TOLERANCES", "Finding", "RopeReport", "check_rope"]
 
 #: Every finding code :func:`check_rope` can report.
 CODES = ("not-a-rotation", "pairing", "frequencies", "positions", "precision", "direction",
-         "partial", "scaling")
+         "partial", "scaling", "overflow")
 
-#: Probe length, and the largest position probed (long contexts reach 2^20 tokens).
+#: Probe length, and the last position probed when no ``max_position`` is given (long
+#: contexts reach 2^20 tokens).
 _SEQ = 16
 _LONGEST = 2**20
-#: Largest error allowed, relative to each vector's norm. float32 arithmetic with float64
-#: angles stays near 1e-7; every bug probed here is off by 1e-2 or more.
-_TOLERANCE = 1e-3
+
+#: Largest error allowed for each ``dtype``, relative to each vector's norm. Rounding the
+#: output to the dtype costs about 1e-7 (float32), 5e-4 (float16) and 4e-3 (bfloat16);
+#: angles formed in float32 add about 1e-4 at position 8192, 2e-3 at 131072 and 1e-2 at
+#: 2^20. Every classic bug is off by 1e-2 or more.
+DTYPE_TOLERANCES = {"float32": 2.0**-8, "float16": 2.0**-8, "bfloat16": 2.0**-7}
 
 
 @dataclass(frozen=True)
@@ -102,38 +116,52 @@ def _rotate_pairs(part, pairs):
     return out
 
 
-def _rope(x, angles, pairs, *, factor=1.0, start=0, tables=None):
-    """x with features ``start .. start + r`` rotated by ``angles`` (seq, r/2), float64."""
+def _rope(x, angles, pairs, *, factor=1.0, start=0, tables=None, half_out=False):
+    """x with features ``start .. start + r`` rotated by ``angles`` (seq, r/2), float64;
+    ``half_out``: interleaved pairs written back in the half order (DeepSeek-V3)."""
     r = 2 * angles.shape[-1]
     out = x.copy()
     part = x[:, start:start + r]
     cos = _expand(np.cos(angles) * factor, tables or pairs)
     sin = _expand(np.sin(angles) * factor, tables or pairs)
-    out[:, start:start + r] = part * cos + _rotate_pairs(part, pairs) * sin
+    rotated = part * cos + _rotate_pairs(part, pairs) * sin
+    if half_out and pairs == "interleaved":
+        rotated = np.concatenate([rotated[:, 0::2], rotated[:, 1::2]], axis=-1)
+    out[:, start:start + r] = rotated
     return out
 
 
 class _Setting:
-    """The parameters under test and rope_core's reference for them."""
+    """The RoPE under test (from arguments or a RopeSpec) and rope_core's reference for it."""
 
-    def __init__(self, head_dim, base, rope_scaling, rotary_dim):
+    def __init__(self, head_dim, base, rope_scaling, rotary_dim, spec=None):
         self.head_dim, self.base, self.rope_scaling = head_dim, base, rope_scaling
-        self.rotary_dim = rotary_dim
+        self.rotary_dim, self.spec = rotary_dim, spec
+        self.start = spec.rotary_offset if spec is not None else 0
+        self.half_out = bool(spec is not None and spec.output_in_half_order)
+        self.scaled = rope_scaling is not None or (spec is not None and spec.rope_type != "default")
 
     def thetas(self, positions, *, scaled=True, dim=None):
         seq_len = float(np.max(positions)) + 1.0
-        return inverse_frequencies(dim or self.rotary_dim, self.base,
-                                   rope_scaling=self.rope_scaling if scaled else None,
+        if not scaled or dim is not None:
+            scaling = self.rope_scaling if scaled and self.spec is None else None
+            return inverse_frequencies(dim or self.rotary_dim, self.base, rope_scaling=scaling,
+                                       seq_len=seq_len)
+        if self.spec is not None:
+            return (self.spec.inverse_frequencies if self.spec.seq_len is not None
+                    else self.spec.frequencies_at(seq_len))
+        return inverse_frequencies(self.rotary_dim, self.base, rope_scaling=self.rope_scaling,
                                    seq_len=seq_len)
 
     def factor(self, positions):
+        if self.spec is not None:
+            return self.spec.attention_factor
         if self.rope_scaling is None:
             return 1.0
         return attention_factor(self.rotary_dim, self.base, rope_scaling=self.rope_scaling,
                                 seq_len=float(np.max(positions)) + 1.0)
 
-    def reference(self, x, positions, pairs, **changes):
-        """rope_core's answer, or a classic bug's when ``changes`` name one."""
+    def angles(self, positions, **changes):
         theta = self.thetas(positions, scaled=not changes.get("unscaled", False),
                             dim=changes.get("theta_dim"))
         positions = np.asarray(positions, dtype=np.float64) + changes.get("shift", 0)
@@ -144,10 +172,22 @@ class _Setting:
             angles = positions[:, None] * theta
         if changes.get("reverse"):
             angles = -angles
-        angles = angles[:, : changes.get("rotary_dim", self.rotary_dim) // 2]
-        factor = 1.0 if changes.get("no_factor") else self.factor(positions - changes.get("shift", 0))
-        return _rope(x, angles, pairs, factor=factor, start=changes.get("start", 0),
-                     tables=changes.get("tables"))
+        return angles[:, : changes.get("rotary_dim", self.rotary_dim) // 2]
+
+    def reference(self, x, positions, pairs, **changes):
+        """rope_core's answer, or a classic bug's when ``changes`` name one."""
+        angles = self.angles(positions, **changes)
+        factor = 1.0 if changes.get("no_factor") else self.factor(positions)
+        return _rope(x, angles, pairs, factor=factor, start=changes.get("start", self.start),
+                     tables=changes.get("tables"), half_out=self.half_out)
+
+    def pair_values(self, array, pairs, *, output=False):
+        """Complex numbers a + ib, one per rotated pair (of an output: in its written order)."""
+        part = array[:, self.start:self.start + self.rotary_dim]
+        r = self.rotary_dim
+        if pairs == "interleaved" and not (output and self.half_out):
+            return part[:, 0::2] + 1j * part[:, 1::2]
+        return part[:, : r // 2] + 1j * part[:, r // 2:]
 
 
 def _error(out, ref, x):
@@ -156,12 +196,23 @@ def _error(out, ref, x):
     return float(np.max(np.linalg.norm(out - ref, axis=-1) / norms))
 
 
-def _pair_values(array, pairs, r):
-    """Complex numbers a + ib, one per pair of the first r features."""
-    part = array[:, :r]
-    if pairs == "interleaved":
-        return part[:, 0::2] + 1j * part[:, 1::2]
-    return part[:, : r // 2] + 1j * part[:, r // 2:]
+def _differing(a, b, digits=4):
+    """a and b written with just enough digits to show that they differ."""
+    for places in range(digits, 17):
+        left, right = f"{a:.{places}g}", f"{b:.{places}g}"
+        if left != right:
+            return left, right
+    return f"{a!r}", f"{b!r}"
+
+
+def _span(values):
+    """``a..b`` for consecutive integers, else the first few of them."""
+    values = [int(v) for v in values]
+    if len(values) == 1:
+        return f"{values[0]}"
+    if values == list(range(values[0], values[-1] + 1)):
+        return f"{values[0]}..{values[-1]}"
+    return ", ".join(map(str, values[:6])) + (", ..." if len(values) > 6 else "")
 
 
 # --- the check ------------------------------------------------------------------------------
@@ -174,17 +225,57 @@ def _call(fn, x, positions):
             f"fn(x, positions) raised {type(error).__name__}: {error} (x float32 of shape "
             f"{x.shape}, positions int64 {positions[:3].tolist()}...)"
         ) from error
+    if out is None:
+        return None
     try:
         out = np.asarray(out, dtype=np.float64)
     except (TypeError, ValueError) as error:
         raise TypeError(
             f"fn must return an array of shape {x.shape}; torch users return "
-            f"tensor.detach().cpu().numpy(); got {type(out).__name__} ({error})"
+            f"tensor.detach().cpu().float().numpy(); got {type(out).__name__} ({error})"
         ) from None
     return out
 
 
-def check_rope(fn, *, head_dim, base=10000.0, rope_scaling=None, rotary_dim=None, layout=None):
+def _check_spec(spec, head_dim, base, rope_scaling, rotary_dim, layout):
+    """The settings a RopeSpec gives, after checking that no argument contradicts it."""
+    from .config import RopeSpec
+    if not isinstance(spec, RopeSpec):
+        raise TypeError(f"spec must be a RopeSpec (rope_core.from_config(config)), got {type(spec).__name__}")
+    given = {"head_dim": (head_dim, spec.head_dim), "rotary_dim": (rotary_dim, spec.rotary_dim)}
+    for name, (value, own) in given.items():
+        if value is not None and value != own:
+            raise ValueError(f"{name}={value!r} contradicts spec.{name} = {own}: pass spec= alone")
+    if rope_scaling is not None or base != 10000.0:
+        raise ValueError("spec= already gives the frequencies and scaling (spec.base "
+                         f"{spec.base:g}, rope_type {spec.rope_type!r}): leave out base= and rope_scaling=")
+    if layout is not None and layout != spec.layout:
+        raise ValueError(f"layout={layout!r} contradicts spec.layout = {spec.layout!r}")
+    return spec.layout
+
+
+def _check_max_position(max_position):
+    if max_position is None:
+        return None
+    if isinstance(max_position, bool) or not isinstance(max_position, numbers.Integral):
+        raise TypeError(f"max_position must be an integer (the number of positions the code "
+                        f"serves, e.g. max_position_embeddings), got {max_position!r}")
+    if max_position < 4 * _SEQ:
+        raise ValueError(f"max_position must be at least {4 * _SEQ}, got {max_position}")
+    return int(max_position)
+
+
+def _check_dtype(dtype):
+    name = getattr(dtype, "name", None) or str(dtype)
+    name = name.replace("torch.", "")
+    if name not in DTYPE_TOLERANCES:
+        raise ValueError(f"dtype must be one of {tuple(DTYPE_TOLERANCES)} (what fn computes in), "
+                         f"got {dtype!r}")
+    return name
+
+
+def check_rope(fn, *, head_dim=None, base=10000.0, rope_scaling=None, rotary_dim=None, layout=None,
+               spec=None, max_position=None, dtype="float32"):
     r"""Probe a RoPE implementation ``fn(x, positions)`` and say what, if anything, is wrong.
 
     Parameters
@@ -193,9 +284,10 @@ def check_rope(fn, *, head_dim, base=10000.0, rope_scaling=None, rotary_dim=None
         ``fn(x, positions) -> rotated x``: ``x`` a float32 array of shape
         ``(seq, head_dim)``, ``positions`` int64 of shape ``(seq,)``; returns an array of the
         shape of ``x`` (any real dtype). Torch users pass a converting lambda, e.g.
-        ``lambda x, p: my_rope(torch.from_numpy(x), torch.from_numpy(p)).numpy()``.
+        ``lambda x, p: my_rope(torch.from_numpy(x), torch.from_numpy(p)).float().numpy()``;
+        code that runs in bfloat16 casts ``x`` inside ``fn``, as the model does.
     head_dim : int
-        Features per head (even).
+        Features per head (even). Required unless ``spec`` is given.
     base : float
         ``rope_theta``.
     rope_scaling : dict, optional
@@ -204,7 +296,18 @@ def check_rope(fn, *, head_dim, base=10000.0, rope_scaling=None, rotary_dim=None
     rotary_dim : int, optional
         Rotate only the first ``rotary_dim`` features (the rest pass through); default all.
     layout : {"interleaved", "half"}, optional
-        The pairing ``fn`` must use; default: either is right.
+        The pairing ``fn`` must use (also ``"gptj"`` = interleaved, ``"neox"`` = half);
+        default: either is right (with ``spec``: the spec's).
+    spec : RopeSpec, optional
+        A model's RoPE from :func:`rope_core.from_config`: the check takes its frequencies
+        (scaling included), attention factor, layout, rotary dimension and offset from it.
+        Give it instead of ``head_dim``, ``base``, ``rope_scaling`` and ``rotary_dim``.
+    max_position : int, optional
+        How many positions the code must serve (transformers' ``max_position_embeddings``,
+        vLLM's ``max_position``): the last probe is positions ``max_position - 16 ..
+        max_position - 1``. Default: positions up to :math:`2^{20}`.
+    dtype : {"float32", "bfloat16", "float16"}
+        What ``fn`` computes in; it sets the error allowed (:data:`DTYPE_TOLERANCES`).
 
     Returns
     -------
@@ -214,10 +317,13 @@ def check_rope(fn, *, head_dim, base=10000.0, rope_scaling=None, rotary_dim=None
 
     Notes
     -----
-    Probes: 16 random vectors at positions 0..15, the same vectors at 1000..1015 (a function
-    that ignores its positions fails here) and at :math:`2^{20}-15 .. 2^{20}`, where angles
-    formed in float32 are off by up to 0.06 rad. Each output must be within 1e-3 (relative
-    to the norm of its input) of rope_core's float64 answer.
+    Probes: 16 random vectors at positions 0..15, the same vectors at 1000..1015 (or from
+    ``max_position // 2`` when that is smaller; a function that ignores its positions fails
+    here) and at the last 16 positions served. Each output must be within
+    ``DTYPE_TOLERANCES[dtype]`` (relative to the norm of its input: :math:`2^{-8}` for float32
+    and float16, :math:`2^{-7}` for bfloat16) of rope_core's float64 answer. Angles
+    :math:`m\theta_i` formed in float32, as transformers' code forms them, stay within that
+    up to about :math:`2^{17}` positions and are flagged ``precision`` at :math:`2^{20}`.
 
     Examples
     --------
@@ -234,85 +340,99 @@ def check_rope(fn, *, head_dim, base=10000.0, rope_scaling=None, rotary_dim=None
     """
     if not callable(fn):
         raise TypeError(f"fn must be a callable fn(x, positions), got {type(fn).__name__}")
+    if layout is not None:
+        layout = layout_name(layout)
+    if spec is not None:
+        layout = _check_spec(spec, head_dim, base, rope_scaling, rotary_dim, layout)
+        head_dim, base, rotary_dim = spec.head_dim, spec.base, spec.rotary_dim
+    elif head_dim is None:
+        raise TypeError("check_rope needs head_dim= (or spec=rope_core.from_config(config))")
     head_dim = check_dim(head_dim, "head_dim")
     base = check_base(base)
-    rotary_dim = check_rotary_dim(rotary_dim, head_dim)
-    if layout is not None:
-        check_layout(layout)
-    inverse_frequencies(rotary_dim, base, rope_scaling=rope_scaling, seq_len=float(_LONGEST))
-    setting = _Setting(head_dim, base, rope_scaling, rotary_dim)
-    described = f"head_dim={head_dim}, base={base}"
-    if rotary_dim != head_dim:
-        described += f", rotary_dim={rotary_dim}"
-    if rope_scaling is not None:
-        described += f", rope_scaling type {rope_scaling.get('rope_type', rope_scaling.get('type'))!r}"
-    if layout is not None:
-        described += f", layout={layout!r}"
+    max_position = _check_max_position(max_position)
+    dtype = _check_dtype(dtype)
+    tolerance = DTYPE_TOLERANCES[dtype]
+    if spec is None:
+        rotary_dim = check_rotary_dim(rotary_dim, head_dim)
+        inverse_frequencies(rotary_dim, base, rope_scaling=rope_scaling, seq_len=float(_LONGEST))
+    setting = _Setting(head_dim, base, rope_scaling, rotary_dim, spec)
+    if spec is not None:
+        described = f"spec of {spec.model_type or 'a model'} ({spec.rope_type}, head_dim={head_dim}"
+        described += f", rotary_dim={rotary_dim})" if rotary_dim != head_dim else ")"
+    else:
+        described = f"head_dim={head_dim}, base={base}"
+        if rotary_dim != head_dim:
+            described += f", rotary_dim={rotary_dim}"
+        if rope_scaling is not None:
+            described += f", rope_scaling type {rope_scaling.get('rope_type', rope_scaling.get('type'))!r}"
+        if layout is not None:
+            described += f", layout={layout!r}"
+    if max_position is not None:
+        described += f", max_position={max_position}"
+    if dtype != "float32":
+        described += f", dtype={dtype!r}"
 
+    last = _LONGEST if max_position is None else max_position - 1
+    far = "2^20" if max_position is None else f"{last}"
+    shifted_start = min(1000, last // 2)
     x = np.random.default_rng(20240501).standard_normal((_SEQ, head_dim)).astype(np.float32)
     x64 = x.astype(np.float64)
     probes = {"short": np.arange(_SEQ, dtype=np.int64),
-              "shifted": 1000 + np.arange(_SEQ, dtype=np.int64),
-              "long": _LONGEST - _SEQ + 1 + np.arange(_SEQ, dtype=np.int64)}
-    outputs = {}
+              "shifted": shifted_start + np.arange(_SEQ, dtype=np.int64),
+              "long": last - _SEQ + 1 + np.arange(_SEQ, dtype=np.int64)}
+    outputs, overflows = {}, {}
     for name, positions in probes.items():
         out = _call(fn, x, positions)
-        if out.shape != x.shape:
+        if out is None or out.shape != x.shape:
+            got = "None" if out is None else f"shape {out.shape}"
             return RopeReport(False, None, (Finding("not-a-rotation", (
-                f"fn returned shape {out.shape} for x of shape {x.shape}: RoPE rotates each "
-                "vector in place, so the output has the shape of x")),), described)
-        if not np.all(np.isfinite(out)):
-            return RopeReport(False, None, (Finding("not-a-rotation", (
-                f"fn returned NaN or inf at positions {positions[0]}..{positions[-1]} for "
-                "finite input: check for overflow in the angles or a division")),), described)
+                f"fn returned {got} for x of shape {x.shape}: RoPE rotates each vector and "
+                "returns an array of the shape of x")),), described)
+        finite = np.all(np.isfinite(out), axis=-1)
+        if not np.all(finite):
+            if name == "short":
+                return RopeReport(False, None, (Finding("not-a-rotation", (
+                    f"fn returned NaN or inf at positions {_span(positions[~finite])} for finite "
+                    "input: check for a division by zero or a log of zero")),), described)
+            overflows[name] = (Finding("overflow", (
+                f"fn returned inf or NaN at positions {_span(positions[~finite])} (finite at "
+                f"{_span(probes['short'])}): a position or an angle m * theta_i overflowed its "
+                "dtype (float16 holds at most 65504). Keep positions as integers and form the "
+                "angles in float32 or float64; cast only cos and sin to the working dtype")))
+            continue
         outputs[name] = out
 
+    def error(name, pairs, **changes):
+        return _error(outputs[name], setting.reference(x64, probes[name], pairs, **changes), x64)
+
     def close(name, pairs, **changes):
-        ref = setting.reference(x64, probes[name], pairs, **changes)
-        return _error(outputs[name], ref, x64) < _TOLERANCE
+        return error(name, pairs, **changes) <= tolerance
 
     order = [layout] if layout else ["interleaved", "half"]
     order += [other for other in ("interleaved", "half") if other not in order]
     found = next((pairs for pairs in order if close("short", pairs)), None)
-    if found is not None:
-        findings = _check_further(close, found, layout, setting, outputs, probes, x64)
-        return RopeReport(not findings, found, tuple(findings), described)
-    finding = _diagnose(close, order, layout, setting, outputs["short"], probes["short"], x64)
-    return RopeReport(False, None, (finding,), described)
-
-
-def _check_further(close, pairs, layout, setting, outputs, probes, x64):
-    """fn is right at short positions in layout ``pairs``: check the layout asked for, then
-    positions further along and near 2^20."""
+    if found is None:
+        finding = _diagnose(close, error, order, setting, outputs["short"], probes["short"], x64,
+                            tolerance, dtype)
+        return RopeReport(False, None, (finding, *overflows.values()), described)
+    ahead = []
+    if layout is not None and found != layout:
+        ahead.append(Finding("pairing", _PAIRING_SWAPPED.format(found=found, asked=layout)))
+    context = _Far(close, error, found, setting, outputs, probes, x64, tolerance, dtype, far)
     findings = []
-    if layout is not None and pairs != layout:
-        findings.append(Finding("pairing", _PAIRING_SWAPPED.format(found=pairs, asked=layout)))
-    if not close("shifted", pairs):
-        if np.allclose(outputs["shifted"], outputs["short"], atol=1e-6):
-            message = ("fn ignores the positions it is given: positions 1000..1015 give the "
-                       "same output as 0..15. Rotate by the positions argument (with a KV "
-                       "cache, new tokens start at the cache length), not by arange(seq)")
-        else:
-            message = ("positions 1000..1015 are rotated wrongly although 0..15 are right: "
-                       "fn must use the positions argument as given (no offset, no modulo, "
-                       "no clipping to a table of precomputed angles)")
-        findings.append(Finding("positions", message))
-        return findings
-    if not close("long", pairs):
-        error = _angle_error(outputs["long"], setting.reference(x64, probes["long"], pairs),
-                             pairs, setting.rotary_dim)
-        if close("long", pairs, float32_angles=True) or error < 0.5:
-            findings.append(Finding("precision", (
-                f"near position 2^20 the angles are off by up to {error:.3g} rad, as when "
-                "m * theta_i is formed in float32 (transformers' own Llama code does this). "
-                "Form positions and inv_freq in float64, multiply there, and cast only cos "
-                "and sin to the working dtype")))
-        else:
-            findings.append(Finding("positions", (
-                "positions near 2^20 give wrong results although 1000..1015 are right: the "
-                "positions overflow or are truncated (int16/float16 positions, a table of "
-                "angles shorter than the context)")))
-    return findings
+    for name in ("shifted", "long"):
+        if name in overflows:
+            findings.append(overflows[name])
+        elif not close(name, found):
+            finding = context.diagnose(name)
+            findings.append(finding)
+            if finding.code != "precision":
+                break
+    precision = [f for f in findings if f.code == "precision"]
+    if len(precision) > 1:  # the same cause seen twice: keep the farther, larger one
+        findings = [f for f in findings if f.code != "precision"] + precision[-1:]
+    findings = ahead + findings
+    return RopeReport(not findings, found, tuple(findings), described)
 
 
 _PAIRING_SWAPPED = (
@@ -322,13 +442,104 @@ _PAIRING_SWAPPED = (
     "(rope_core.permute_for_half_layout)")
 
 
-def _angle_error(out, ref, pairs, r):
-    """Largest angle (rad) between output and reference pairs."""
-    a, b = _pair_values(out, pairs, r), _pair_values(ref, pairs, r)
-    return float(np.max(np.abs(np.angle(a * np.conj(b)))))
+class _Far:
+    """fn is right at positions 0..15 in layout ``pairs``: say why a farther probe differs."""
+
+    def __init__(self, close, error, pairs, setting, outputs, probes, x64, tolerance, dtype, far):
+        self.close, self.error, self.pairs, self.setting = close, error, pairs, setting
+        self.outputs, self.probes, self.x64 = outputs, probes, x64
+        self.tolerance, self.dtype, self.far = tolerance, dtype, far
+
+    def where(self, name):
+        positions = self.probes[name]
+        return f"near position {self.far}" if name == "long" else f"at positions {_span(positions)}"
+
+    def diagnose(self, name):
+        setting, pairs, positions = self.setting, self.pairs, self.probes[name]
+        if setting.scaled and (self.close(name, pairs, unscaled=True)
+                               or self.close(name, pairs, unscaled=True, no_factor=True)):
+            return Finding("scaling", (
+                f"fn ignores rope_scaling: {self.where(name)} its frequencies are the unscaled "
+                "base^(-2i/d) (the scaled slow pairs differ only beyond the first positions). "
+                "Compute inv_freq with the scaling type's rule (rope_core.inverse_frequencies "
+                "gives the expected values)"))
+        if "short" in self.outputs and np.allclose(self.outputs[name], self.outputs["short"], atol=1e-6):
+            return Finding("positions", (
+                f"fn ignores the positions it is given: positions {_span(positions)} give the "
+                f"same output as {_span(self.probes['short'])}. Rotate by the positions argument "
+                "(with a KV cache, new tokens start at the cache length), not by arange(seq)"))
+        ref = setting.reference(self.x64, positions, pairs)
+        out_z = setting.pair_values(self.outputs[name], pairs, output=True)
+        ref_z = setting.pair_values(ref, pairs, output=True)
+        delta = np.angle(out_z * np.conj(ref_z))                       # (seq, pairs), rad
+        angles = np.abs(setting.angles(positions))
+        loud = np.abs(delta) > 2 * self.tolerance                     # above the rounding
+        relative = np.abs(delta[loud]) / np.maximum(angles[loud], 1e-30)
+        worst = float(np.max(np.abs(delta)))
+        if worst < 0.5 and (relative.size == 0 or np.max(relative) < 1e-2):
+            return Finding("precision", self.precision_message(name, delta, positions, worst))
+        if not setting.scaled and name == "shifted":
+            finding = _unexpected_scaling(delta, positions, setting.thetas(positions), self.tolerance)
+            if finding is not None:
+                return finding
+        if name == "shifted":
+            return Finding("positions", (
+                f"positions {_span(positions)} are rotated wrongly although "
+                f"{_span(self.probes['short'])} are right: fn must use the positions argument "
+                "as given (no offset, no modulo, no clipping to a table of precomputed angles)"))
+        return Finding("positions", (
+            f"positions near {self.far} give wrong results although "
+            f"{_span(self.probes['shifted'])} are right: the positions overflow or are truncated "
+            "(int16/float16 positions, a table of angles shorter than the context"
+            + (")" if self.far == "2^20" else
+               f"; the model serves {self.probes['long'][-1] + 1} positions)")))
+
+    def precision_message(self, name, delta, positions, worst):
+        """Say which rounding fits: frequencies held in low precision (an error exactly
+        proportional to m) or angles m * theta_i rounded (an error that jitters)."""
+        m = positions.astype(np.float64)[:, None]
+        slope = np.sum(delta * m, axis=0) / np.sum(m * m, axis=0)
+        residual = float(np.max(np.abs(delta - slope * m)))
+        angles = np.abs(self.setting.angles(positions))
+        float32_scale = float(np.max(angles)) * 2.0**-24
+        low = "float16 or bfloat16" if worst > 64 * float32_scale else "float32"
+        if residual < 0.2 * worst:
+            cause = (f"the error grows exactly as m: inv_freq (theta_i) is held in {low} (or "
+                     "lower), even if m * theta_i is then formed in float64")
+        else:
+            cause = f"as when m * theta_i is formed in {low}" + (
+                " (transformers' own Llama code does this)" if low == "float32" else "")
+        return (f"{self.where(name)} fn's output is off by up to {self.error(name, self.pairs):.3g} "
+                f"(relative to each vector's norm; dtype={self.dtype!r} allows {self.tolerance:.3g}) "
+                f"because its angles are off by up to {worst:.3g} rad, {cause}. "
+                "Form positions and inv_freq in float64, multiply there, and cast only cos and "
+                "sin to the working dtype" + ("; or pass max_position= the context the model "
+                                              "serves" if self.far == "2^20" and name == "long" else ""))
 
 
-def _diagnose(close, order, layout, setting, out, positions, x64):
+def _unexpected_scaling(delta, positions, theta, tolerance):
+    """No rope_scaling was given, yet fn's slow pairs turn more slowly than base^(-2i/d) while
+    its fast pairs match: the pattern of context-extension scaling."""
+    differ = np.max(np.abs(delta), axis=0) > 2 * tolerance
+    if not np.any(differ) or differ[0]:
+        return None
+    first = int(np.argmax(differ))
+    m = float(positions[0])
+    slowest = theta.size - 1
+    measured = theta[slowest] + delta[0, slowest] / m
+    if not measured < theta[slowest]:
+        return None
+    shown, expected = _differing(measured, theta[slowest])
+    return Finding("scaling", (
+        f"fn's pairs {first}..{slowest} (wavelengths from {2 * np.pi / theta[first]:.4g} tokens) "
+        f"turn more slowly than base^(-2i/d) while pairs 0..{first - 1} match: pair {slowest} "
+        f"turns by {shown} rad per token, base^(-2i/d) gives {expected} "
+        f"({measured / theta[slowest]:.3g}x). That is context-extension scaling (llama3, YaRN, "
+        "linear): pass its rope_scaling= (or spec=rope_core.from_config(config)), or drop it "
+        "from fn if the model has none"))
+
+
+def _diagnose(close, error, order, setting, out, positions, x64, tolerance, dtype):
     """fn is wrong at short positions: name the classic bug it matches, or describe it."""
     r, d = setting.rotary_dim, setting.head_dim
     for pairs in order:
@@ -337,7 +548,7 @@ def _diagnose(close, order, layout, setting, out, positions, x64):
                 "fn turns every pair the wrong way (by -m*theta_i): the sine terms have the "
                 "wrong sign. With rotate_half use x*cos + rotate_half(x)*sin where "
                 "rotate_half(x) = cat(-x2, x1), or multiply by e^{+i m theta}"))
-        if setting.rope_scaling is not None:
+        if setting.scaled:
             if close("short", pairs, unscaled=True, no_factor=True) or close(
                     "short", pairs, unscaled=True):
                 return Finding("scaling", (
@@ -349,7 +560,7 @@ def _diagnose(close, order, layout, setting, out, positions, x64):
                     f"fn applies rope_scaling's frequencies but not its attention factor "
                     f"{setting.factor(positions):.6g}: multiply cos and sin by it "
                     "(rope_core.attention_factor), as transformers does"))
-        if r < d:
+        if r < d and setting.start == 0:
             if close("short", pairs, rotary_dim=d, theta_dim=d):
                 return Finding("partial", (
                     f"fn rotates all {d} features; only the first rotary_dim={r} should turn "
@@ -362,6 +573,14 @@ def _diagnose(close, order, layout, setting, out, positions, x64):
                 return Finding("partial", (
                     f"fn rotates the last {r} features; the first rotary_dim={r} turn and the "
                     "rest pass through"))
+        if setting.start == 0:
+            fewer = next((n for n in range(r - 2, 0, -2)
+                          if close("short", pairs, rotary_dim=n, theta_dim=n)), None)
+            if fewer is not None:
+                return Finding("partial", (
+                    f"fn rotates only the first {fewer} features (frequencies over {fewer}); "
+                    f"rotary_dim={r} of head_dim={d} should turn: check partial_rotary_factor "
+                    "or rotary_dim on both sides"))
         for shift in (1, -1):
             if close("short", pairs, shift=shift):
                 return Finding("positions", (
@@ -375,60 +594,113 @@ def _diagnose(close, order, layout, setting, out, positions, x64):
                 + ("repeat each value twice (repeat_interleave) for interleaved pairs"
                    if pairs == "interleaved" else
                    "tile the table twice (cat(freqs, freqs)) for rotate_half pairs")))
-    return _describe(order, setting, out, positions, x64)
+    return _describe(order, setting, out, positions, x64, error, tolerance, dtype)
 
 
-def _describe(order, setting, out, positions, x64):
-    """No classic bug fits: look at norms, then at the frequencies fn turns each pair by."""
-    r, d = setting.rotary_dim, setting.head_dim
+def _rounding_only(order, setting, out, positions, x64, error, tolerance, dtype):
+    """A precision finding when fn misses by little and its angle errors show no pattern
+    (a frequency off by a little turns a pair by an angle growing with m; rounding does not)."""
+    worst, pairs = min((error("short", pairs), pairs) for pairs in order)
+    if worst >= 16 * tolerance:
+        return None
+    m = positions.astype(np.float64)[:, None]
+    turned = np.angle(setting.pair_values(out, pairs, output=True) / setting.pair_values(x64, pairs))
+    delta = np.angle(np.exp(1j * (turned - m * setting.thetas(positions))))
+    slope = np.sum(delta * m, axis=0) / np.sum(m * m)
+    noise = float(np.std(delta - slope * m))
+    if np.any(np.abs(slope) * m[-1, 0] > max(5 * noise, tolerance)):
+        return None
+    return Finding("precision", (
+        f"fn differs from rope_core by up to {worst:.3g} (relative to each vector's norm) "
+        f"already at positions {_span(positions)}, more than dtype={dtype!r} allows "
+        f"({tolerance:.3g}), and the difference is rounding, not a pattern in the angles: if "
+        "fn computes in bfloat16 or float16, pass dtype= that; if it should compute in "
+        f"{dtype}, look for a cast to a lower precision"))
+
+
+def _describe(order, setting, out, positions, x64, error, tolerance, dtype):
+    """No classic bug fits: look at passed-through features, rounding, norms, then at the
+    frequencies fn turns by."""
+    r, d, start = setting.rotary_dim, setting.head_dim, setting.start
     factor = setting.factor(positions)
-    norm_in = np.linalg.norm(x64[:, :r], axis=-1)
-    ratio = np.linalg.norm(out[:, :r], axis=-1) / np.maximum(norm_in, 1e-30)
-    passed = np.allclose(out[:, r:], x64[:, r:], atol=1e-5)
-    if not passed:
+    rotated = slice(start, start + r)
+    norm_in = np.linalg.norm(x64[:, rotated], axis=-1)
+    ratio = np.linalg.norm(out[:, rotated], axis=-1) / np.maximum(norm_in, 1e-30)
+    kept = np.ones(d, bool)
+    kept[rotated] = False
+    if not np.allclose(out[:, kept], x64[:, kept], rtol=tolerance, atol=1e-5):
+        changed = np.flatnonzero(~np.all(np.isclose(out, x64, rtol=tolerance, atol=1e-5), axis=0) & kept)
         return Finding("partial", (
-            f"features {r}..{d - 1} must pass through unchanged (rotary_dim={r}), but fn "
-            "changes them"))
-    if not np.allclose(ratio, factor, rtol=_TOLERANCE):
-        if setting.rope_scaling is not None and np.allclose(ratio, 1.0, rtol=_TOLERANCE):
+            f"features {_span(changed)} must pass through unchanged (only features "
+            f"{start}..{start + r - 1} rotate, rotary_dim={r}), but fn changes them"))
+    small = _rounding_only(order, setting, out, positions, x64, error, tolerance, dtype)
+    if small is not None:
+        return small
+    if not np.allclose(ratio, factor, rtol=max(1e-3, tolerance)):
+        if setting.scaled and np.allclose(ratio, 1.0, rtol=max(1e-3, tolerance)):
             return Finding("scaling", (
                 f"fn keeps norms, but rope_scaling's attention factor {factor:.6g} should "
                 "scale them: multiply cos and sin by rope_core.attention_factor(...)"))
+        low, high = _differing(ratio.min(), ratio.max(), 3)
         return Finding("not-a-rotation", (
-            f"fn changes the norms of the vectors (output/input from {ratio.min():.3g} to "
-            f"{ratio.max():.3g}, expected {factor:.6g}): each pair must be rotated, "
-            "x*cos + rotate(x)*sin with rotate(a, b) = (-b, a) and cos, sin of the same angle"))
+            f"fn changes the norms of the vectors (output/input from {low} to {high}, "
+            f"expected {factor:.6g}): each pair must be rotated, x*cos + rotate(x)*sin with "
+            "rotate(a, b) = (-b, a) and cos, sin of the same angle"))
+    theta = setting.thetas(positions)
+    m = positions.astype(np.float64)[:, None]
     for pairs in order:
-        zx, zo = _pair_values(x64, pairs, r), _pair_values(out, pairs, r)
-        if not np.allclose(np.abs(zo), factor * np.abs(zx), rtol=1e-3, atol=1e-6):
+        zx = setting.pair_values(x64, pairs)
+        zo = setting.pair_values(out, pairs, output=True)
+        if not np.allclose(np.abs(zo), factor * np.abs(zx), rtol=max(1e-3, 4 * tolerance), atol=1e-6):
             continue
-        steps = np.angle(zo[1:] / zx[1:] * np.conj(zo[:-1] / zx[:-1]))  # turn per position
-        theta_fn = np.median(steps, axis=0)
-        start = np.angle(zo[0] / zx[0])
-        theta = setting.thetas(positions)
-        if np.max(np.abs(start)) > 1e-3:
+        turned = np.angle(zo / zx)                                     # (seq, pairs)
+        start_turn = turned[0]
+        if np.max(np.abs(start_turn)) > max(1e-3, 4 * tolerance):
             return Finding("positions", (
                 "at position 0 fn already turns the pairs (by up to "
-                f"{np.max(np.abs(start)):.3g} rad): position 0 must leave x unchanged; check "
+                f"{np.max(np.abs(start_turn)):.3g} rad): position 0 must leave x unchanged; check "
                 "for swapped cos and sin or an offset in the positions"))
+        worst = error("short", pairs)
+        if worst < 16 * tolerance:
+            # Small errors: fit each pair's angle error as slope * m (no wrap-around).
+            delta = np.angle(np.exp(1j * (turned - m * theta)))
+            slope = np.sum(delta * m, axis=0) / np.sum(m * m)
+            noise = float(np.std(delta - slope * m))
+            theta_fn = theta + slope
+            wrong = np.flatnonzero(np.abs(slope) * m[-1, 0] > max(5 * noise, tolerance))
+        else:
+            steps = np.angle(zo[1:] / zx[1:] * np.conj(zo[:-1] / zx[:-1]))  # turn per position
+            theta_fn = np.median(steps, axis=0)
+            wrong = np.flatnonzero(~np.isclose(theta_fn, theta, rtol=1e-3, atol=tolerance / m[-1, 0]))
+        if wrong.size == 0:
+            wrong = np.array([int(np.argmax(np.abs(theta_fn - theta)))])
         unrotated = np.abs(theta_fn) < 1e-9
         if np.any(unrotated) and not np.any(np.abs(theta[unrotated]) < 1e-12):
             first = int(np.argmax(unrotated))
             return Finding("partial", (
                 f"fn leaves pairs {first}.. unrotated; with rotary_dim={r} all {r // 2} pairs "
                 "turn"))
-        if setting.rope_scaling is not None:
+        if setting.scaled:
             unscaled = setting.thetas(positions, scaled=False)
             if np.allclose(theta_fn, unscaled, rtol=1e-3) or not np.allclose(
                     theta_fn[:1], theta[:1], rtol=1e-3):
+                shown, expected = _differing(theta_fn[wrong[0]], theta[wrong[0]])
                 return Finding("scaling", (
-                    "fn's frequencies differ from rope_scaling's (pair 0: "
-                    f"{theta_fn[0]:.6g}, expected {theta[0]:.6g}); compare with "
+                    f"fn's frequencies differ from rope_scaling's (pair {wrong[0]}: {shown}, "
+                    f"expected {expected}); compare with "
                     "rope_core.inverse_frequencies(rotary_dim, base, rope_scaling=...)"))
-        shown = ", ".join(f"{a:.4g} (expected {b:.4g})"
-                          for a, b in list(zip(theta_fn, theta))[:3])
+        if not setting.scaled and wrong[0] > 0 and np.all(theta_fn[wrong] < theta[wrong]):
+            shown, expected = _differing(theta_fn[wrong[-1]], theta[wrong[-1]])
+            return Finding("scaling", (
+                f"fn's slow pairs (from pair {wrong[0]} on) turn more slowly than base^(-2i/d) "
+                f"while the faster pairs match (pair {wrong[-1]}: {shown} rad per token, expected "
+                f"{expected}): that is context-extension scaling (llama3, YaRN, linear): pass "
+                "its rope_scaling= (or spec=rope_core.from_config(config)), or drop it from fn "
+                "if the model has none"))
+        shown = ", ".join("pair {}: {} (expected {})".format(i, *_differing(theta_fn[i], theta[i]))
+                          for i in wrong[:3])
         return Finding("frequencies", (
-            f"fn turns the pairs by the wrong frequencies: theta_0.. = {shown}. Use "
+            f"fn turns pairs {_span(wrong)} by the wrong frequencies: {shown}. Use "
             f"theta_i = base^(-2i/{r}) for i = 0..{r // 2 - 1}: exponent 2i/d, not i/d; the "
             f"base given (rope_theta = {setting.base:g}); d the rotated dimension"))
     return Finding("pairing", (

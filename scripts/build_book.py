@@ -23,6 +23,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -39,6 +40,13 @@ KEY_FILE = BUILD / ".jupyter_cache.key"
 DROPPED_WITH_KEY = (BUILD / ".jupyter_cache", BUILD / ".doctrees")
 # ipykernel prints this once per kernel (one per page); it says nothing about the book.
 NOISE = ("Kernel is running over TCP without encryption",)
+# Jupyter Book's banner: the paths it prints are ours to print once, and its advice to open
+# the book from file:// would lose every widget (browsers block the widget loader there).
+BANNER = re.compile(
+    r"^\s*$|^(\x1b\[\d+m)?=+(\x1b\[0m)?$|^(Running Jupyter-Book|Source Folder|Config Path|Output Path"
+    r"|Finished generating HTML|Your book's HTML pages|You can look at your book|Or paste this line"
+    r"|    _build/html/|    file://)"
+)
 
 
 def book_notebooks(root: Path = ROOT) -> list[Path]:
@@ -96,13 +104,13 @@ def drop_stale_cache(root: Path = ROOT) -> bool:
 
 
 def run_quietly(command: list[str], root: Path = ROOT) -> subprocess.CompletedProcess:
-    """Run ``command``, echoing its output live without the kernels' noise lines."""
+    """Run ``command``, echoing its output live without the kernels' noise or the banner."""
     lines = []
     env = dict(os.environ, PYTHONUNBUFFERED="1", PYDEVD_DISABLE_FILE_VALIDATION="1")
     with subprocess.Popen(command, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                           text=True, env=env) as process:
         for line in process.stdout:
-            if any(noise in line for noise in NOISE):
+            if any(noise in line for noise in NOISE) or BANNER.match(line.rstrip("\n")):
                 continue
             lines.append(line)
             sys.stdout.write(line)
@@ -153,6 +161,8 @@ def build(root: Path = ROOT) -> subprocess.CompletedProcess:
     result = run_quietly([jupyter_book, "build", ".", "-W", "-n", "--keep-going", "--quiet"],
                          root)
     result.stdout = executed.stdout + result.stdout
+    if result.returncode == 0:
+        print("built strictly (no warning, no failing cell) into _build/html")
     return result
 
 

@@ -31,7 +31,6 @@ from pathlib import Path
 import jupytext
 import nbformat
 import yaml
-from myst_nb.core.read import is_myst_markdown_notebook
 
 ROOT = Path(__file__).resolve().parents[1]
 REPOSITORY = yaml.safe_load((ROOT / "_config.yml").read_text())["repository"]["url"]
@@ -47,6 +46,12 @@ import importlib.util
 if importlib.util.find_spec("rope_core") is None:
     %pip install --quiet "{requirement}"
     importlib.invalidate_caches()
+    if importlib.util.find_spec("rope_core") is None:
+        raise RuntimeError(
+            "Installing rope_core failed (pip's message is above), so no cell below can run. "
+            "Check the network, then run this cell again, or install it yourself with: "
+            "pip install '{requirement}'"
+        )
 """
 
 FENCE = re.compile(r"^(?P<fence>`{3,}|:{3,})\{(?P<name>[a-zA-Z0-9_-]+)\}\s*(?P<argument>.*?)\s*$")
@@ -56,6 +61,10 @@ ROLE = re.compile(r"\{(?P<role>doc|eq|ref|numref|func|class|meth|mod|attr|term|m
 
 
 def is_notebook(path: Path) -> bool:
+    # Imported here: JupyterLab's server config imports this module where MyST-NB (a build
+    # tool, not in Binder's environment) is missing.
+    from myst_nb.core.read import is_myst_markdown_notebook
+
     # MyST-NB's own test (a jupytext/kernelspec front matter), the one the book build uses.
     return is_myst_markdown_notebook(path.read_text(encoding="utf-8"))
 

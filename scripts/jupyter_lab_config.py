@@ -8,7 +8,8 @@ strings), so a plain open-and-save or an autosave would rewrite 20-100 lines of 
 about to be written describes the same notebook as the file on disk (same cells, sources and
 metadata, as jupytext reads them) as the file on disk or the file in git's last commit, those
 bytes are written instead (so an edit that was autosaved and then undone leaves git clean).
-A real edit is saved as jupytext writes it.
+A real edit changes only the lines it touched: the edit, as jupytext renders it, is merged
+into the file's own text (see ``_apply_edit_to_original``).
 
 JupyterLab renders the MyST of markdown cells with jupyterlab-myst, which runs in the
 browser and cannot read ``literalinclude``d files: the chapters' teaching code would be
@@ -108,6 +109,48 @@ def keep_unchanged_notebook_text(model, path, contents_manager, **kwargs):
         if unchanged:
             model["content"] = candidate
             return
+    # A real edit: carry over only what changed, so that a one-line edit is a one-line diff.
+    merged = _apply_edit_to_original(old_text, new_text)
+    if merged is not None:
+        model["content"] = merged
+
+
+def _canonical(text: str) -> str:
+    """A MyST notebook as jupytext writes it (the layout of every save from JupyterLab)."""
+    import jupytext
+
+    return jupytext.writes(jupytext.reads(text, fmt="md:myst"), fmt="md:myst")
+
+
+def _apply_edit_to_original(old_text: str, new_text: str) -> str | None:
+    """The file's own text with the reader's edit applied, or None when that cannot be done.
+
+    ``new_text`` is jupytext's rendering of the edited notebook, whose layout differs from the
+    file's in places a reader never touched (YAML re-wrapped, ``1.0`` written ``1``). A
+    three-way merge of (file, jupytext's rendering of the file, ``new_text``) keeps the file's
+    layout everywhere except in the lines the edit changed. The result is used only when it
+    reads back as exactly the notebook being saved.
+    """
+    import subprocess
+    import tempfile
+
+    try:
+        base = _canonical(old_text)
+        with tempfile.TemporaryDirectory() as folder:
+            files = []
+            for name, text in (("current", old_text), ("base", base), ("other", new_text)):
+                files.append(Path(folder) / name)
+                files[-1].write_text(text, encoding="utf-8")
+            done = subprocess.run(
+                ["git", "merge-file", "-p", "--theirs", *map(str, files)],
+                capture_output=True, timeout=20,
+            )
+        if done.returncode < 0 or done.returncode > 127:
+            return None
+        merged = done.stdout.decode("utf-8")
+        return merged if _notebook_key(merged) == _notebook_key(new_text) else None
+    except Exception:  # no git, or a text jupytext cannot read: save jupytext's rendering
+        return None
 
 
 def _committed_text(os_path: Path) -> str | None:
@@ -129,6 +172,12 @@ from jupytext.async_contentsmanager import AsyncTextFileContentsManager  # noqa:
 
 class BookContentsManager(AsyncTextFileContentsManager):
     """Jupytext's contents manager, showing included code in the chapters' markdown cells."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        # Registered here, not through the pre_save_hook option: Jupyter may apply a config
+        # file twice, and setting that option again warns on every start.
+        self.register_pre_save_hook(keep_unchanged_notebook_text)
 
     async def get(self, path, content=True, type=None, format=None, **kwargs):
         model = await super().get(path, content=content, type=type, format=format, **kwargs)
@@ -160,4 +209,3 @@ class BookContentsManager(AsyncTextFileContentsManager):
 
 c = get_config()  # noqa: F821 - provided by Jupyter when it loads this file
 c.ServerApp.contents_manager_class = BookContentsManager
-c.ContentsManager.pre_save_hook = keep_unchanged_notebook_text

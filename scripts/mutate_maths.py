@@ -1,7 +1,7 @@
 """Mutation run over rope_core's maths: does `make unit` catch each classic RoPE bug?
 
-The mutants are the code review's (section 2.2: M01–M52, re-expressed for today's files by the
-core stream) plus the core stream's own (M60–M64). Each is one textual replacement; the file is
+The mutants are the classic RoPE bugs M01–M52 (each written against today's files) plus
+M60–M64 for the later scaling code. Each is one textual replacement; the file is
 patched, the maths tests and the docstring examples run (``pytest -x``, no browser/book), and
 the file is restored. A mutant whose text is no longer in its file is reported as SKIP, so a
 refactor that moves the code shows up instead of silently shrinking the run.

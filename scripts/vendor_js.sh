@@ -12,4 +12,3 @@ mkdir -p "$out"
 for needed in node_modules/mathjax/es5/node-main.js node_modules/axe-core/axe.min.js; do
   [ -f "$needed" ] || { echo "missing $needed: run 'npm ci'" >&2; exit 1; }
 done
-echo "node_modules has MathJax (build-time maths) and axe-core (browser tests)"

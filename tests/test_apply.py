@@ -407,3 +407,33 @@ def test_cache_drops_the_least_recently_used_table_not_the_oldest():
     cos_sin_tables(100 + np.arange(5), 8)                         # one more: evicts one entry
     assert cos_sin_tables(np.arange(5), 8)[0] is first            # not the one just used ...
     assert cos_sin_tables(1 + np.arange(5), 8)[0] is not filled[0]  # ... the least recent
+
+
+# --- layout names and the default ---------------------------------------------------------------
+
+def test_neox_is_half_and_gptj_is_interleaved():
+    from rope_core.apply import LAYOUT_ALIASES, layout_name
+    x = np.random.default_rng(3).standard_normal((2, 5, 16))
+    positions = np.arange(5) * 7
+    assert LAYOUT_ALIASES == {"neox": "half", "gptj": "interleaved"}
+    assert layout_name("neox") == "half" and layout_name("gptj") == "interleaved"
+    np.testing.assert_array_equal(apply_rope(x, positions, layout="neox"), apply_rope(x, positions, layout="half"))
+    np.testing.assert_array_equal(apply_rope(x, positions, layout="gptj"), apply_rope(x, positions))
+    np.testing.assert_array_equal(apply_rope_elementwise(x, positions, layout="neox"),
+                                  apply_rope_elementwise(x, positions, layout="half"))
+
+
+def test_the_interleaved_default_warns_only_for_a_transformers_style_call():
+    import warnings
+
+    from rope_core.apply import RopeLayoutWarning
+    x = np.random.default_rng(4).standard_normal((2, 3, 5, 8))       # (batch, heads, seq, d)
+    position_ids = np.tile(np.arange(5), (2, 1))                     # (batch, seq)
+    with pytest.warns(RopeLayoutWarning, match="layout='half'"):
+        default = apply_rope(x, position_ids)
+    np.testing.assert_array_equal(default, apply_rope(x, position_ids, layout="interleaved"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RopeLayoutWarning)
+        apply_rope(x, position_ids, layout="half")                   # said which: no warning
+        apply_rope(x, np.arange(5))                                  # the teaching call: none
+        apply_rope(x[0, 0], np.arange(5))

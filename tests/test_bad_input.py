@@ -124,7 +124,7 @@ def test_rope_matrix_position(position, error):
 
 # --- layout, rope_type, rope_scaling --------------------------------------------------------
 
-@pytest.mark.parametrize("layout", ["neox", "Interleaved", None, 0])
+@pytest.mark.parametrize("layout", ["rotate_half", "Interleaved", "NEOX", 0])
 def test_unknown_layout(layout):
     for call in (lambda: apply_rope(X, layout=layout), lambda: apply_rope_elementwise(X, layout=layout),
                  lambda: rope_core.relative_scores(np.ones(4), np.ones(4), [0], [1], layout=layout)):

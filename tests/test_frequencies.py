@@ -326,7 +326,7 @@ def test_wavelengths_follow_scaling():
     assert wavelengths(64).dtype == np.float64 and wavelengths(64).shape == (32,)
 
 
-# --- what a rope_scaling block may hold (issue 13) ------------------------------------------
+# --- what a rope_scaling block may hold --------------------------------------------------
 
 LLAMA31_CONFIG_JSON = {  # the rope-relevant part of Llama 3.1 8B's config.json
     "model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "rope_theta": 500000.0,

@@ -6,10 +6,12 @@ routes are simulated in clean virtual environments here:
 
 * Colab: a venv holding only what a Colab kernel has for this purpose (ipykernel, nbclient)
   runs an exported chapter top to bottom; its first cell must install rope_core (here from this
-  checkout, in the real cell from the repository URL) and every later cell must then run.
+  checkout, in the real cell from the repository URL) and every later cell must then run; an
+  install that fails stops at that cell with a message saying so.
 * Binder: a venv built only from what repo2docker reads (``binder/requirements.txt``, run from
   the repository root, then ``binder/postBuild``) imports rope_core from site-packages and
-  runs a chapter.
+  runs a chapter, and the server repo2docker starts shows the chapters' included code and
+  saves a one-line edit as a one-line diff, exactly as ``make lab`` does.
 
 The venv tests are marked ``lab`` (they install from PyPI, so they stay out of ``make unit``).
 """
@@ -240,6 +242,14 @@ def test_colab_route_the_install_cell_makes_an_exported_chapter_run(tmp_path):
     python = _clean_venv(tmp_path / "venv", "ipykernel", "nbclient")
     probe = subprocess.run([str(python), "-c", "import rope_core"], cwd=tmp_path, capture_output=True)
     assert probe.returncode != 0, "the clean venv already has rope_core"
+    # An install that fails stops at the install cell with a message that says so, instead of
+    # "No module named numpy" two cells later.
+    broken = _export(tmp_path / "broken", "--install-from", f"rope-core @ file://{tmp_path}/missing")
+    notebook = _with_probe(broken / f"{CHAPTER}.ipynb", tmp_path / "run-broken" / f"{CHAPTER}.ipynb")
+    run = _run(python, notebook, notebook.parent)
+    assert run["error"] and "Installing rope_core failed" in run["error"], run["error"]
+    assert "No module named" not in run["error"], run["error"]
+
     notebook = _with_probe(notebooks / f"{CHAPTER}.ipynb", tmp_path / "run" / f"{CHAPTER}.ipynb")
     run = _run(python, notebook, notebook.parent)
     assert run["error"] is None, run["error"]
@@ -263,3 +273,68 @@ def test_binder_route_what_repo2docker_reads_imports_rope_core_and_runs_a_chapte
     assert run["error"] is None, run["error"]
     assert f"ROPE_CORE_FROM {tmp_path / 'venv'}/lib/" in run["stdout"], run["stdout"][-500:]
     assert not [text for _, text in run["stderr"]], run["stderr"]
+    _check_binder_server_shows_included_code(python, repo, tmp_path / "home")
+
+
+def _check_binder_server_shows_included_code(python: Path, repo: Path, home: Path):
+    """The server repo2docker starts (``jupyter notebook`` from the repository root, no options
+    of ours) serves a chapter with its included code shown, as ``make lab`` does, and saves a
+    one-line edit as a one-line diff."""
+    import threading
+    import time
+    import urllib.request
+
+    home.mkdir()
+    env = {**{k: v for k, v in os.environ.items() if k not in {"PYTHONPATH", "JUPYTER_TOKEN"}},
+           "HOME": str(home), "JUPYTER_RUNTIME_DIR": str(home / "runtime")}
+    command = [str(python.parent / "jupyter"), "notebook", "--no-browser", "--ip=127.0.0.1",
+               "--port=0", "--IdentityProvider.token=binder-route"]
+    if os.getuid() == 0:
+        command.append("--allow-root")
+    server = subprocess.Popen(command, cwd=repo, env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True)
+    found, lines = threading.Event(), []
+
+    def read():
+        for line in server.stdout:
+            lines.append(line)
+            if re.search(r"http://127\.0\.0\.1:\d+/", line):
+                found.set()
+
+    threading.Thread(target=read, daemon=True).start()
+    try:
+        assert found.wait(90), "".join(lines)[-3000:]
+        base = re.search(r"(http://127\.0\.0\.1:\d+)/", "".join(lines)).group(1)
+        url = f"{base}/api/contents/book/{CHAPTER}.md"
+        headers = {"Authorization": "token binder-route", "Content-Type": "application/json"}
+
+        def call(method, data=None):
+            request = urllib.request.Request(url + ("?type=notebook&content=1" if data is None else ""),
+                                             method=method, headers=headers,
+                                             data=None if data is None else json.dumps(data).encode())
+            with urllib.request.urlopen(request, timeout=60) as response:
+                return json.load(response)
+
+        deadline = time.monotonic() + 60
+        while True:  # the URL is printed as the server starts listening: wait until it answers
+            try:
+                model = call("GET")
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "".join(lines)[-3000:]
+                time.sleep(0.5)
+        assert "Exception while loading config file" not in "".join(lines), "".join(lines)[-3000:]
+        source = (repo / "book" / f"{CHAPTER}.md").read_text(encoding="utf-8")
+        names = re.findall(r"\{literalinclude\}[^\n]*\n:pyobject:\s*(\w+)", source)
+        markdown = "\n".join(c["source"] for c in model["content"]["cells"] if c["cell_type"] == "markdown")
+        assert names and all(re.search(rf"\bdef {name}\(", markdown) for name in names), (
+            "Binder's server does not show the chapters' included code")
+        code = [c for c in model["content"]["cells"] if c["cell_type"] == "code"][-1]
+        code["source"] += "\n# one line"
+        call("PUT", {"type": "notebook", "format": "json", "content": model["content"]})
+        after = (repo / "book" / f"{CHAPTER}.md").read_text(encoding="utf-8")
+        assert len(after.splitlines()) == len(source.splitlines()) + 1
+        assert [line for line in after.splitlines() if line not in source.splitlines()] == ["# one line"]
+    finally:
+        server.terminate()
+        server.wait(timeout=30)

@@ -146,7 +146,7 @@ def test_float32_matches_float64_at_any_position(dim, seed, layout, start):
        seed=seeds, layout=layouts, start=st.integers(0, 10**5))
 def test_scaled_rope_still_relative(rope_type, factor, seed, layout, start):
     """Every scaling changes theta (and a constant factor), never the relative property."""
-    # Each type gets only the keys it reads (rope_scaling refuses the others since issue 13).
+    # Each type gets only the keys it reads (rope_scaling refuses the others).
     extra = {"linear": {}, "dynamic": {"original_max_position_embeddings": 512},
              "yarn": {"original_max_position_embeddings": 512},
              "llama3": {"original_max_position_embeddings": 512, "low_freq_factor": 1.0, "high_freq_factor": 4.0}}

@@ -43,7 +43,7 @@ def test_position_ids_are_never_applied_row_to_head(rng):
     """batch == heads used to broadcast (batch, seq) against (heads, seq): row b went to head b."""
     x = rng.standard_normal((2, 2, 4, 8))
     position_ids = np.array([[0, 1, 2, 3], [100, 101, 102, 103]])
-    got = apply_rope(x, position_ids)
+    got = apply_rope(x, position_ids, layout="interleaved")
     for b in range(2):
         for h in range(2):
             np.testing.assert_allclose(got[b, h], apply_rope(x[b, h], position_ids[b]), atol=1e-12)

@@ -94,3 +94,22 @@ def test_per_key_rerotation_is_exact_for_length_dependent_schemes(layout, scalin
 def test_bad_input_names_the_argument(call, words):
     with pytest.raises((TypeError, ValueError), match=words):
         call()
+
+
+def test_mrope_delta_continues_the_positions_a_full_recompute_gives():
+    from rope_core import multimodal as mm
+    t, h, w = mm.qwen2_vl_positions(3, 4, 5, 2)              # text, a 4x5 image, text
+    delta = serving.mrope_position_delta(t, h, w)
+    assert delta == max(t.max(), h.max(), w.max()) + 1 - t.size < 0
+    longer = mm.qwen2_vl_positions(3, 4, 5, 6)               # the same prompt with 4 more text tokens
+    nxt = serving.mrope_next_positions(delta, t.size, 4)
+    np.testing.assert_array_equal(nxt, np.stack(longer)[:, t.size:])
+    with pytest.raises(ValueError, match="t, h and w"):
+        serving.mrope_position_delta([0, 1], [0], [0, 1])
+    with pytest.raises((TypeError, ValueError), match="context_len"):
+        serving.mrope_next_positions(0, -1)
+
+
+def test_engine_table_names_its_sources():
+    assert {e["engine"] for e in serving.ENGINES} >= {"vLLM", "SGLang", "TensorRT-LLM", "llama.cpp"}
+    assert all(set(e) == set(serving.ENGINES[0]) and all(e.values()) for e in serving.ENGINES)

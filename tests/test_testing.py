@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rope_core import apply_rope, attention_factor, inverse_frequencies
+from rope_core import apply_rope, attention_factor, from_config, inverse_frequencies
 from rope_core.testing import CODES, Finding, RopeReport, check_rope
 
 D = 64
@@ -183,6 +183,7 @@ BUGS = [
     ("scaling", scaling_ignored, {"rope_scaling": LINEAR}),
     ("scaling", scaling_ignored, {"rope_scaling": YARN}),
     ("scaling", yarn_without_attention_factor, {"rope_scaling": YARN}),
+    ("overflow", lambda x, p: hf_rope(x, p) * np.where(p >= 2**16, np.inf, 1.0)[:, None], {}),
 ]
 
 
@@ -210,6 +211,9 @@ def test_the_report_knows_the_layout_of_a_swapped_but_coherent_implementation():
 def test_a_wrong_shape_or_nan_output_is_not_a_rotation():
     assert check_rope(lambda x, p: x[:, : D // 2], head_dim=D).codes == ["not-a-rotation"]
     assert check_rope(lambda x, p: x * np.nan, head_dim=D).codes == ["not-a-rotation"]
+    # NaN only far out is not a broken rotation but an overflow
+    assert check_rope(lambda x, p: hf_rope(x, p) * np.where(p > 2000, np.nan, 1.0)[:, None],
+                      head_dim=D).codes == ["overflow"]
 
 
 @pytest.mark.parametrize("kwargs, error, words", [
@@ -218,7 +222,7 @@ def test_a_wrong_shape_or_nan_output_is_not_a_rotation():
     ({"fn": hf_rope, "head_dim": 64.0}, TypeError, "head_dim"),
     ({"fn": hf_rope, "head_dim": 64, "base": 1.0}, ValueError, "base"),
     ({"fn": hf_rope, "head_dim": 64, "rotary_dim": 128}, ValueError, "rotary_dim"),
-    ({"fn": hf_rope, "head_dim": 64, "layout": "neox"}, ValueError, "layout"),
+    ({"fn": hf_rope, "head_dim": 64, "layout": "rotate_half"}, ValueError, "'neox'"),
     ({"fn": hf_rope, "head_dim": 64, "rope_scaling": {"factor": 2.0}}, ValueError, "rope_type"),
     ({"fn": hf_rope, "head_dim": 64, "rope_scaling": {"rope_theta": 1e4, "hidden_size": 64,
                                                       "rope_scaling": None}},
@@ -280,3 +284,205 @@ def test_every_atlas_model_as_from_config_applies_it_passes(spec):
                         rope_scaling=scaling, rotary_dim=spec.rotary_dim, layout=spec.layout)
     assert report.ok, str(report)
     assert report.layout == spec.layout
+
+
+# --- check_rope in a test suite: spec=, max_position=, dtype= ---------------------------------
+#
+# transformers-style code in NumPy, rounding as torch does: inv_freq, positions and their
+# product in float32 (LlamaRotaryEmbedding), cos and sin cast to the model dtype, then
+# q * cos + rotate_half(q) * sin with every product and sum rounded to that dtype.
+
+def to_bfloat16(a):
+    """Round float32 values to bfloat16 (nearest, ties to even), kept in float32."""
+    bits = np.asarray(a, np.float32).view(np.uint32).astype(np.uint64)
+    rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
+    return rounded.astype(np.uint32).view(np.float32)
+
+
+def to_float16(a):
+    return np.asarray(a, np.float32).astype(np.float16).astype(np.float32)
+
+
+def torch_inv_freq(dim, base):
+    """1.0 / (base ** (torch.arange(0, dim, 2, dtype=torch.float) / dim)), in float32."""
+    exponents = np.arange(0, dim, 2).astype(np.float32) / np.float32(dim)
+    return np.float32(1.0) / np.power(np.float32(base), exponents, dtype=np.float32)
+
+
+def transformers_style(dtype="float32", *, base=10000.0, inv_freq=None, factor=1.0, angles_in=np.float32):
+    """LlamaRotaryEmbedding + apply_rotary_pos_emb computing in ``dtype``."""
+    round_to = {"float32": lambda a: np.asarray(a, np.float32), "bfloat16": to_bfloat16,
+                "float16": to_float16}[dtype]
+
+    def fn(x, positions):
+        inv = torch_inv_freq(x.shape[-1], base) if inv_freq is None else np.asarray(inv_freq)
+        freqs = np.asarray(positions).astype(angles_in)[:, None] * inv.astype(angles_in)
+        emb = np.concatenate([freqs, freqs], -1)
+        cos, sin = round_to(np.cos(emb) * factor), round_to(np.sin(emb) * factor)
+        q = round_to(x)
+        return round_to(round_to(q * cos) + round_to(rotate_half(q) * sin))
+    return fn
+
+
+def vllm_style(cache_size, *, base=10000.0):
+    """vLLM's RotaryEmbedding (neox style): a cos/sin cache of cache_size positions, indexed."""
+    def fn(x, positions):
+        inv = torch_inv_freq(x.shape[-1], base)
+        t = np.arange(cache_size, dtype=np.float32)
+        freqs = (t[:, None] * inv).astype(np.float32)
+        cos_cache, sin_cache = np.cos(freqs), np.sin(freqs)
+        index = np.asarray(positions) % cache_size          # what an out-of-range gather wraps to
+        cos, sin = np.tile(cos_cache[index], 2), np.tile(sin_cache[index], 2)
+        return x * cos + rotate_half(x) * sin
+    return fn
+
+
+LLAMA31 = {"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "num_hidden_layers": 32,
+           "rope_theta": 500000.0, "max_position_embeddings": 131072,
+           "rope_scaling": {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0,
+                            "high_freq_factor": 4.0, "original_max_position_embeddings": 8192}}
+
+
+def llama31_style(*, scaled=True, held=np.float64, angles_in=np.float64):
+    """A Llama 3.1 rotary: llama3-scaled inv_freq held in ``held`` (transformers: float32),
+    angles formed in ``angles_in`` (transformers: float32), the rest float32."""
+    inv = from_config(LLAMA31).inverse_frequencies if scaled else thetas(128, 500000.0)
+    return transformers_style(inv_freq=inv.astype(held).astype(np.float64), angles_in=angles_in)
+
+
+def test_float32_transformers_code_passes_for_the_context_it_serves_and_not_at_2_20():
+    fn = transformers_style("float32")
+    assert check_rope(fn, head_dim=D, max_position=8192).ok
+    assert check_rope(fn, head_dim=D, max_position=131072).ok
+    report = check_rope(fn, head_dim=D)                     # default: positions up to 2^20
+    assert report.codes == ["precision"], str(report)
+    message = report.findings[0].message
+    assert "near position 2^20" in message and "formed in float32" in message
+    assert "max_position=" in message                        # says how to state the context
+
+
+def test_precision_names_the_rounding_that_happened():
+    """float64 angles on a float32 inv_freq: the error is exactly proportional to m, and the
+    message says the frequencies are held in float32, not that the multiply was."""
+    held = transformers_style("float32", base=500000.0, angles_in=np.float64)
+    (finding,) = check_rope(held, head_dim=128, base=500000.0).findings
+    assert finding.code == "precision"
+    assert "inv_freq (theta_i) is held in float32" in finding.message
+    assert "formed in float32" not in finding.message
+    formed = transformers_style("float32", base=500000.0)
+    (finding,) = check_rope(formed, head_dim=128, base=500000.0).findings
+    assert "m * theta_i is formed in float32" in finding.message
+
+
+def test_bfloat16_code_passes_when_checked_as_bfloat16():
+    fn = transformers_style("bfloat16")
+    assert check_rope(fn, head_dim=D, dtype="bfloat16", max_position=8192).ok
+    assert check_rope(fn, head_dim=128, dtype="bfloat16", max_position=131072).ok
+    # the same code is not a pairing bug when checked as float32 at short range
+    assert "pairing" not in check_rope(fn, head_dim=D, max_position=8192).codes
+
+
+def to_4_bits(a):
+    """Round to 4 significant bits (an 8-bit float's precision), kept in float32."""
+    mantissa, exponent = np.frexp(np.asarray(a, np.float64))
+    return np.ldexp(np.round(mantissa * 16) / 16, exponent).astype(np.float32)
+
+
+def test_rounding_beyond_the_dtype_is_precision_and_says_to_pass_dtype():
+    def eight_bit(x, p):               # cos, sin and the output rounded far below bfloat16
+        angles = np.outer(p, thetas(x.shape[-1]))
+        cos, sin = to_4_bits(np.tile(np.cos(angles), 2)), to_4_bits(np.tile(np.sin(angles), 2))
+        return to_4_bits(x * cos + rotate_half(x) * sin)
+    (finding,) = check_rope(eight_bit, head_dim=D, dtype="bfloat16", max_position=8192).findings
+    assert finding.code == "precision", finding
+    assert "dtype=" in finding.message and "0..15" in finding.message
+
+
+def test_a_vllm_style_cache_passes_for_its_length_and_fails_beyond():
+    fn = vllm_style(8192)
+    report = check_rope(fn, head_dim=D, max_position=8192)
+    assert report.ok, str(report)
+    beyond = check_rope(fn, head_dim=D, max_position=16384)
+    assert beyond.codes == ["positions"]
+    assert "16383" in beyond.findings[0].message and "16384 positions" in beyond.findings[0].message
+
+
+def test_llama31_code_passes_against_its_spec_and_unscaled_code_is_scaling():
+    spec = from_config(LLAMA31)
+    report = check_rope(llama31_style(), spec=spec)
+    assert report.ok, str(report)
+    assert report.layout == "half" and "spec of llama" in str(report)
+    # transformers' own: inv_freq and angles in float32, for the 131072 positions the model serves
+    transformers_own = llama31_style(held=np.float32, angles_in=np.float32)
+    assert check_rope(transformers_own, spec=spec, max_position=spec.max_position_embeddings).ok
+    assert check_rope(transformers_own, spec=spec).codes == ["precision"]
+    unscaled = check_rope(llama31_style(scaled=False), spec=spec)
+    assert unscaled.codes == ["scaling"], str(unscaled)
+    assert "ignores rope_scaling" in unscaled.findings[0].message
+
+
+def test_scaled_code_checked_without_its_scaling_is_told_so_with_the_numbers_that_differ():
+    report = check_rope(llama31_style(), head_dim=128, base=500000.0)
+    assert report.codes == ["scaling"], str(report)
+    message = report.findings[0].message
+    assert "rope_scaling=" in message and "more slowly" in message
+    shown, expected = message.split(" rad per token, expected ")[0].split(": ")[-1], \
+        message.split(" rad per token, expected ")[1].split(")")[0]
+    assert shown != expected                                   # never "x (expected x)"
+
+
+def test_frequency_messages_show_values_that_differ():
+    (finding,) = check_rope(frequencies_over_i_not_2i, head_dim=D).findings
+    for part in finding.message.split("pair ")[1:4]:
+        value, expected = part.split(": ")[1].split(" (expected ")
+        assert value != expected.split(")")[0]
+
+
+def test_float16_overflow_is_told_apart_from_a_non_rotation():
+    """All-float16 code: inf beyond 65504 is overflow, and its angles are already wrong at 1000."""
+    def all_half(x, p):
+        inv = thetas(x.shape[-1]).astype(np.float16)
+        freqs = np.asarray(p).astype(np.float16)[:, None] * inv
+        emb = np.concatenate([freqs, freqs], -1).astype(np.float32)
+        return to_float16(x * np.cos(emb) + rotate_half(x) * np.sin(emb))
+    with np.errstate(over="ignore", invalid="ignore"):
+        report = check_rope(all_half, head_dim=D, dtype="float16")
+    assert report.codes == ["precision", "overflow"], str(report)
+    assert "1000..1015" in report.findings[0].message and "float16 or bfloat16" in report.findings[0].message
+    assert "65504" in report.findings[1].message
+    assert "not-a-rotation" not in report.codes
+
+
+def test_fn_returning_none_says_so():
+    (finding,) = check_rope(lambda x, p: None, head_dim=D).findings
+    assert finding.code == "not-a-rotation" and "returned None" in finding.message
+
+
+@pytest.mark.parametrize("kwargs, error, words", [
+    ({"max_position": 10}, ValueError, "max_position"),
+    ({"max_position": 8192.0}, TypeError, "max_position"),
+    ({"dtype": "int8"}, ValueError, "dtype"),
+    ({"spec": "llama"}, TypeError, "RopeSpec"),
+    ({"spec": "LLAMA31", "head_dim": 64}, ValueError, "head_dim=64 contradicts"),
+    ({"spec": "LLAMA31", "rope_scaling": {"rope_type": "linear", "factor": 2.0}}, ValueError, "spec="),
+    ({"spec": "LLAMA31", "layout": "interleaved"}, ValueError, "spec.layout"),
+])
+def test_bad_new_arguments_get_clear_errors(kwargs, error, words):
+    if kwargs.get("spec") == "LLAMA31":
+        kwargs["spec"] = from_config(LLAMA31)
+    kwargs.setdefault("head_dim", None if "spec" in kwargs else D)
+    with pytest.raises(error, match=words):
+        check_rope(hf_rope, **kwargs)
+
+
+def test_code_rotating_fewer_features_than_rotary_dim_is_partial():
+    neox = lambda x, p: apply_rope(x, p, layout="half", rotary_dim=32)          # noqa: E731
+    assert check_rope(neox, head_dim=128, rotary_dim=32).ok
+    (finding,) = check_rope(neox, head_dim=128, rotary_dim=64).findings
+    assert finding.code == "partial" and "only the first 32 features" in finding.message
+
+
+def test_layout_names_practitioners_use_are_accepted():
+    assert check_rope(hf_rope, head_dim=D, layout="neox").layout == "half"
+    assert check_rope(meta_rope, head_dim=D, layout="gptj").layout == "interleaved"
+    assert check_rope(hf_rope, head_dim=D, layout="gptj").codes == ["pairing"]

@@ -162,7 +162,8 @@ def test_context_extension_counts_every_slow_pair_beyond_training(method, beyond
     widget = W.ContextExtension()
     data = widget.data
     f, p = data["factors"].index(8), data["positions"].index(8 * 4096)
-    assert (widget.factor_index, widget.position_index) == (f, p), "the default state shows this case"
+    # The default state opens on the problem at p = L, with s = 8 ready for the next steps.
+    assert (widget.factor_index, widget.position_index, widget.step_index) == (f, data["positions"].index(4096), 0)
     entry = data["per_factor"][f][method]
     assert data["slow_pairs"] == 18
     assert entry["beyond_count"][p] == beyond
@@ -334,3 +335,32 @@ def test_frequency_clocks_wavelengths_closed_form():
         for base, entry in zip(widget.data["bases"], per_base):
             expected = 2 * np.pi * base ** (np.arange(0, dim, 2) / dim)
             np.testing.assert_allclose(entry["wavelength"], expected, atol=1e-3 + 1e-9, rtol=0)
+
+
+def test_context_extension_opens_on_any_step_and_refuses_others():
+    assert W.ContextExtension(step="bands").step_index == 2
+    assert W.ContextExtension(step=3).step_index == 3
+    for bad in ("nope", 4, True, 1.0):
+        with pytest.raises(ValueError, match="step"):
+            W.ContextExtension(step=bad)
+
+
+def test_model_menu_says_whether_each_model_was_trained_with_its_scaling():
+    # From the atlas, with its source; only for layer types whose frequencies are scaled.
+    data = W.ContextExtension().data
+    for entry in data["models"]:
+        atlas_entry = rc.atlas.entry(entry["name"])
+        if entry["rope_type"] in rc.atlas.SCALED_ROPE_TYPES:
+            assert entry["scaling_trained"] == atlas_entry.scaling_trained, entry["name"]
+        else:
+            assert entry["scaling_trained"] is None, entry["name"]
+        assert (entry["scaling_source"] is None) == (entry["scaling_trained"] is None)
+    llama = next(e for e in data["models"] if e["name"] == "llama-3.1-8b")
+    assert llama["scaling_trained"] is True and llama["beyond"] == 29
+
+
+def test_layout_scores_refuse_bad_distances():
+    from rope_core.demos.spectrum import layout_scores
+    for bad in ([], [0.5, 1.0], [[1, 2]]):
+        with pytest.raises(ValueError, match="distances"):
+            layout_scores(8, 1e4, bad)

@@ -103,26 +103,30 @@ def drawn_curves(svg, selector):
     return {key: (x_of(np.array(points)[:, 0]), y_of(np.array(points)[:, 1])) for key, points in got["curves"].items()}
 
 
-# The horizontal lines (training length L, read-out position p) and the chosen pair's mark
-# (a column and a ring), with the axis lines that map them back into data.
+# The horizontal lines (training length L, read-out position p), their labels and the curves'
+# end labels in the right margin, and the chosen pair's mark (a column and a ring), with the axis
+# lines that map them back into data.
 LINES = """(svg) => {
   const num = (el, k) => Number(el.getAttribute(k));
   const mark = svg.querySelector(".rope-w-mark");
   const [column, ring] = [mark.querySelector("line"), mark.querySelector("circle")];
+  const shown = (el) => el.getAttribute("visibility") !== "hidden";
   return {
     y: [...svg.querySelectorAll("line[data-y-tick]")].map((l) => [+l.dataset.yTick, num(l, "y1"), num(l, "y2")]),
     x: [...svg.querySelectorAll("line[data-x-tick]")].map((l) => [+l.dataset.xTick, num(l, "x1"), num(l, "x2")]),
-    lines: Object.fromEntries([...svg.querySelectorAll("line[data-line]")].map((l) => [l.dataset.line, [num(l, "y1"), num(l, "y2")]])),
-    labels: Object.fromEntries([...svg.querySelectorAll("text[data-label]")].map((t) => [t.dataset.label, [num(t, "y"), t.textContent]])),
+    lines: Object.fromEntries([...svg.querySelectorAll("line[data-line]")].filter(shown).map((l) => [l.dataset.line, [num(l, "y1"), num(l, "y2")]])),
+    labels: Object.fromEntries([...svg.querySelectorAll("text[data-label]")].filter(shown).map((t) => [t.dataset.label, [num(t, "y"), Number(t.dataset.lineY), t.textContent]])),
+    ends: [...svg.querySelectorAll("text[data-end-label]")].map((t) => [t.dataset.endLabel, num(t, "y"), t.textContent]),
     mark: column && ring ? [num(column, "x1"), num(column, "x2"), num(ring, "cx"), num(ring, "cy")] : null,
   };
 }"""
 
 
-def check_lines_and_mark(svg, training_length, position, pair, log10_wavelength):
+def check_lines_and_mark(svg, training_length, position, pair, log10_wavelength, curves):
     """The L and p lines at log10 L and log10 p on the plot's axis (p only while it is on the
-    axis), each label 4 units above its line and saying its number; the chosen pair's column at
-    pair i and its ring on the chosen scheme's curve (1e-6)."""
+    axis), each label saying its number and remembering its line's height; every label of the
+    right margin (lines and curve ends) at least 13 units from the next, so none overlaps; the
+    chosen pair's column at pair i and its ring on the chosen scheme's curve (1e-6)."""
     got = svg.evaluate(LINES)
     x_of, y_of = axis_inverse(got["x"]), axis_inverse(got["y"])
     top = max(value for value, _, _ in got["y"])
@@ -132,19 +136,49 @@ def check_lines_and_mark(svg, training_length, position, pair, log10_wavelength)
     assert sorted(got["lines"]) == sorted(want), got["lines"]
     for name, value in want.items():
         np.testing.assert_allclose(y_of(got["lines"][name]), [np.log10(value)] * 2, atol=1e-6, err_msg=name)
-        label_y, text = got["labels"][name]
-        assert y_of(label_y + 4) == pytest.approx(np.log10(value), abs=1e-6), name
+        _, line_y, text = got["labels"][name]
+        assert line_y == pytest.approx(got["lines"][name][0], abs=1e-9), name
         assert int(re.sub(r"\D", "", text)) == value, (name, text)
+    assert sorted(e[0] for e in got["ends"]) == sorted(curves), got["ends"]
+    heights = sorted([y for y, _, _ in got["labels"].values()] + [y for _, y, _ in got["ends"]])
+    assert all(b - a >= 13 for a, b in zip(heights, heights[1:])), heights
     x1, x2, cx, cy = got["mark"]
     np.testing.assert_allclose(x_of([x1, x2, cx]), [pair] * 3, atol=1e-6)
     assert y_of(cy) == pytest.approx(log10_wavelength, abs=1e-6)
 
 
-def check_context_state(root, data, f, p, s, pair):
-    factor, position, method = data["factors"][f], data["positions"][p], METHODS[s]
+STEP_SCHEMES = {"problem": ["default"], "divide": ["linear", "ntk"], "bands": ["yarn", "llama3"]}
+STEP_KEYS = list(STEP_SCHEMES) + ["models"]
+SHORT = {"default": "unscaled", "linear": "PI", "ntk": "NTK", "yarn": "YaRN", "llama3": "Llama 3.1"}
+
+
+def check_dials(root, method, factor, position):
+    """One dial per slow pair: its trained arc 2π·(turns in training), its hand at that times
+    p·θ'_i/(Lθ_i), past the arc exactly when that ratio exceeds 1; the label says the ratio."""
+    want = scheme_numbers(method, factor, position)
+    dials = root.locator('svg[data-plot="dials"] g[data-dial]').evaluate_all(
+        "(gs) => gs.map((g) => [Number(g.dataset.dial), Number(g.dataset.ratio), Number(g.dataset.arc), Number(g.dataset.angle), g.dataset.beyond])")
+    labels = root.locator('svg[data-plot="dials"] text[data-dial-label]').evaluate_all("(ts) => ts.map((t) => t.textContent)")
+    assert [d[0] for d in dials] == np.flatnonzero(want["slow"]).tolist()
+    for (i, ratio, arc, angle, beyond), label in zip(dials, labels):
+        assert ratio == pytest.approx(want["reach"][i], rel=1e-6), (i, method)
+        assert arc == pytest.approx(2 * np.pi * want["turns"][i], rel=1e-6), i
+        assert angle == pytest.approx(arc * ratio, rel=1e-12), i
+        if want["reach"][i] > 1 + 1e-5:
+            assert beyond == "1", (i, ratio)
+        elif want["reach"][i] < 1 + 1e-7:
+            assert beyond == "0", (i, ratio)
+        assert three_digits(float(label.rstrip("×")), want["reach"][i]), (label, want["reach"][i])
+    outside = dataset(root.locator('[data-readout="dials"]'))
+    assert int(outside["outside"]) == want["beyond"], (method, factor, position)
+
+
+def check_context_state(root, data, step, f, p, s, pair):
+    factor, position = data["factors"][f], data["positions"][p]
+    method = "default" if step == "problem" else METHODS[s]
     want = scheme_numbers(method, factor, position)
     got = dataset(root.locator('[data-readout="pair"]'))
-    where = (factor, position, method, pair)
+    where = (step, factor, position, method, pair)
     assert (int(got["pair"]), got["method"], float(got["factor"]), int(got["position"])) == (pair, method, factor, position), (got, where)
     assert float(got["theta"]) == pytest.approx(want["theta"][pair], rel=1e-6), where
     assert float(got["wavelength"]) == pytest.approx(want["wavelength"][pair], rel=1e-6), where
@@ -154,7 +188,7 @@ def check_context_state(root, data, f, p, s, pair):
     # The visible text says the same numbers, to three significant digits.
     text = root.locator('[data-readout="pair"]').inner_text()
     assert f"pair i = {pair} under {EXTENSION_METHODS[method]}" in text, text
-    shown = float(re.search(r"at p = [\d\u2009]+: ([\d.]+)×", text).group(1))
+    shown = float(re.search(r"at p = [\d\u202f]+: ([\d.]+)×", text).group(1))
     assert three_digits(shown, want["reach"][pair]), (text, want["reach"][pair])
     # The pair's ⚠: a slow pair past its largest trained angle; none at exactly 1× (the pairs a
     # scheme brings back), whatever the rounding of the numbers the page was sent.
@@ -164,7 +198,8 @@ def check_context_state(root, data, f, p, s, pair):
         assert warned, (text, reach)
     elif not slow or reach < 1 + 1e-7:
         assert not warned, (text, reach)
-    # The table: every scheme's attention factor, slowest-pair turns and slow pairs beyond training.
+    # The table behind "numbers": every scheme's attention factor, slowest-pair turns and slow
+    # pairs beyond training.
     for other in METHODS:
         numbers = scheme_numbers(other, factor, position)
         def cell(field, other=other):
@@ -174,25 +209,36 @@ def check_context_state(root, data, f, p, s, pair):
         beyond = cell("beyond")
         assert int(beyond.get_attribute("data-count")) == numbers["beyond"], (other, where)
         assert float(beyond.get_attribute("data-worst")) == pytest.approx(numbers["worst"], abs=1e-6), (other, where)
-    # Every scheme's curve as drawn: vertex i at pair i, height log10 λ_i (1e-6).
-    curves = drawn_curves(root.locator("svg").first, "polyline[data-method]")
-    assert sorted(curves) == sorted(METHODS), sorted(curves)
+    # The step's curves (and no scaling) as drawn: vertex i at pair i, height log10 λ_i (1e-6).
+    plot = root.locator('svg[data-plot="wavelengths"]')
+    curves = drawn_curves(plot, "polyline[data-method]")
+    expected = sorted({"default", *STEP_SCHEMES[step]})
+    assert sorted(curves) == expected, sorted(curves)
     for other, (x, y) in curves.items():
         np.testing.assert_allclose(x, np.arange(64), atol=1e-6, err_msg=other)
         np.testing.assert_allclose(y, np.log10(scheme_numbers(other, factor, position)["wavelength"]), atol=1e-6, err_msg=other)
-    check_lines_and_mark(root.locator("svg").first, data["training_length"], position, pair,
-                         np.log10(want["wavelength"][pair]))
-    # The chosen scheme's band marks on the wavelength plot.
-    marks = root.locator("svg").first.locator("[data-band]")
-    bands = marks.evaluate_all("(els) => els.map((e) => e.dataset.band)")
+    check_lines_and_mark(plot, data["training_length"], position, pair, np.log10(want["wavelength"][pair]), expected)
+    # The drawn scheme's band marks on the wavelength plot.
+    bands = plot.locator("[data-band]").evaluate_all("(els) => els.map((e) => e.dataset.band)")
     assert bands == [["kept", "blended", "scaled"][b] for b in want["band"]], where
-    # The small multiples: the chosen scheme at every factor; each curve's end point.
-    ends = root.locator('svg[data-plot="family"] polyline[data-factor]').evaluate_all(
-        "(els) => els.map((e) => [Number(e.dataset.factor), Number(e.dataset.end)])")
-    assert [e[0] for e in ends] == [float(x) for x in data["factors"]]
-    for every, end in ends:
-        last = scheme_numbers(method, every, position)["wavelength"][-1]
-        assert 10 ** end == pytest.approx(last, rel=1e-6), (every, method)
+    check_dials(root, method, factor, position)
+    assert dataset(root.locator('[data-readout="question"]'))["step"] == step
+
+
+def check_question(root, data, step, f, p, s):
+    """Each step's question, and its answer once the reader did what it asks (numbers from rope_core)."""
+    question = root.locator('[data-readout="question"]')
+    text, got = question.inner_text(), dataset(question)
+    length, factor, position = data["training_length"], data["factors"][f], data["positions"][p]
+    if step == "problem":
+        assert got["answered"] == ("1" if position > length else "0")
+        if position > length:
+            want = scheme_numbers("default", factor, position)
+            assert f"all {want['beyond']} of {int(want['slow'].sum())}" in text and want["beyond"] == int(want["slow"].sum()), text
+    elif step == "bands" and position == factor * length:
+        want = scheme_numbers(METHODS[s], factor, position)
+        assert got["answered"] == "1"
+        assert f"keeps {int((want['band'] == 0).sum())} fast pairs" in text and f"leaves {want['beyond']} of" in text, text
 
 
 def check_model_pair(root, index, pair):
@@ -209,43 +255,71 @@ def check_model_pair(root, index, pair):
     assert float(got["trained"]) == pytest.approx(2 * np.pi / trained[pair], rel=1e-6), (name, pair)
 
 
+def choose_step(root, step):
+    root.locator(f'button[data-step="{step}"]').click()
+    assert root.locator(f'button[data-step="{step}"]').get_attribute("aria-selected") == "true"
+
+
 def test_context_extension_numbers_at_random_states(chromium, book_server, rng):
     context, page, log = open_gallery(chromium, book_server)
     try:
         root, data = widget(page, "ContextExtension"), W.ContextExtension().data
         root.scroll_into_view_if_needed()
-        # The default state: YaRN, s = 8, p = 8L; the slowest pair chosen.
+        # The default state: the problem, p = L (every slow pair at the end of its arc), the
+        # question open; the slowest pair chosen.
+        assert root.get_attribute("data-step") == "problem"
         assert dataset(root.locator('[data-readout="pair"]'))["pair"] == "63"
-        check_context_state(root, data, 3, 4, 3, 63)
+        check_context_state(root, data, "problem", 3, 1, 0, 63)
+        assert dataset(root.locator('[data-readout="question"]'))["answered"] == "0"
         scheme = root.locator('select[data-name="scheme"]')
         models = root.locator('select[data-name="model"]')
-        main = root.locator("svg").first
-        family = root.locator('svg[data-plot="family"]')
+        plot = root.locator('svg[data-plot="wavelengths"]')
+        # Step 2's answer: PI and NTK-aware both seen at p = sL (s = 8).
+        choose_step(root, "divide")
+        set_slider(root, "position", data["positions"].index(8 * 4096))
+        for method in ("linear", "ntk"):
+            scheme.select_option(str(METHODS.index(method)))
+        text = root.locator('[data-readout="question"]').inner_text()
+        ntk = scheme_numbers("ntk", 8, 8 * 4096)
+        assert dataset(root.locator('[data-readout="question"]'))["answered"] == "1"
+        assert f"NTK-aware leaves {ntk['beyond']} outside, worst {ntk['worst']:.3g}×" in text, text
+        assert f"PI brings back all {int(ntk['slow'].sum())} slow pairs (0 outside)" in text, text
         for state in range(STATES):
+            step = STEP_KEYS[state % 3]
             f, p = int(rng.integers(len(data["factors"]))), int(rng.integers(len(data["positions"])))
-            s, m, pair = int(rng.integers(len(METHODS))), int(rng.integers(len(MENU))), int(rng.integers(64))
-            set_slider(root, "factor", f)
+            s = METHODS.index(STEP_SCHEMES[step][int(rng.integers(len(STEP_SCHEMES[step])))])
+            pair = int(rng.integers(64))
+            choose_step(root, step)
+            if step != "problem":
+                set_slider(root, "factor", f)
+                if step == "bands" and state % 2:  # p = sL, where the question is answered
+                    p = data["positions"].index(data["factors"][f] * 4096) if data["factors"][f] * 4096 in data["positions"] else p
+                scheme.select_option(str(s))
+            else:
+                f = int(root.locator('input[data-name="factor"]').input_value())
             set_slider(root, "position", p)
-            scheme.select_option(str(s))
-            models.select_option(str(m))
             how = state % 3
             page.mouse.move(0, 0)
+            slow = scheme_numbers("default", 1, 1)["slow"]
             if how == 0:    # the pointer on the wavelength plot
-                main.locator(f'rect[data-target="{pair}"]').hover()
-            elif how == 1:  # the pointer on the small multiples
-                family.locator(f'rect[data-target="{pair}"]').hover()
+                plot.locator(f'rect[data-target="{pair}"]').hover()
+            elif how == 1 and slow[pair]:  # the pointer on a dial
+                root.locator(f'g[data-dial="{pair}"]').hover()
             else:           # the keyboard: focus the drawing, End, then back with ArrowLeft
-                main.focus()
+                plot.focus()
                 page.keyboard.press("End")
                 for _ in range(63 - pair):
                     page.keyboard.press("ArrowLeft")
-            check_context_state(root, data, f, p, s, pair)
-            check_model_pair(root, m, pair)
-        # Hovering a pair of the model plot marks the same pair on the scheme plot.
-        models.select_option(str(MENU.index(("llama-3.1-8b", None))))
-        root.locator('.rope-w-section svg rect[data-target="40"]').hover()
-        assert dataset(root.locator('[data-readout="pair"]'))["pair"] == "40"
-        check_model_pair(root, MENU.index(("llama-3.1-8b", None)), 40)
+            check_context_state(root, data, step, f, p, s, pair)
+            check_question(root, data, step, f, p, s)
+            if state % 4 == 0:  # the real models
+                m = int(rng.integers(len(MENU)))
+                choose_step(root, "models")
+                assert root.locator('[data-part="schemes"]').is_hidden()
+                models.select_option(str(m))
+                on_model = min(pair, len(data["models"][m]["log10_wavelength"]) - 1)
+                root.locator(f'.rope-w-section svg rect[data-target="{on_model}"]').hover()
+                check_model_pair(root, m, on_model)
         assert not log.problems(), log.problems()
     finally:
         context.close()
@@ -344,17 +418,21 @@ def test_contrast_and_fit(chromium, book_server, screenshot_dir, scheme, viewpor
     try:
         assert page.evaluate("document.documentElement.dataset.theme") == scheme
         width = page.evaluate("document.documentElement.clientWidth")
-        for name in ("DecayExplorer", "ContextExtension"):
+        for name, steps in (("DecayExplorer", [None]), ("ContextExtension", STEP_KEYS)):
             root = widget(page, name)
-            root.scroll_into_view_if_needed()
-            ratios = root.evaluate(CONTRAST)
-            assert ratios["lines"] and min(ratios["lines"].values()) >= 3.0, (name, scheme, ratios["lines"])
-            assert ratios["texts"] and min(ratios["texts"].values()) >= 4.5, (name, scheme, ratios["texts"])
-            box = root.bounding_box()
-            assert box["x"] >= 0 and box["x"] + box["width"] <= width + 1, (name, box, width)
-            for select in root.locator("select").all():
-                assert select.bounding_box()["height"] >= 44, "touch target"
-            root.screenshot(path=str(screenshot_dir / f"context-{name}-{scheme}-{viewport['width']}.png"))
+            for step in steps:  # every step of the context widget, as a reader meets it
+                if step is not None:
+                    choose_step(root, step)
+                root.scroll_into_view_if_needed()
+                ratios = root.evaluate(CONTRAST)
+                assert ratios["lines"] and min(ratios["lines"].values()) >= 3.0, (name, step, scheme, ratios["lines"])
+                assert ratios["texts"] and min(ratios["texts"].values()) >= 4.5, (name, step, scheme, ratios["texts"])
+                box = root.bounding_box()
+                assert box["x"] >= 0 and box["x"] + box["width"] <= width + 1, (name, step, box, width)
+                targets = root.locator("select, button, summary").all()
+                heights = [t.bounding_box()["height"] for t in targets if t.is_visible()]
+                assert min(heights, default=44) >= 44, ("touch targets", name, step, heights)
+                root.screenshot(path=str(screenshot_dir / f"context-{name}-{step or 'default'}-{scheme}-{viewport['width']}.png"))
         assert not log.problems(), log.problems()
     finally:
         context.close()

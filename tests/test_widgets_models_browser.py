@@ -66,6 +66,14 @@ def check_readout(page, index):
     assert f"{want['slow']} of {want['rotated']} pairs never complete a turn" in text, text
     if want["beyond"]:
         assert f"{want['beyond']} of {want['slow']} slow pairs" in text and f"{want['worst']:.2f}×" in text, text
+    # Whether the model was trained with its scaling, from the atlas with its source: said for
+    # every scaled layer type the atlas records, never for an unscaled one.
+    entry = rc.atlas.entry(name)
+    trained = entry.scaling_trained if want["rope_type"] in rc.atlas.SCALED_ROPE_TYPES else None
+    assert got["scalingTrained"] == ("" if trained is None else "1" if trained else "0"), name
+    if trained is not None:
+        assert ("was trained on long inputs with this scaling" if trained else "was not trained with this scaling") in text, text
+        assert f"Source: {entry.scaling_source}" in text.replace("\n", " "), text
 
 
 LINE_CONTRAST = """
@@ -95,6 +103,7 @@ def open_chapter(chromium, book_server, scheme, viewport, touch):
 def test_model_menu_redraws_with_each_models_numbers(chromium, book_server, screenshot_dir, scheme, viewport, touch):
     context, page, log = open_chapter(chromium, book_server, scheme, viewport, touch)
     try:
+        page.locator('.rope-w button[data-step="models"]').first.click()
         select = page.locator('.rope-w select[data-name="model"]')
         assert select.count() == 1
         options = select.locator("option")

@@ -35,6 +35,7 @@ pages (from the execution cache: nothing is re-executed) and copies the new file
 from __future__ import annotations
 
 import hashlib
+import logging
 import re
 import shutil
 import subprocess
@@ -133,6 +134,8 @@ def subset_icon_font(source: Path, codepoints: list[int], target: Path) -> None:
     """Write a WOFF of ``source`` (a Font Awesome TTF) holding only ``codepoints``."""
     from fontTools import subset
 
+    # fontTools logs every pruned table at INFO: most of a build's output, none of it news.
+    logging.getLogger("fontTools").setLevel(logging.WARNING)
     options = subset.Options()
     options.flavor = "woff"  # (woff2 needs brotli, which the book does not install)
     options.layout_features = []

@@ -12,11 +12,11 @@ from __future__ import annotations
 import numpy as np
 
 from .._checks import check_base, check_dim
-from ..apply import rope_matrix
+from ..apply import apply_rope, rope_matrix, rotate_half
 from ..frequencies import inverse_frequencies, wavelengths
-from ..layouts import interleaved_to_half_permutation
+from ..layouts import interleaved_to_half, interleaved_to_half_permutation
 
-__all__ = ["SPECTRUM_DEFAULTS", "clock_positions", "clock_table", "layout_table", "matrix_table"]
+__all__ = ["SPECTRUM_DEFAULTS", "clock_positions", "clock_table", "layout_scores", "layout_table", "matrix_table"]
 
 #: The book's example: the clocks' d = 16 head at base 10^4 and context 256 (chapter 5), the
 #: matrix of a d = 16 head at m = 2, and the d = 8 layouts with pair 1 highlighted (chapter 6).
@@ -76,8 +76,11 @@ def clock_table(dim, base, positions, contexts):
         ``theta`` (d/2,): :math:`\theta_i`; ``wavelength`` (d/2,): :math:`2\pi/\theta_i`;
         ``angle`` (P, d/2): :math:`m\theta_i` (not reduced); ``hand`` (P, d/2):
         :math:`m\theta_i \bmod 2\pi`, the drawn angle; ``cos``, ``sin`` (P, d/2): the hand's
-        tip on the unit circle; ``beyond_context`` (C, d/2) bool: :math:`\lambda_i > L`, the
-        hand does not complete a turn within context :math:`L`.
+        tip on the unit circle; ``turns`` (P, d/2): :math:`m\theta_i/2\pi`, the turns made;
+        ``beyond_context`` (C, d/2) bool: :math:`\lambda_i > L`, the hand does not complete a
+        turn within context :math:`L`; ``beta`` (float): :math:`\beta = b^{2/d}`, the ratio of
+        consecutive wavelengths, so that :math:`\theta_i = \beta^{-i}` and hand :math:`i`
+        reads :math:`m/\beta^i` (the odometer picture).
 
     Examples
     --------
@@ -85,6 +88,8 @@ def clock_table(dim, base, positions, contexts):
     >>> t = clock_table(8, 100.0, [0, 1, 10], [16])
     >>> np.round(t["theta"], 3).tolist(), t["beyond_context"].tolist()
     ([1.0, 0.316, 0.1, 0.032], [[False, True, True, True]])
+    >>> round(t["beta"], 4), np.round(t["turns"][2], 3).tolist()
+    (3.1623, [1.592, 0.503, 0.159, 0.05])
     """
     dim, base = check_dim(dim, "dim"), check_base(base)
     positions, contexts = _check_positions(positions), _check_positions(contexts, "contexts")
@@ -92,6 +97,7 @@ def clock_table(dim, base, positions, contexts):
     angle = positions[:, None] * theta
     return {"theta": theta, "wavelength": wavelengths(dim, base), "angle": angle,
             "hand": np.mod(angle, 2 * np.pi), "cos": np.cos(angle), "sin": np.sin(angle),
+            "turns": angle / (2 * np.pi), "beta": float(base) ** (2 / dim),
             "beyond_context": wavelengths(dim, base)[None, :] > contexts[:, None]}
 
 
@@ -103,7 +109,9 @@ def matrix_table(dim, base, positions):
     dict of numpy arrays
         ``rows``, ``cols`` (2d,): where each block entry sits (row-major, block by block);
         ``blocks`` (P, 2d): the entries of :func:`rope_core.rope_matrix` there;
-        ``theta``, ``wavelength`` (d/2,); ``angle`` (P, d/2): :math:`m\theta_i`.
+        ``theta``, ``wavelength`` (d/2,); ``angle`` (P, d/2): :math:`m\theta_i`;
+        ``x`` (d,): the vector whose pairs all start at :math:`(1, 0)`, and ``rotated``
+        (P, d): :math:`R_m x`, each pair turned by :math:`m\theta_i` (the hand of a clock).
 
     Examples
     --------
@@ -113,14 +121,19 @@ def matrix_table(dim, base, positions):
     ([0, 0, 1, 1, 2, 2, 3, 3], [0, 1, 0, 1, 2, 3, 2, 3])
     >>> np.round(t["blocks"][1, :4], 4).tolist()  # cos 1, -sin 1, sin 1, cos 1
     [0.5403, -0.8415, 0.8415, 0.5403]
+    >>> np.round(t["rotated"][1], 4).tolist()  # (cos 1, sin 1, cos 0.1, sin 0.1)
+    [0.5403, 0.8415, 0.995, 0.0998]
     """
     dim, base = check_dim(dim, "dim"), check_base(base)
     positions = _check_positions(positions)
     rows, cols = np.nonzero(np.kron(np.eye(dim // 2), np.ones((2, 2))))
-    blocks = np.stack([rope_matrix(int(m), dim, base)[rows, cols] for m in positions])
+    matrices = [rope_matrix(int(m), dim, base) for m in positions]
+    blocks = np.stack([matrix[rows, cols] for matrix in matrices])
+    x = np.tile([1.0, 0.0], dim // 2)
     theta = inverse_frequencies(dim, base)
     return {"rows": rows, "cols": cols, "blocks": blocks, "theta": theta,
-            "wavelength": wavelengths(dim, base), "angle": positions[:, None] * theta}
+            "wavelength": wavelengths(dim, base), "angle": positions[:, None] * theta,
+            "x": x, "rotated": np.stack([matrix @ x for matrix in matrices])}
 
 
 def layout_table(dim, base):
@@ -132,7 +145,10 @@ def layout_table(dim, base):
     dict of numpy arrays
         ``interleaved_pairs``, ``half_pairs`` (d/2, 2); ``interleaved_to_half`` (d,):
         :func:`rope_core.interleaved_to_half_permutation` (half feature ``j`` is interleaved
-        feature ``perm[j]``); ``theta``, ``wavelength`` (d/2,).
+        feature ``perm[j]``); ``theta``, ``wavelength`` (d/2,); a sample vector ``x`` (d,)
+        :math:`= (1, 2, \dots, d)` in the interleaved layout, ``permuted`` :math:`= Px` (its half
+        layout) and ``rotated_half`` :math:`=` :func:`rope_core.rotate_half` of :math:`Px`
+        (halves swapped, the new first half negated).
 
     Examples
     --------
@@ -140,10 +156,68 @@ def layout_table(dim, base):
     >>> t = layout_table(8, 10000.0)
     >>> t["interleaved_pairs"][1].tolist(), t["half_pairs"][1].tolist(), t["interleaved_to_half"].tolist()
     ([2, 3], [1, 5], [0, 2, 4, 6, 1, 3, 5, 7])
+    >>> t["permuted"].tolist(), t["rotated_half"].tolist()  # x = (1, ..., 8): P x, rotate_half(P x)
+    ([1.0, 3.0, 5.0, 7.0, 2.0, 4.0, 6.0, 8.0], [-2.0, -4.0, -6.0, -8.0, 1.0, 3.0, 5.0, 7.0])
     """
     dim, base = check_dim(dim, "dim"), check_base(base)
     half = np.arange(dim // 2)
+    x = np.arange(1.0, dim + 1)
     return {"interleaved_pairs": np.stack([2 * half, 2 * half + 1], axis=1),
             "half_pairs": np.stack([half, half + dim // 2], axis=1),
             "interleaved_to_half": interleaved_to_half_permutation(dim),
-            "theta": inverse_frequencies(dim, base), "wavelength": wavelengths(dim, base)}
+            "theta": inverse_frequencies(dim, base), "wavelength": wavelengths(dim, base),
+            "x": x, "permuted": interleaved_to_half(x), "rotated_half": rotate_half(interleaved_to_half(x))}
+
+
+def layout_scores(dim, base, distances, seed=1):
+    r"""What goes wrong when weights trained in one layout are run in the other: the score of a
+    query and a key against their distance :math:`n - m`, in the layout they were trained for
+    and through half-layout code.
+
+    The key :math:`k` is seeded Gaussian with pair :math:`i` scaled by :math:`2^{-i}` (a head
+    that relies on its fast pairs), and :math:`q = R_{-1}k` in the interleaved layout, so that
+    the trained score :math:`\langle R_m q, R_n k\rangle/(|q||k|)` peaks at exactly
+    :math:`n - m = -1` with the value 1: a head that attends to the previous token. Run through
+    half-layout code, the same vectors pair the wrong features at the wrong speeds: the score is
+    still a function of :math:`n - m` (half-layout RoPE is a rotation too) but no longer the one
+    the weights learned; its peak at :math:`-1` is gone.
+
+    Parameters
+    ----------
+    dim : int
+    base : float
+    distances : sequence of int, shape (R,)
+        Values of :math:`n - m` (the query at :math:`m = 0`).
+    seed : int
+
+    Returns
+    -------
+    dict
+        ``distances`` (R,); ``trained`` and ``wrong`` (R,): the normalised scores in the
+        interleaved layout and through half-layout code; ``shifted_wrong`` (R,): the wrong
+        layout's scores with both positions moved by 50 (equal to ``wrong``: still relative).
+
+    Examples
+    --------
+    >>> from rope_core.demos.spectrum import layout_scores
+    >>> t = layout_scores(8, 10000.0, range(-4, 5))
+    >>> int(t["distances"][t["trained"].argmax()]), round(float(t["trained"].max()), 6)
+    (-1, 1.0)
+    >>> bool(t["wrong"].max() < 0.9), bool(np.allclose(t["wrong"], t["shifted_wrong"]))
+    (True, True)
+    """
+    dim, base = check_dim(dim, "dim"), check_base(base)
+    distances = np.asarray(list(distances))
+    if distances.ndim != 1 or distances.size == 0 or not np.issubdtype(distances.dtype, np.integer):
+        raise ValueError(f"distances must be a non-empty 1-D sequence of integers, got {distances!r}")
+    k = np.random.default_rng(seed).standard_normal(dim) * np.repeat(0.5 ** np.arange(dim // 2), 2)
+    q = apply_rope(k[None], np.array([-1]), base=base)[0]
+    norm = np.linalg.norm(q) * np.linalg.norm(k)
+
+    def scores(layout, shift=0):
+        queries = apply_rope(np.repeat(q[None], distances.size, 0), np.full(distances.size, shift), base=base, layout=layout)
+        keys = apply_rope(np.repeat(k[None], distances.size, 0), distances + shift, base=base, layout=layout)
+        return (queries * keys).sum(axis=1) / norm
+
+    return {"distances": distances, "trained": scores("interleaved"), "wrong": scores("half"),
+            "shifted_wrong": scores("half", 50)}

@@ -1,11 +1,27 @@
-// Context extension: every pair's wavelength under five schemes at one factor (with the chosen
-// scheme's bands), the chosen scheme at every factor (small multiples on one axis), and a real
-// model's spectrum. Hovering or focusing a pair on any plot shows its numbers and marks the same
-// pair on the others. Every number comes from Python (rope_core.demos.context); this only draws.
+// Context extension in the steps the chapter takes: (1) the problem: past the training length
+// L each slow pair turns further than it ever did in training; (2) divide every frequency (PI,
+// NTK-aware); (3) keep the fast pairs, divide the slow ones (YaRN, Llama 3.1); (4) real models.
+// One dial per slow pair (its trained arc shaded, its hand at position p), every pair's
+// wavelength with each line labelled at its end, and the numbers of all five schemes behind a
+// toggle. Every number comes from Python (rope_core.demos.context); this only draws.
 const SCHEME_COLOURS = ["var(--rope-w-muted)", "var(--rope-w-q)", "var(--rope-w-k)", "var(--rope-w-rot)", "var(--rope-w-accent)"];
 const BAND_NAMES = ["kept", "blended", "scaled"];
 const BAND_COLOURS = ["var(--rope-w-q)", "var(--rope-w-accent)", "var(--rope-w-k)"];
 const SUPERSCRIPT = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
+// The steps: what each shows (schemes by their key in data.methods) and says.
+const STEPS = [
+  { key: "problem", tab: "1 · the problem", schemes: ["default"],
+    title: "Past the training length L, every slow pair turns to angles it never saw in training" },
+  { key: "divide", tab: "2 · divide all", schemes: ["linear", "ntk"],
+    title: "Divide every frequency by s (PI), or bend the base (NTK-aware)" },
+  { key: "bands", tab: "3 · keep fast", schemes: ["yarn", "llama3"],
+    title: "Keep the fast pairs, divide the slow ones (YaRN, Llama 3.1)" },
+  { key: "models", tab: "4 · real models", schemes: [],
+    title: "A real model: wavelength λᵢ of every pair against its context" },
+];
+const TAU = 2 * Math.PI;
+// Short names for the end of a line.
+const SHORT = { default: "unscaled", linear: "PI", ntk: "NTK", yarn: "YaRN", llama3: "Llama 3.1" };
 
 // 10 to an integer power, typeset: 10⁴.
 function pow10(n) {
@@ -14,7 +30,7 @@ function pow10(n) {
 
 // Thousands separated by a thin space, as the book writes them.
 function count(value) {
-  return Number(value).toLocaleString("en-US").replace(/,/g, "\u2009");
+  return Number(value).toLocaleString("en-US").replace(/,/g, "\u202f");
 }
 
 // Three significant digits; whole numbers from 1000 on, with thin spaces.
@@ -56,22 +72,28 @@ function pairAxes(svg, { left, right, top, bottom, width, height, ymin, ymax, pa
   label.textContent = "wavelength λᵢ (tokens)";
 }
 
-// `name` tells the lines apart (data-line on the line, data-label on its label).
-function hline(svg, geometry, log10value, label, dash, anchorX, name) {
-  const { left, right, width } = geometry;
-  const line = svgEl("line", { x1: left, x2: width - right, class: "rope-w-context", "stroke-dasharray": dash, "data-line": name }, svg);
-  // A halo of the background keeps the label legible where a curve passes behind it.
-  const text = svgEl("text", { class: "rope-w-muted-text rope-w-halo", "data-label": name }, svg);
-  return moveHline({ line, text }, geometry, log10value, label, anchorX);
+// End labels of lines that end at heights `ys`, spread to at least `gap` units apart (in
+// order), so that no two overlap: returns the label heights, same order as `ys`.
+function spreadLabels(ys, gap, lo, hi) {
+  const order = ys.map((y, k) => [y, k]).sort((a, b) => a[0] - b[0]);
+  const placed = order.map(([y]) => y);
+  for (let k = 1; k < placed.length; k++) placed[k] = Math.max(placed[k], placed[k - 1] + gap);
+  const overflow = placed.length ? placed[placed.length - 1] - hi : 0;
+  if (overflow > 0) for (let k = 0; k < placed.length; k++) placed[k] -= overflow;
+  for (let k = placed.length - 2; k >= 0; k--) placed[k] = Math.min(placed[k], placed[k + 1] - gap);
+  if (placed.length && placed[0] < lo) { const up = lo - placed[0]; for (let k = 0; k < placed.length; k++) placed[k] += up; }
+  const out = new Array(ys.length);
+  order.forEach(([, k], j) => { out[k] = placed[j]; });
+  return out;
 }
 
-// Places a line made by hline() (a redraw that changes only where it is and what it says).
-function moveHline({ line, text }, { py }, log10value, label, anchorX) {
-  line.setAttribute("y1", py(log10value));
-  line.setAttribute("y2", py(log10value));
-  text.setAttribute("x", anchorX);
-  text.setAttribute("y", py(log10value) - 4);
-  setText(text, label);
+// A horizontal line across the plot, labelled in the right margin (labels are placed by the
+// caller with spreadLabels). `name` tells the lines apart (data-line, data-label).
+function hline(svg, geometry, log10value, name) {
+  const { left, right, width, py } = geometry;
+  const line = svgEl("line", { x1: left, x2: width - right, y1: py(log10value), y2: py(log10value), class: "rope-w-context",
+    "stroke-dasharray": name === "position" || name === "context" ? "2 3" : "6 4", "data-line": name }, svg);
+  const text = svgEl("text", { x: width - right + 6, class: "rope-w-muted-text", "data-label": name }, svg);
   return { line, text };
 }
 
@@ -80,9 +102,8 @@ function setText(node, text) {
   if (node.textContent !== text) node.textContent = text;
 }
 
-// Transparent columns, one per pair, that report hover and touch; the SVG itself takes the
-// keyboard (one tab stop; ← → move the pair, Home/End jump).
-function pairTargets(svg, { px, top, height, bottom, pairs }, onPair, getPair) {
+// Transparent columns, one per pair, that report hover and touch.
+function pairTargets(svg, { px, top, height, bottom, pairs }, onPair) {
   const stepX = pairs > 1 ? px(1) - px(0) : 20;
   const group = svgEl("g", { class: "rope-w-targets" }, svg);
   for (let i = 0; i < pairs; i++) {
@@ -94,6 +115,7 @@ function pairTargets(svg, { px, top, height, bottom, pairs }, onPair, getPair) {
   return group;
 }
 
+// The SVG takes the keyboard (one tab stop; ← → move the pair, Home/End jump).
 function keyboardPairs(svg, pairsOf, onPair, getPair) {
   svg.setAttribute("tabindex", "0");
   svg.addEventListener("keydown", (event) => {
@@ -106,242 +128,38 @@ function keyboardPairs(svg, pairsOf, onPair, getPair) {
   });
 }
 
+// An arc of the circle (cx, cy, r) from angle 0 to `angle` (counter-clockwise from 3 o'clock,
+// y down); a whole circle from one turn on. As a closed sector when `sector`.
+function arcPath(cx, cy, r, angle, sector) {
+  if (angle >= TAU - 1e-9) {
+    const circle = `M ${cx + r} ${cy} A ${r} ${r} 0 1 0 ${cx - r} ${cy} A ${r} ${r} 0 1 0 ${cx + r} ${cy}`;
+    return sector ? `${circle} Z` : circle;
+  }
+  const x = cx + r * Math.cos(angle), y = cy - r * Math.sin(angle), large = angle > Math.PI ? 1 : 0;
+  const arc = `M ${cx + r} ${cy} A ${r} ${r} 0 ${large} 0 ${x} ${y}`;
+  return sector ? `M ${cx} ${cy} L ${cx + r} ${cy} A ${r} ${r} 0 ${large} 0 ${x} ${y} Z` : arc;
+}
+
 function render({ model, el }) {
   const data = model.get("data");
-  const width = 440, height = 320, left = 50, right = 10, top = 12, bottom = 40;
-  const { root, svg, controls } = frame(el, { title: "Stretch the context: wavelength λᵢ of every pair", width, height });
-  svg.classList.add("rope-w-large");
-  svg.setAttribute("aria-label", "wavelength of every pair under five context-extension schemes; arrow keys pick a pair");
   const pairs = data.theta.length;
-  const state = { f: model.get("factor_index"), p: model.get("position_index"), s: model.get("scheme_index"), pair: pairs - 1 };
+  const root = htmlEl("div", { class: "rope-w rope-w-context-extension" }, el);
+  const title = htmlEl("div", { class: "rope-w-title", "data-readout": "title" }, root);
+  const tabs = htmlEl("div", { class: "rope-w-steps", role: "tablist", "aria-label": "steps" }, root);
+  const question = htmlEl("p", { class: "rope-w-question", "data-readout": "question" }, root);
+  const state = { f: model.get("factor_index"), p: model.get("position_index"), s: model.get("scheme_index"),
+    step: model.get("step_index"), pair: pairs - 1, seen: new Set() };
   const views = [];  // every plot that marks the chosen pair: {mark(i)}
   const setPair = (i) => { state.pair = i; for (const v of views) v.mark(i); };
-  // The y range covers every method and factor (values computed in Python).
-  let ymin = Infinity, ymax = -Infinity;
-  for (const perMethod of data.per_factor) for (const m of data.methods) for (const v of perMethod[m].log10_wavelength) { ymin = Math.min(ymin, v); ymax = Math.max(ymax, v); }
-  ymin = Math.floor(ymin); ymax = Math.ceil(ymax);
-  const px = (i) => left + (width - left - right) * i / (pairs - 1);
-  const py = (v) => top + (height - top - bottom) * (1 - (v - ymin) / (ymax - ymin));
-  const geometry = { left, right, top, bottom, width, height, ymin, ymax, pairs, px, py };
   const out = {};
-  let mark = null;
 
-  // Static layers are drawn once; a redraw touches only what the changed control changes.
-  const layers = {};
-  function draw() {
-    const perMethod = data.per_factor[state.f];
-    const position = data.positions[state.p];
-    if (!layers.axes) {
-      layers.position = svgEl("g", {}, svg);  // under the L label's halo when the two lines are close
-      layers.axes = svgEl("g", {}, svg);
-      pairAxes(layers.axes, geometry);
-      hline(layers.axes, geometry, Math.log10(data.training_length), `L = ${count(data.training_length)}`, "6 4", left + 6, "training");
-      layers.curves = svgEl("g", {}, svg);
-      layers.bands = svgEl("g", {}, svg);
-      mark = svgEl("g", { class: "rope-w-mark", "pointer-events": "none" }, svg);
-      pairTargets(svg, geometry, setPair);
-    }
-    // A pair whose wavelength exceeds the read-out position has not completed a turn by then.
-    // The p label sits at the left, where every curve is still low (at the right it sat on the
-    // curves); beside the L label when the two lines are close. Moved in place when it is there.
-    const nearL = Math.abs(Math.log10(position / data.training_length)) < 0.45;
-    const log10p = Math.log10(position), pLabel = `p = ${count(position)}`, pAnchor = left + (nearL ? 100 : 6);
-    if (log10p > ymax) {
-      layers.position.replaceChildren();
-      layers.pLine = null;
-    } else if (layers.pLine) {
-      moveHline(layers.pLine, geometry, log10p, pLabel, pAnchor);
-    } else {
-      layers.pLine = hline(layers.position, geometry, log10p, pLabel, "2 3", pAnchor, "position");
-    }
-    const key = `${state.f} ${state.s}`;
-    if (layers.key !== key) {
-      layers.key = key;
-      layers.curves.replaceChildren();
-      data.methods.forEach((method, j) => {
-        const values = perMethod[method].log10_wavelength;
-        const points = values.map((v, i) => `${px(i)},${py(v)}`).join(" ");
-        svgEl("polyline", { points, class: "rope-w-line", style: `stroke: ${SCHEME_COLOURS[j]}; stroke-width: ${j === state.s ? 2.6 : 1.6}`,
-          "data-method": method }, layers.curves);
-      });
-      // The chosen scheme's bands: kept, blended, scaled by the largest ratio.
-      const chosen = perMethod[data.methods[state.s]];
-      layers.bands.replaceChildren();
-      chosen.log10_wavelength.forEach((v, i) => bandMark(layers.bands, px(i), py(v), chosen.band[i], { "data-pair": i, "data-band": data.bands[chosen.band[i]] }));
-      legend();
-      family.draw();
-    }
-    markPair(state.pair);
-    fillTable(perMethod);
-    setText(out.caption, `At position p = ${count(position)}: turns of the slowest pair (in training it reached ${num(data.slowest_turns_in_training)}), `
-      + `and how many of the ${data.slow_pairs} slow pairs (less than one turn in L = ${count(data.training_length)}) turn further than in training (⚠), with the worst ratio.`);
-  }
-
-  // The table: rows built once, cells refilled.
-  function fillTable(perMethod) {
-    if (!out.cells) {
-      out.cells = data.methods.map((method, j) => {
-        const row = htmlEl("tr", {}, out.table);
-        const name = htmlEl("td", {}, row);
-        htmlEl("span", { class: "rope-w-swatch", style: `background: ${SCHEME_COLOURS[j]}` }, name);
-        name.append(data.labels[j]);
-        const cell = (field) => htmlEl("td", { "data-method": method, "data-field": field }, row);
-        return { row, factor: cell("attention_factor"), turns: cell("slowest_turns"), beyond: cell("beyond") };
-      });
-    }
-    data.methods.forEach((method, j) => {
-      const entry = perMethod[method], cells = out.cells[j];
-      cells.row.toggleAttribute("data-chosen", j === state.s);
-      setText(cells.factor, num(entry.attention_factor));
-      cells.factor.dataset.value = entry.attention_factor;
-      setText(cells.turns, num(entry.slowest_turns[state.p]));
-      cells.turns.dataset.value = entry.slowest_turns[state.p];
-      // Every slow pair, counted in Python: how many turn further than in training, and by how much.
-      const n = entry.beyond_count[state.p], worst = entry.worst_ratio[state.p];
-      setText(cells.beyond, n === 0 ? `none of ${data.slow_pairs}` : `⚠ ${n} of ${data.slow_pairs}, worst ${num(worst)}×`);
-      cells.beyond.dataset.count = n;
-      cells.beyond.dataset.worst = worst;
-    });
-  }
-
-  // Legend of the schemes (the chosen one bold), the chosen scheme's bands and the two lines.
-  function legend() {
-    out.legend.replaceChildren();
-    data.labels.forEach((label, j) => {
-      const item = htmlEl("span", { class: "rope-w-legend-item", "data-method": data.methods[j] }, out.legend);
-      htmlEl("span", { class: "rope-w-swatch", style: `background: ${SCHEME_COLOURS[j]}` }, item);
-      item.append(label);
-      if (j === state.s) item.style.fontWeight = "600";
-    });
-    const chosen = data.per_factor[state.f][data.methods[state.s]];
-    [0, 1, 2].filter((b) => chosen.band.includes(b)).forEach((b) => {
-      const item = htmlEl("span", { class: "rope-w-legend-item", "data-band": data.bands[b] }, out.legend);
-      bandMark(svgEl("svg", { width: 12, height: 12, viewBox: "0 0 12 12", "aria-hidden": "true" }, item), 6, 6, b);
-      item.append(`${data.labels[state.s]}: ${data.bands[b]}`);
-    });
-    for (const [dash, label] of [["6 4", "training length L"], ["2 3", "read-out position p"]]) {
-      const item = htmlEl("span", { class: "rope-w-legend-item" }, out.legend);
-      const s = svgEl("svg", { width: 22, height: 8, "aria-hidden": "true" }, item);
-      svgEl("line", { x1: 0, x2: 22, y1: 4, y2: 4, style: "stroke: var(--rope-w-fg); stroke-width: 1.2", "stroke-dasharray": dash }, s);
-      item.append(label);
-    }
-  }
-
-  // The read-out's lines: the first is a label; lines are rewritten only where they changed.
-  function pairLines(lines) {
-    const shown = out.pair.children;
-    if (shown.length !== lines.length) {
-      out.pair.replaceChildren();
-      lines.forEach((text, k) => htmlEl("div", k === 0 ? { class: "rope-w-readout-label" } : {}, out.pair, text));
-    } else {
-      lines.forEach((text, k) => setText(shown[k], text));
-    }
-  }
-  // The chosen pair: a column on the plot and its numbers (all from Python).
-  function markPair(i) {
-    if (!mark) return;
-    if (i >= pairs) {
-      mark.replaceChildren();
-      pairLines([`pair i = ${i}: the example head has ${pairs} pairs (d = ${data.dim}).`]);
-      Object.assign(out.pair.dataset, { pair: i, method: "", theta: "", wavelength: "", turns: "", band: "", ratio: "" });
-      return;
-    }
-    const perMethod = data.per_factor[state.f];
-    const method = data.methods[state.s];
-    const entry = perMethod[method];
-    if (mark.children.length !== 2) {
-      mark.replaceChildren();
-      svgEl("line", { y1: top, y2: height - bottom, class: "rope-w-context", "stroke-dasharray": "1 2" }, mark);
-      svgEl("circle", { r: 5.5, fill: "none", style: "stroke: var(--rope-w-fg); stroke-width: 1.6" }, mark);
-    }
-    const [column, ring] = mark.children;
-    column.setAttribute("x1", px(i));
-    column.setAttribute("x2", px(i));
-    ring.setAttribute("cx", px(i));
-    ring.setAttribute("cy", py(entry.log10_wavelength[i]));
-    const position = data.positions[state.p];
-    const wavelength = 10 ** entry.log10_wavelength[i];
-    const ratio = position * entry.reach_per_token[i];
-    const turns = data.turns_in_training[i];
-    const band = data.bands[entry.band[i]];
-    pairLines([
-      `pair i = ${i} under ${data.labels[state.s]}, s = ${data.factors[state.f]}`,
-      `θᵢ = ${num(data.theta[i])} rad/token; λᵢ = ${num(wavelength)} tokens (${band})`,
-      `${num(turns)} turns in training (L = ${count(data.training_length)})${data.slow.includes(i) ? ": slow" : ""}`,
-      // reach_per_token carries 7 significant digits: a pair brought back to 1x must not read as past it.
-      `at p = ${count(position)}: ${num(ratio)}× its largest trained angle${ratio > 1 + 1e-6 && turns < 1 ? " ⚠" : ""}`,
-    ]);
-    Object.assign(out.pair.dataset, { pair: i, method, factor: data.factors[state.f], position, theta: data.theta[i],
-      wavelength, turns, band, ratio });
-  }
-  views.push({ mark: markPair });
-
-  // Small multiples on one axis: the chosen scheme at every factor, the current one bold.
-  const family = (() => {
-    const fw = 440, fh = 260, fl = 50, fr = 86, ft = 12, fb = 40;
-    const section = htmlEl("div", { class: "rope-w-family" }, root);
-    const title = htmlEl("div", { class: "rope-w-title", style: "width: 100%; margin: 8px 0 0" }, section);
-    const fsvg = svgEl("svg", { viewBox: `0 0 ${fw} ${fh}`, width: fw, height: fh, role: "img", class: "rope-w-svg rope-w-large",
-      "data-plot": "family" }, section);
-    keepTextSize(fsvg);
-    const fpx = (i) => fl + (fw - fl - fr) * i / (pairs - 1);
-    const fpy = (v) => ft + (fh - ft - fb) * (1 - (v - ymin) / (ymax - ymin));
-    const g = { left: fl, right: fr, top: ft, bottom: fb, width: fw, height: fh, ymin, ymax, pairs, px: fpx, py: fpy };
-    let fmark = null, layer = null;
-    const markFamily = (i) => {
-      if (!fmark) return;
-      fmark.replaceChildren();
-      if (i >= pairs) return;
-      svgEl("line", { x1: fpx(i), x2: fpx(i), y1: ft, y2: fh - fb, class: "rope-w-context", "stroke-dasharray": "1 2" }, fmark);
-      data.per_factor.forEach((perMethod) => {
-        const v = perMethod[data.methods[state.s]].log10_wavelength[i];
-        svgEl("circle", { cx: fpx(i), cy: fpy(v), r: 3, style: "fill: var(--rope-w-fg)" }, fmark);
-      });
-    };
-    views.push({ mark: markFamily });
-    return {
-      draw() {
-        const method = data.methods[state.s];
-        title.textContent = `${data.labels[state.s]} at every scale factor s (the chosen s bold)`;
-        fsvg.setAttribute("aria-label", `wavelength of every pair under ${data.labels[state.s]} for s = ${data.factors.join(", ")}`);
-        if (!layer) {
-          pairAxes(fsvg, g);
-          hline(fsvg, g, Math.log10(data.training_length), `L = ${count(data.training_length)}`, "6 4", fl + 6, "training");
-          layer = svgEl("g", {}, fsvg);
-          fmark = svgEl("g", { class: "rope-w-mark", "pointer-events": "none" }, fsvg);
-          pairTargets(fsvg, g, setPair);
-        }
-        layer.replaceChildren();
-        // End labels, merged where curves end within 12 px of each other (e.g. no scaling: one curve).
-        const ends = [];
-        data.per_factor.forEach((perMethod, f) => {
-          const values = perMethod[method].log10_wavelength;
-          const points = values.map((v, i) => `${fpx(i).toFixed(1)},${fpy(v).toFixed(1)}`).join(" ");
-          const last = values[values.length - 1];
-          svgEl("polyline", { points, class: "rope-w-line", style: `stroke: ${SCHEME_COLOURS[state.s]}; stroke-width: ${f === state.f ? 3 : 1.2}`,
-            "data-factor": data.factors[f], "data-end": last }, layer);
-          ends.push({ y: fpy(last), s: data.factors[f] });
-        });
-        ends.sort((a, b) => a.y - b.y);
-        const groups = [];
-        for (const e of ends) {
-          const lastGroup = groups[groups.length - 1];
-          if (lastGroup && e.y - lastGroup.y < 12) lastGroup.s.push(e.s); else groups.push({ y: e.y, s: [e.s] });
-        }
-        for (const grp of groups) {
-          svgEl("text", { x: fw - fr + 4, y: grp.y + 4, class: "rope-w-muted-text" }, layer).textContent =
-            `s = ${grp.s.sort((a, b) => a - b).join(", ")}`;
-        }
-        markFamily(state.pair);
-      },
-      svg: fsvg,
-    };
-  })();
-  keyboardPairs(svg, () => pairs, setPair, () => state.pair);
-  keyboardPairs(family.svg, () => pairs, setPair, () => state.pair);
-
+  // --- the schemes' part: dials, wavelengths, controls, numbers -------------------------
+  const schemes = htmlEl("div", { class: "rope-w-body", "data-part": "schemes" }, root);
+  const dials = makeDials(schemes);
+  const plot = makeWavelengthPlot(schemes);
+  const controls = htmlEl("div", { class: "rope-w-controls" }, schemes);
   const sync = syncer(model, state, draw);
-  slider(controls, { label: "scale factor s", name: "factor", values: data.factors, index: state.f, onInput: sync("f", "factor_index") });
+  const factorSlider = slider(controls, { label: "scale factor s", name: "factor", values: data.factors, index: state.f, onInput: sync("f", "factor_index") });
   slider(controls, { label: "position p", name: "position", values: data.positions, index: state.p, format: count, onInput: sync("p", "position_index") });
   const pick = htmlEl("div", { class: "rope-w-control rope-w-select" }, controls);
   const id = `rope-w-scheme-${Math.random().toString(36).slice(2, 9)}`;
@@ -354,22 +172,332 @@ function render({ model, el }) {
   select.addEventListener("change", () => onScheme(select.selectedIndex));
   onScheme.follow({ input: { get value() { return select.selectedIndex; } }, set: (i) => { select.selectedIndex = i; onScheme(i); } });
   out.pair = htmlEl("div", { class: "rope-w-readout", "data-readout": "pair", "aria-live": "polite" }, controls);
-  out.legend = htmlEl("div", { class: "rope-w-legend" }, controls);
-  const tableEl = htmlEl("table", { class: "rope-w-table" }, controls);
+  out.answer = htmlEl("div", { class: "rope-w-readout", "data-readout": "dials" }, controls);
+  const details = htmlEl("details", { class: "rope-w-numbers", "data-part": "numbers" }, controls);
+  htmlEl("summary", {}, details, "numbers: all five schemes at this s and p");
+  const tableEl = htmlEl("table", { class: "rope-w-table" }, details);
   const head = htmlEl("tr", {}, htmlEl("thead", {}, tableEl));
   for (const h of ["scheme", "attention factor", "slowest pair, turns at p", "slow pairs beyond training"]) htmlEl("th", {}, head, h);
   out.table = htmlEl("tbody", {}, tableEl);
-  out.caption = htmlEl("div", { class: "rope-w-readout-label" }, controls, "");
+  out.caption = htmlEl("div", { class: "rope-w-readout-label" }, details, "");
+  keyboardPairs(plot.svg, () => pairs, setPair, () => state.pair);
+
+  // --- the models' part ----------------------------------------------------------------
+  const models = data.models && data.models.length ? renderModels(model, data, state, root, views, setPair) : null;
+
+  // --- the steps -------------------------------------------------------------------------
+  const tabButtons = STEPS.map((step, k) => {
+    if (step.key === "models" && !models) return null;
+    const button = htmlEl("button", { type: "button", role: "tab", class: "rope-w-step", "data-step": step.key,
+      "aria-selected": "false" }, tabs, step.tab);
+    button.addEventListener("click", () => setStep(k));
+    button.addEventListener("keydown", (event) => {
+      const move = { ArrowRight: 1, ArrowLeft: -1 }[event.key];
+      event.stopPropagation();
+      if (!move) return;
+      event.preventDefault();
+      const shown = tabButtons.filter(Boolean);
+      const next = shown[(shown.indexOf(button) + move + shown.length) % shown.length];
+      next.focus();
+      next.click();
+    });
+    return button;
+  });
+  function setStep(k) {
+    state.step = k;
+    model.set("step_index", k);
+    // A scheme of the step (the first one, unless the chosen one belongs to it).
+    const allowed = STEPS[k].schemes.map((key) => data.methods.indexOf(key));
+    if (allowed.length && !allowed.includes(state.s)) { select.selectedIndex = allowed[0]; state.s = allowed[0]; model.set("scheme_index", allowed[0]); }
+    model.save_changes();
+    draw();
+  }
+  model.on("change:step_index", () => { const k = model.get("step_index"); if (k !== state.step) setStep(k); });
+
+  function draw() {
+    const step = STEPS[state.step];
+    tabButtons.forEach((button, k) => {
+      if (!button) return;
+      button.setAttribute("aria-selected", k === state.step ? "true" : "false");
+      button.setAttribute("tabindex", k === state.step ? "0" : "-1");
+    });
+    setText(title, step.title);
+    root.dataset.step = step.key;
+    const onModels = step.key === "models";
+    schemes.hidden = onModels;
+    if (models) models.section.hidden = !onModels;
+    if (onModels) { models.draw(); ask(); return; }
+    // The step's schemes only, in the menu; the scale factor means nothing without scaling.
+    for (const option of select.options) option.hidden = !step.schemes.includes(data.methods[Number(option.value)]);
+    pick.hidden = step.schemes.length < 2;
+    factorSlider.input.parentElement.hidden = step.key === "problem";
+    state.seen.add(`${state.s} ${state.f} ${state.p}`);
+    plot.draw();
+    dials.draw();
+    for (const v of views) v.mark(state.pair);
+    fillTable(data.per_factor[state.f]);
+    ask();
+  }
+
+  // The method drawn: the chosen one (no scaling in the first step).
+  const method = () => data.methods[state.step === 0 ? 0 : state.s];
+  // Slow pair i at position p: its angle over the largest angle it reached in training.
+  const reach = (entry, i) => data.positions[state.p] * entry.reach_per_token[i];
+
+  // The position stop at p = sL for factor f (-1 when the slider has no such stop).
+  const atSL = (f) => data.positions.indexOf(data.factors[f] * data.training_length);
+  // One question per step, answered in place once the reader has done what it asks.
+  function ask() {
+    const step = STEPS[state.step];
+    const L = data.training_length, position = data.positions[state.p], n = data.slow_pairs;
+    const entry = data.per_factor[state.f][method()];
+    const beyond = entry.beyond_count[state.p], worst = entry.worst_ratio[state.p];
+    let text, answered;
+    if (step.key === "problem") {
+      answered = position > L;
+      text = answered
+        ? `Answer: all ${beyond} of ${n}. Without scaling every slow pair's angle grows with p: at p = ${count(position)} each has turned ${num(worst)}× as far as in training (p/L), past the shaded arc it learned.`
+        : `Question: the shaded arc on each dial is the angle its slow pair covered in training (L = ${count(L)}). Move p past L: how many of the ${n} slow pairs leave their arc?`;
+    } else if (step.key === "divide") {
+      // Answered once both schemes were seen at p = sL for the same s.
+      const both = data.factors.map((_, f) => ["linear", "ntk"].every((m) => state.seen.has(`${data.methods.indexOf(m)} ${f} ${atSL(f)}`)));
+      const f = both[state.f] ? state.f : both.indexOf(true);
+      answered = f >= 0;
+      if (answered) {
+        const factor = data.factors[f], p = atSL(f), pi = data.per_factor[f].linear, ntk = data.per_factor[f].ntk;
+        text = `Answer at s = ${factor}, p = sL = ${count(data.positions[p])}: PI brings back all ${n} slow pairs (${pi.beyond_count[p]} outside), NTK-aware leaves ${ntk.beyond_count[p]} outside, worst ${num(ntk.worst_ratio[p])}×. `
+          + `PI pays on the fast pairs: pair 0's wavelength is ${num(10 ** pi.log10_wavelength[0])} tokens instead of ${num(10 ** data.per_factor[f].default.log10_wavelength[0])}; NTK-aware keeps it.`;
+      } else {
+        text = `Question: set p = sL (${count(data.factors[state.f] * L)} for s = ${data.factors[state.f]}) and try both schemes: which brings every slow pair back inside its arc, and what does it do to pair 0?`;
+      }
+    } else if (step.key === "bands") {
+      const kept = entry.band.filter((b) => b === 0).length;
+      answered = state.p === atSL(state.f);
+      text = answered
+        ? `Answer: at p = sL = ${count(position)}, ${data.labels[state.s]} keeps ${kept} fast pairs exactly as trained (○) and leaves ${beyond} of ${n} slow pairs outside their arc${beyond ? `, worst ${num(worst)}×` : ""}.`
+        : `Question: set p = sL (${count(data.factors[state.f] * L)} for s = ${data.factors[state.f]}): how many fast pairs does ${data.labels[state.s]} leave untouched, and are the slow ones back inside their arcs?`;
+    } else {
+      answered = true;
+      text = "Pick a model: its pairs as shipped, the unscaled ones it started from (dashed), and whether it was trained with its scaling.";
+    }
+    setText(question, text);
+    Object.assign(question.dataset, { answered: answered ? "1" : "0", step: step.key });
+  }
+
+  // One dial per slow pair: the trained arc L·θ_i shaded, the hand at p·θ'_i, and, past the
+  // arc, the angle it never reached in training drawn in the warning colour.
+  function makeDials(parent) {
+    const slow = data.slow, cols = Math.min(6, slow.length), rows = Math.ceil(slow.length / cols);
+    const width = 440, cell = width / cols, radius = Math.min(cell * 0.3, 25), pitch = 2 * radius + 42, height = rows * pitch + 22;
+    const svg = svgEl("svg", { viewBox: `0 0 ${width} ${height}`, width, height, role: "img", class: "rope-w-svg rope-w-large",
+      "data-plot": "dials", "aria-label": "one dial per slow pair: its trained arc and its angle at position p" }, parent);
+    keepTextSize(svg);
+    const legend = svgEl("text", { x: 4, y: 14, class: "rope-w-muted-text", "data-label": "dials" }, svg);
+    legend.textContent = "shaded: angle reached in training · hand: angle at p";
+    const marks = slow.map((i, k) => {
+      const cx = (k % cols + 0.5) * cell, cy = 22 + Math.floor(k / cols) * pitch + radius + 18;
+      const group = svgEl("g", { "data-dial": i }, svg);
+      svgEl("circle", { cx, cy, r: radius + 6, class: "rope-w-clock-hit" }, group);
+      svgEl("circle", { cx, cy, r: radius, class: "rope-w-meaning" }, group);
+      const trained = svgEl("path", { class: "rope-w-trained-arc" }, group);
+      const past = svgEl("path", { class: "rope-w-past-arc" }, group);
+      const hand = arrow(group, cx, cy, cx + radius, cy, "q");
+      svgEl("text", { x: cx, y: cy - radius - 5, "text-anchor": "middle", class: "rope-w-muted-text", "data-dial-pair": i }, group).textContent = `i = ${i}`;
+      const label = svgEl("text", { x: cx, y: cy + radius + 16, "text-anchor": "middle", "data-dial-label": i }, group);
+      group.addEventListener("pointerenter", () => setPair(i));
+      group.addEventListener("pointerdown", () => setPair(i));
+      return { i, cx, cy, group, trained, past, hand, label };
+    });
+    const ring = svgEl("circle", { r: radius + 4, class: "rope-w-hovered", visibility: "hidden" }, svg);
+    views.push({ mark: (i) => {
+      const dial = marks.find((d) => d.i === i);
+      ring.setAttribute("visibility", dial ? "visible" : "hidden");
+      if (dial) { ring.setAttribute("cx", dial.cx); ring.setAttribute("cy", dial.cy); ring.dataset.pair = i; }
+    } });
+    return {
+      svg,
+      draw() {
+        const entry = data.per_factor[state.f][method()];
+        let outside = 0;
+        for (const { i, cx, cy, trained, past, hand, label, group } of marks) {
+          const arc = TAU * data.turns_in_training[i], ratio = reach(entry, i), angle = arc * ratio;
+          // reach_per_token carries 7 significant digits: a pair brought back to 1× is not past it.
+          const beyond = ratio > 1 + 1e-6;
+          if (beyond) outside++;
+          trained.setAttribute("d", arcPath(cx, cy, radius, arc, true));
+          past.setAttribute("d", beyond ? arcPath(cx, cy, radius - 3, Math.min(angle, TAU), false) : "");
+          moveArrow(hand, cx, cy, cx + radius * Math.cos(angle), cy - radius * Math.sin(angle));
+          hand.setAttribute("class", beyond ? "k" : "q");
+          setText(label, `${num(ratio)}×`);
+          Object.assign(group.dataset, { ratio, angle, arc, beyond: beyond ? "1" : "0" });
+          group.setAttribute("aria-label", `pair ${i}: ${num(ratio)} times its trained angle`);
+        }
+        setText(out.answer, `${outside} of ${marks.length} slow pairs past their trained arc at p = ${count(data.positions[state.p])} (${data.labels[data.methods.indexOf(method())]})`);
+        Object.assign(out.answer.dataset, { outside, slow: marks.length });
+      },
+    };
+  }
+
+  // Every pair's wavelength: the step's schemes (and no scaling), each labelled at its end;
+  // the chosen scheme's bands by shape; the L and p lines.
+  function makeWavelengthPlot(parent) {
+    const width = 440, height = 300, left = 50, right = 100, top = 12, bottom = 40;
+    const svg = svgEl("svg", { viewBox: `0 0 ${width} ${height}`, width, height, role: "img", class: "rope-w-svg rope-w-large",
+      "data-plot": "wavelengths", "aria-label": "wavelength of every pair under the step's schemes; arrow keys pick a pair" }, parent);
+    keepTextSize(svg);
+    // The y range covers every method and factor (values computed in Python).
+    let ymin = Infinity, ymax = -Infinity;
+    for (const perMethod of data.per_factor) for (const m of data.methods) for (const v of perMethod[m].log10_wavelength) { ymin = Math.min(ymin, v); ymax = Math.max(ymax, v); }
+    ymin = Math.floor(ymin); ymax = Math.ceil(ymax);
+    const px = (i) => left + (width - left - right) * i / (pairs - 1);
+    const py = (v) => top + (height - top - bottom) * (1 - (v - ymin) / (ymax - ymin));
+    const geometry = { left, right, top, bottom, width, height, ymin, ymax, pairs, px, py };
+    pairAxes(svg, geometry);
+    const lines = { training: hline(svg, geometry, Math.log10(data.training_length), "training"),
+      position: hline(svg, geometry, 0, "position") };
+    const curves = svgEl("g", {}, svg), bands = svgEl("g", {}, svg), labels = svgEl("g", {}, svg);
+    const legend = svgEl("g", { "data-legend": "bands" }, svg);
+    const mark = svgEl("g", { class: "rope-w-mark", "pointer-events": "none" }, svg);
+    svgEl("line", { y1: top, y2: height - bottom, class: "rope-w-context", "stroke-dasharray": "1 2" }, mark);
+    svgEl("circle", { r: 5.5, fill: "none", style: "stroke: var(--rope-w-fg); stroke-width: 1.6" }, mark);
+    pairTargets(svg, geometry, setPair);
+    let key = null;
+    views.push({ mark: (i) => {
+      const [column, ring] = mark.children;
+      // A pair picked on a model with more pairs than the example head: no mark here.
+      mark.setAttribute("visibility", i < pairs ? "visible" : "hidden");
+      if (i >= pairs) return;
+      const entry = data.per_factor[state.f][method()];
+      column.setAttribute("x1", px(i));
+      column.setAttribute("x2", px(i));
+      ring.setAttribute("cx", px(i));
+      ring.setAttribute("cy", py(entry.log10_wavelength[i]));
+    } });
+    return {
+      svg, geometry,
+      draw() {
+        const position = data.positions[state.p], perMethod = data.per_factor[state.f];
+        const log10p = Math.log10(position), onAxis = log10p <= ymax;
+        lines.position.line.setAttribute("visibility", onAxis ? "visible" : "hidden");
+        lines.position.text.setAttribute("visibility", onAxis ? "visible" : "hidden");
+        if (onAxis) { lines.position.line.setAttribute("y1", py(log10p)); lines.position.line.setAttribute("y2", py(log10p)); }
+        const shown = [...new Set(["default", ...STEPS[state.step].schemes])];
+        const now = `${state.f} ${state.s} ${state.step}`;
+        if (key !== now) {
+          key = now;
+          curves.replaceChildren();
+          bands.replaceChildren();
+          shown.forEach((m) => {
+            const j = data.methods.indexOf(m), values = perMethod[m].log10_wavelength;
+            svgEl("polyline", { points: values.map((v, i) => `${px(i)},${py(v)}`).join(" "), class: "rope-w-line",
+              style: `stroke: ${SCHEME_COLOURS[j]}; stroke-width: ${m === method() ? 2.8 : 1.6}`, "data-method": m }, curves);
+          });
+          const chosen = perMethod[method()];
+          chosen.log10_wavelength.forEach((v, i) => bandMark(bands, px(i), py(v), chosen.band[i], { "data-pair": i, "data-band": data.bands[chosen.band[i]] }));
+          legend.replaceChildren();
+          // The bands say nothing without scaling (every pair kept).
+          [0, 1, 2].filter((b) => chosen.band.includes(b) && state.step > 0).forEach((b, k) => {
+            bandMark(legend, left + 10, top + 10 + 15 * k, b);
+            svgEl("text", { x: left + 18, y: top + 14 + 15 * k, "data-band-label": data.bands[b] }, legend).textContent = data.bands[b];
+          });
+        }
+        // Labels in the right margin: each curve's at its end, the L and p lines' at theirs.
+        labels.replaceChildren();
+        const items = shown.map((m) => ({ y: py(perMethod[m].log10_wavelength[pairs - 1]), text: SHORT[m] ?? m, method: m }));
+        items.push({ y: py(Math.log10(data.training_length)), text: `L = ${count(data.training_length)}`, line: lines.training });
+        if (onAxis) items.push({ y: py(log10p), text: `p = ${count(position)}`, line: lines.position });
+        const placed = spreadLabels(items.map((item) => item.y + 4), 14, top + 8, height - bottom + 4);
+        items.forEach((item, k) => {
+          if (item.line) {
+            item.line.text.setAttribute("y", placed[k]);
+            setText(item.line.text, item.text);
+            item.line.text.dataset.lineY = item.y;
+            return;
+          }
+          // A leader in the line's colour from its end to its label (text in the text colour:
+          // the scheme colours are lines, too light for small text).
+          const x = width - right;
+          svgEl("polyline", { points: `${x},${item.y} ${x + 6},${placed[k] - 4} ${x + 14},${placed[k] - 4}`, class: "rope-w-line",
+            style: `stroke: ${SCHEME_COLOURS[data.methods.indexOf(item.method)]}; stroke-width: 2.4`, "data-leader": item.method }, labels);
+          svgEl("text", { x: x + 17, y: placed[k], "data-end-label": item.method, class: "rope-w-end-label" }, labels).textContent = item.text;
+        });
+      },
+    };
+  }
+
+  // The table: rows built once, cells refilled.
+  function fillTable(perMethod) {
+    if (!out.cells) {
+      out.cells = data.methods.map((m, j) => {
+        const row = htmlEl("tr", {}, out.table);
+        const name = htmlEl("td", {}, row);
+        htmlEl("span", { class: "rope-w-swatch", style: `background: ${SCHEME_COLOURS[j]}` }, name);
+        name.append(data.labels[j]);
+        const cell = (field) => htmlEl("td", { "data-method": m, "data-field": field }, row);
+        return { row, factor: cell("attention_factor"), turns: cell("slowest_turns"), beyond: cell("beyond") };
+      });
+    }
+    data.methods.forEach((m, j) => {
+      const entry = perMethod[m], cells = out.cells[j];
+      cells.row.toggleAttribute("data-chosen", m === method());
+      setText(cells.factor, num(entry.attention_factor));
+      cells.factor.dataset.value = entry.attention_factor;
+      setText(cells.turns, num(entry.slowest_turns[state.p]));
+      cells.turns.dataset.value = entry.slowest_turns[state.p];
+      // Every slow pair, counted in Python: how many turn further than in training, and by how much.
+      const n = entry.beyond_count[state.p], worst = entry.worst_ratio[state.p];
+      setText(cells.beyond, n === 0 ? `none of ${data.slow_pairs}` : `⚠ ${n} of ${data.slow_pairs}, worst ${num(worst)}×`);
+      cells.beyond.dataset.count = n;
+      cells.beyond.dataset.worst = worst;
+    });
+    const position = data.positions[state.p];
+    setText(out.caption, `At p = ${count(position)}, s = ${data.factors[state.f]}: turns of the slowest pair (in training it reached ${num(data.slowest_turns_in_training)}), `
+      + `and how many of the ${data.slow_pairs} slow pairs (less than one turn in L = ${count(data.training_length)}) turn further than in training (⚠), with the worst ratio.`);
+  }
+
+  // The read-out's lines: the first is a label; lines are rewritten only where they changed.
+  function pairLines(lines) {
+    const shown = out.pair.children;
+    if (shown.length !== lines.length) {
+      out.pair.replaceChildren();
+      lines.forEach((text, k) => htmlEl("div", k === 0 ? { class: "rope-w-readout-label" } : {}, out.pair, text));
+    } else {
+      lines.forEach((text, k) => setText(shown[k], text));
+    }
+  }
+  // The chosen pair's numbers (all from Python).
+  function markPair(i) {
+    if (i >= pairs) {
+      pairLines([`pair i = ${i}: the example head has ${pairs} pairs (d = ${data.dim}).`]);
+      Object.assign(out.pair.dataset, { pair: i, method: "", theta: "", wavelength: "", turns: "", band: "", ratio: "" });
+      return;
+    }
+    const m = method(), entry = data.per_factor[state.f][m];
+    const position = data.positions[state.p];
+    const wavelength = 10 ** entry.log10_wavelength[i];
+    const ratio = reach(entry, i);
+    const turns = data.turns_in_training[i];
+    const band = data.bands[entry.band[i]];
+    const label = data.labels[data.methods.indexOf(m)];
+    pairLines([
+      `pair i = ${i} under ${label}${m === "default" ? "" : `, s = ${data.factors[state.f]}`}`,
+      `θᵢ = ${num(data.theta[i])} rad/token; λᵢ = ${num(wavelength)} tokens (${band})`,
+      `${num(turns)} turns in training (L = ${count(data.training_length)})${data.slow.includes(i) ? ": slow" : ""}`,
+      `at p = ${count(position)}: ${num(ratio)}× its largest trained angle${ratio > 1 + 1e-6 && turns < 1 ? " ⚠" : ""}`,
+    ]);
+    Object.assign(out.pair.dataset, { pair: i, method: m, factor: data.factors[state.f], position, theta: data.theta[i],
+      wavelength, turns, band, ratio });
+  }
+  views.push({ mark: (i) => { if (STEPS[state.step].key !== "models") markPair(i); } });
+
   draw();
-  if (data.models && data.models.length) renderModels(model, data, state, root, views, setPair);
 }
 
 // The model menu: one real model's spectrum (every pair's wavelength as the model ships it,
-// and as trained when scaling changed it) against its training and extended context.
-// Every number, band and mark comes from Python (rope_core.atlas.specs); this only draws.
+// and as trained when scaling changed it) against its training and extended context, and
+// whether the model was trained with its scaling (from rope_core.atlas, with the source).
 function renderModels(model, data, state, root, views, setPair) {
-  const section = htmlEl("div", { class: "rope-w-section" }, root);
-  htmlEl("div", { class: "rope-w-title" }, section, "A real model: wavelength λᵢ of every pair against its context");
+  const section = htmlEl("div", { class: "rope-w-section", "data-part": "models" }, root);
   const pick = htmlEl("div", { class: "rope-w-control rope-w-select" }, section);
   const id = `rope-w-model-${Math.random().toString(36).slice(2, 9)}`;
   htmlEl("label", { for: id }, pick, "model");
@@ -378,15 +506,15 @@ function renderModels(model, data, state, root, views, setPair) {
   state.m = model.get("model_index");
   select.selectedIndex = state.m;
   select.addEventListener("keydown", (event) => event.stopPropagation());
-  const width = 440, height = 300, left = 50, right = 10, top = 12, bottom = 40;
+  const width = 440, height = 300, left = 50, right = 96, top = 12, bottom = 40;
   const body = htmlEl("div", { class: "rope-w-body" }, section);
   const svg = svgEl("svg", { viewBox: `0 0 ${width} ${height}`, width, height, role: "img",
     class: "rope-w-svg rope-w-large", "aria-label": "wavelength of every pair of the chosen model; arrow keys pick a pair" }, body);
   keepTextSize(svg);
   const panel = htmlEl("div", { class: "rope-w-controls" }, body);
-  const shown = htmlEl("div", { class: "rope-w-readout", "data-readout": "model", "aria-live": "polite" }, panel);
   const pairShown = htmlEl("div", { class: "rope-w-readout", "data-readout": "model-pair" }, panel);
-  let mark = null, geometry = null;
+  const shown = htmlEl("div", { class: "rope-w-readout", "data-readout": "model", "aria-live": "polite" }, panel);
+  let mark = null, geometry = null, drawnFor = null;
 
   function markPair(i) {
     const m = data.models[state.m];
@@ -411,9 +539,11 @@ function renderModels(model, data, state, root, views, setPair) {
     htmlEl("div", {}, pairShown, m.slow.includes(i) ? "less than one turn in training (slow)" : "at least one turn in training");
     Object.assign(pairShown.dataset, { pair: i, wavelength, trained, band, slow: m.slow.includes(i) ? "1" : "0" });
   }
-  views.push({ mark: markPair });
+  views.push({ mark: (i) => { if (!section.hidden) markPair(i); } });
 
   function draw() {
+    if (drawnFor === state.m) { markPair(state.pair); return; }
+    drawnFor = state.m;
     const m = data.models[state.m];
     const n = m.log10_wavelength.length;
     const lines = [m.training, m.context].filter((v) => v !== null && v !== undefined);
@@ -431,10 +561,19 @@ function renderModels(model, data, state, root, views, setPair) {
         class: "rope-w-slow", "data-pair": i }, svg);
     }
     pairAxes(svg, geometry);
-    if (m.training !== null) hline(svg, geometry, Math.log10(m.training), `trained: ${count(m.training)}`, "6 4", left + 150, "trained");
+    // The training length and max positions: lines whose labels sit in the right margin,
+    // apart from each other, never on the dots.
+    const labelled = [];
+    if (m.training !== null) labelled.push({ ...hline(svg, geometry, Math.log10(m.training), "trained"), y: py(Math.log10(m.training)), label: `trained ${count(m.training)}` });
     if (m.context !== null && m.context !== m.training) {
-      hline(svg, geometry, Math.log10(m.context), `max positions: ${count(m.context)}`, "2 3", left + 150, "context");
+      labelled.push({ ...hline(svg, geometry, Math.log10(m.context), "context"), y: py(Math.log10(m.context)), label: `max ${count(m.context)}` });
     }
+    spreadLabels(labelled.map((l) => l.y + 4), 15, top + 8, height - bottom).forEach((y, k) => {
+      const l = labelled[k];
+      l.text.setAttribute("y", y);
+      l.text.textContent = l.label;
+      l.text.dataset.lineY = l.y;
+    });
     const curve = (vals, cls) => {
       const points = [];
       vals.forEach((v, i) => { if (v !== null) points.push(`${px(i).toFixed(1)},${py(v).toFixed(1)}`); });
@@ -453,17 +592,17 @@ function renderModels(model, data, state, root, views, setPair) {
     for (const b of [0, 1, 2]) if (m.band.includes(b)) legend.push([BAND_NAMES[b] === "scaled" ? `scaled ×${num(m.largest_ratio)}` : BAND_NAMES[b], BAND_COLOURS[b]]);
     legend.forEach(([label, colour], j) => {
       svgEl("circle", { cx: left + 12, cy: top + 8 + 15 * j, r: 4, style: `fill: ${colour}` }, svg);
-      svgEl("text", { x: left + 20, y: top + 12 + 15 * j }, svg).textContent = label;
+      svgEl("text", { x: left + 20, y: top + 12 + 15 * j, class: "rope-w-halo" }, svg).textContent = label;
     });
     let row = legend.length;
     if (m.log10_wavelength_trained) {
       svgEl("line", { x1: left + 6, x2: left + 18, y1: top + 8 + 15 * row, y2: top + 8 + 15 * row, class: "rope-w-trained" }, svg);
-      svgEl("text", { x: left + 20, y: top + 12 + 15 * row }, svg).textContent = "as trained";
+      svgEl("text", { x: left + 20, y: top + 12 + 15 * row, class: "rope-w-halo" }, svg).textContent = "as trained";
       row += 1;
     }
     if (m.slow.length) {
       svgEl("rect", { x: left + 8, y: top + 3 + 15 * row, width: 8, height: 10, class: "rope-w-slow" }, svg);
-      svgEl("text", { x: left + 20, y: top + 12 + 15 * row }, svg).textContent = "< 1 turn in training";
+      svgEl("text", { x: left + 20, y: top + 12 + 15 * row, class: "rope-w-halo" }, svg).textContent = "< 1 turn in training";
     }
     mark = svgEl("g", { class: "rope-w-mark", "pointer-events": "none" }, svg);
     pairTargets(svg, geometry, setPair);
@@ -479,12 +618,21 @@ function renderModels(model, data, state, root, views, setPair) {
     line(`${m.slow.length} of ${m.rotated_pairs} pairs never complete a turn in ${m.training === null ? "max positions" : "training"} (shaded).`);
     if (m.beyond !== null) {
       line(m.beyond === 0
-        ? `At ${count(m.context)} tokens no slow pair turns further than in training.`
-        : `⚠ At ${count(m.context)} tokens ${m.beyond} of ${m.slow.length} slow pairs turn further than in training, worst ${fmt(m.worst, 2)}×.`);
+        ? `At ${count(m.context)} tokens no slow pair turns further than in its first ${count(m.training)} tokens of training.`
+        : `⚠ At ${count(m.context)} tokens ${m.beyond} of ${m.slow.length} slow pairs turn further than in its first ${count(m.training)} tokens of training, worst ${fmt(m.worst, 2)}×.`);
+    }
+    // Whether the model was trained with its scaling: what turns the ⚠ into a fact about
+    // training rather than a fault.
+    if (m.scaling_trained !== null) {
+      const trainedLine = line(m.scaling_trained
+        ? `${m.title} was trained on long inputs with this scaling, so it has seen these angles.`
+        : `${m.title} was not trained with this scaling: it is added at deployment.`);
+      trainedLine.dataset.scalingTrained = m.scaling_trained ? "1" : "0";
+      htmlEl("div", { class: "rope-w-readout-label rope-w-source" }, shown, `Source: ${m.scaling_source}`);
     }
     Object.assign(shown.dataset, { name: m.name, layerType: m.layer_type ?? "", ropeType: m.rope_type, base: m.base,
       training: m.training ?? "", context: m.context ?? "", slow: m.slow.length, rotated: m.rotated_pairs,
-      beyond: m.beyond ?? "", worst: m.worst ?? "",
+      beyond: m.beyond ?? "", worst: m.worst ?? "", scalingTrained: m.scaling_trained === null ? "" : m.scaling_trained ? "1" : "0",
       longest: Math.max(...m.log10_wavelength.filter((v) => v !== null)) });
   }
   keyboardPairs(svg, () => data.models[state.m].log10_wavelength.length, setPair, () => state.pair);
@@ -498,6 +646,6 @@ function renderModels(model, data, state, root, views, setPair) {
     const i = model.get("model_index");
     if (i !== state.m) { state.m = i; select.selectedIndex = i; draw(); }
   });
-  draw();
+  return { section, draw };
 }
 export default { render };

@@ -36,7 +36,7 @@ from ..demos.rotation import (
     rotation_table,
     unit_vector,
 )
-from ..demos.spectrum import clock_positions, clock_table, layout_table, matrix_table
+from ..demos.spectrum import clock_positions, clock_table, layout_scores, layout_table, matrix_table
 from ._base import (
     _COMMON_CSS,
     _HERE,
@@ -50,6 +50,7 @@ from ._base import (
 )
 
 _CONTEXT_CSS = (Path(__file__).parent / "context.css").read_text()
+_SPECTRUM_CSS = (Path(__file__).parent / "spectrum.css").read_text()
 # Pointer, touch and keyboard dragging of a vector, and the play button: shared by the two
 # widgets with draggable vectors (function declarations, so appending them is enough).
 _DRAG_JS = "\n" + (_HERE / "drag.js").read_text()
@@ -335,7 +336,14 @@ class RelativeInvariance(RopeWidget):
 
 
 class FrequencyClocks(RopeWidget):
-    r"""The :math:`d/2` pairs as clock hands at angles :math:`m\theta_i`.
+    r"""The :math:`d/2` pairs as clock hands at angles :math:`m\theta_i`, with the turns each
+    has made, the wavelengths against the context :math:`L`, and an odometer whose wheel
+    :math:`i` reads :math:`m/\beta^i` (:math:`\beta = b^{2/d}`).
+
+    The page asks one question: when :math:`m` reaches :math:`L`, how many hands have made a
+    full turn? (Those with :math:`\lambda_i \le L`; the others are drawn grey and dashed.) A
+    time-lapse runs :math:`m` on a logarithmic clock, about 1 token per second at the start
+    and :math:`10^4` near :math:`m = 10^5`.
 
     Parameters
     ----------
@@ -361,14 +369,17 @@ class FrequencyClocks(RopeWidget):
     """
 
     _esm = module("frequency_clocks")
+    _css = _COMMON_CSS + _SPECTRUM_CSS
     _sliders = {"position": lambda w: len(w._positions), "context_index": lambda w: len(w._contexts),
                 "dim_index": lambda w: len(w.dims), "base_index": lambda w: len(w.bases)}
     dims = traitlets.List(traitlets.Int()).tag(sync=True)
     bases = traitlets.List(traitlets.Float()).tag(sync=True)
     dim_index = traitlets.Int(1).tag(sync=True)
     base_index = traitlets.Int(2).tag(sync=True)
-    context_index = traitlets.Int(1).tag(sync=True)
-    position = traitlets.Int(1).tag(sync=True)
+    # Context 256 and m = 10: the fast hands have turned, the slow ones barely, and the
+    # question (how many turn by m = L?) is still open.
+    context_index = traitlets.Int(2).tag(sync=True)
+    position = traitlets.Int(10).tag(sync=True)
 
     def __init__(self, dims=(8, 16, 32), bases=(1e2, 1e3, 1e4, 1e5, 1e6),
                  contexts=(16, 64, 256, 1024, 4096), max_position=100_000, **kwargs):
@@ -416,14 +427,18 @@ class FrequencyClocks(RopeWidget):
             for base in self.bases:
                 clocks = clock_table(dim, base, [0], self._contexts)
                 per_base.append({"theta": exact(clocks["theta"]), "wavelength": exact(clocks["wavelength"]),
-                                 "beyond_context": clocks["beyond_context"].tolist()})
+                                 "beta": clocks["beta"], "beyond_context": clocks["beyond_context"].tolist()})
             per_dim.append(per_base)
         self.data = {"dims": list(self.dims), "bases": list(self.bases), "contexts": self._contexts,
                      "positions": self._positions.tolist(), "tables": per_dim}
 
 
 class RotationMatrixHeatmap(RopeWidget):
-    r"""The :math:`d \times d` matrix :math:`R^d_{\Theta,m}` as a heat map of its 2 × 2 blocks.
+    r"""The :math:`d \times d` matrix :math:`R^d_{\Theta,m}` as a heat map of its 2 × 2 blocks,
+    times a vector :math:`x` whose pairs all start at :math:`(1, 0)`: beside each block a dial
+    shows its pair of :math:`R_m x`, turned by :math:`m\theta_i` (the frequency clocks' glyph).
+    A play button runs :math:`m`; the page asks which blocks are still nearly the identity at
+    the last position (at base :math:`10^4`, the bottom-right ones).
 
     Parameters
     ----------
@@ -442,10 +457,11 @@ class RotationMatrixHeatmap(RopeWidget):
     """
 
     _esm = module("rotation_matrix_heatmap")
+    _css = _COMMON_CSS + _SPECTRUM_CSS
     _sliders = {"dim_index": lambda w: len(w._dims), "base_index": lambda w: len(w._bases),
                 "position": lambda w: w._max_position + 1, "pair": lambda w: min(w._dims) // 2}
     dim_index = traitlets.Int(1).tag(sync=True)
-    base_index = traitlets.Int(0).tag(sync=True)
+    base_index = traitlets.Int(1).tag(sync=True)  # base 10^4: the bottom-right blocks hardly turn
     position = traitlets.Int(1).tag(sync=True)
     pair = traitlets.Int(0).tag(sync=True)
 
@@ -470,6 +486,7 @@ class RotationMatrixHeatmap(RopeWidget):
                 t = matrix_table(dim, base, positions)
                 per_base.append({"theta": exact(t["theta"]), "wavelength": exact(t["wavelength"]),
                                  "angle": table(t["angle"]), "blocks": table(t["blocks"]),
+                                 "rotated": table(t["rotated"]),
                                  "rows": t["rows"].tolist(), "cols": t["cols"].tolist()})
             tables.append(per_base)
         return {"dims": self._dims, "bases": self._bases,
@@ -545,15 +562,26 @@ class DecayExplorer(RopeWidget):
 
 
 class ContextExtension(RopeWidget):
-    r"""Wavelength of every pair under five context-extension schemes, with a factor slider,
-    and, at a chosen position, which of the slow pairs turn further than they did in training.
+    r"""Context extension in the chapter's steps: the problem, dividing every frequency, keeping
+    the fast pairs, and real models.
 
     A pair is *slow* when it completes less than one turn over the training length,
     :math:`L\,\theta_i < 2\pi`; the largest angle it reached in training is then
     :math:`L\,\theta_i`. At position :math:`p` with scaled frequencies :math:`\theta'_i` it
-    is beyond training when :math:`p\,\theta'_i > L\,\theta_i`; the widget counts those
-    pairs and reports the worst ratio :math:`p\,\theta'_i / (L\,\theta_i)`, for every pair
-    (a fast pair has seen every angle and is never beyond).
+    is beyond training when :math:`p\,\theta'_i > L\,\theta_i`.
+
+    The page shows one step at a time (tabs, the synced trait ``step_index``):
+
+    0. *the problem*: one dial per slow pair, its trained arc :math:`[0, L\theta_i]` shaded and
+       its hand at :math:`p\theta_i` (no scaling), beside every pair's wavelength;
+    1. *divide every frequency*: the same under linear interpolation (PI) and NTK-aware scaling
+       with the scale factor :math:`s`;
+    2. *keep fast, divide slow*: YaRN and Llama 3.1, their bands (kept ○, blended ◆, scaled ●);
+    3. *real models*: any atlas model's spectrum against its training and maximum length, and
+       whether it was trained with its scaling (``ModelEntry.scaling_trained``, with the source).
+
+    Each step asks one question and answers it once the reader has done what it asks; the
+    numbers of all five schemes sit behind a "numbers" toggle.
 
     Parameters
     ----------
@@ -568,20 +596,26 @@ class ContextExtension(RopeWidget):
     models : sequence of str, optional
         Atlas names (:func:`rope_core.atlas.names`) offered in the model menu, each layer type
         with RoPE as its own entry (see ``model_spectrum`` in this module); default every atlas model.
+    step : {"problem", "divide", "bands", "models"} or int, optional
+        The step shown first (default the problem).
     """
 
     _esm = module("context_extension")
     _css = _COMMON_CSS + _CONTEXT_CSS
     _sliders = {"factor_index": lambda w: len(w._factors), "position_index": lambda w: len(w._positions),
-                "scheme_index": lambda w: len(EXTENSION_METHODS), "model_index": lambda w: len(w._menu)}
-    factor_index = traitlets.Int(3).tag(sync=True)
-    position_index = traitlets.Int(4).tag(sync=True)
-    scheme_index = traitlets.Int(3).tag(sync=True)  # YaRN: its bands and every factor drawn
+                "scheme_index": lambda w: len(EXTENSION_METHODS), "model_index": lambda w: len(w._menu),
+                "step_index": lambda w: len(CONTEXT_STEPS)}
+    factor_index = traitlets.Int(3).tag(sync=True)    # s = 8
+    position_index = traitlets.Int(1).tag(sync=True)  # p = L: every slow pair at the end of its arc
+    scheme_index = traitlets.Int(0).tag(sync=True)    # no scaling: the problem first
     model_index = traitlets.Int(0).tag(sync=True)
+    step_index = traitlets.Int(0).tag(sync=True)
 
     def __init__(self, dim=CONTEXT_DEFAULTS["dim"], base=CONTEXT_DEFAULTS["base"],
                  training_length=CONTEXT_DEFAULTS["training_length"], factors=CONTEXT_DEFAULTS["factors"],
-                 positions=CONTEXT_DEFAULTS["positions"], models=None, **kwargs):
+                 positions=CONTEXT_DEFAULTS["positions"], models=None, step=None, **kwargs):
+        if step is not None:
+            kwargs.setdefault("step_index", _check_step(step))
         self._dim = check_dim(dim)
         self._base = check_choices([base], "base")[0]
         self._length = check_choices([training_length], "training_length", integer=True)[0]
@@ -622,6 +656,16 @@ class ContextExtension(RopeWidget):
 
 
 DEFAULT_MODEL = "llama-3.1-8b"
+#: The steps of :class:`ContextExtension`, in the chapter's order.
+CONTEXT_STEPS = ("problem", "divide", "bands", "models")
+
+
+def _check_step(step):
+    if isinstance(step, str) and step in CONTEXT_STEPS:
+        return CONTEXT_STEPS.index(step)
+    if not isinstance(step, bool) and isinstance(step, int) and 0 <= step < len(CONTEXT_STEPS):
+        return step
+    raise ValueError(f"step must be one of {CONTEXT_STEPS} or an index 0..{len(CONTEXT_STEPS) - 1}, got {step!r}")
 _LOG_DECIMALS = 11  # log10 wavelengths: 1e-11 absolute is 2.3e-11 relative, for 1e-9 checks
 _SIGNIFICANT = 9    # frequencies and ratios spanning many decades: relative, not absolute, rounding
 
@@ -665,13 +709,21 @@ def model_spectrum(spec, name, *, rtol=1e-9):
         turn) and ``log10_wavelength_trained`` (unscaled, ``None`` when equal to the shipped
         ones); ``training``, ``context``; ``slow`` (pair indices); ``band`` per pair (0 kept,
         1 blended, 2 scaled; ``None`` for pairs that never turn); ``largest_ratio``, ``beyond``,
-        ``worst``, and the model's ``name``, ``layer_type``, ``label``, ``rope_type``, ``base``,
-        ``rotary_dim``, ``head_dim``, ``pairs``, ``rotated_pairs``, ``factor``.
+        ``worst``; ``scaling_trained`` (``True``: the model was trained with this layer type's
+        scaling, ``False``: the scaling is added at deployment, ``None``: the layer type has
+        no scaling or the atlas does not say) and ``scaling_source`` (the citation,
+        :attr:`rope_core.atlas.ModelEntry.scaling_source`); and the model's ``name``,
+        ``title``, ``layer_type``, ``label``, ``rope_type``, ``base``, ``rotary_dim``,
+        ``head_dim``, ``pairs``, ``rotated_pairs``, ``factor``.
     """
     tab = model_spectrum_table(spec, name, rtol=rtol)
     turning = tab["turning"]
+    entry = atlas.entry(name)
+    scaled = tab["rope_type"] in atlas.SCALED_ROPE_TYPES
+    trained = entry.scaling_trained if scaled else None
     return {
-        "name": name, "layer_type": tab["layer_type"], "label": tab["label"],
+        "name": name, "title": entry.title, "layer_type": tab["layer_type"], "label": tab["label"],
+        "scaling_trained": trained, "scaling_source": entry.scaling_source if trained is not None else None,
         "rope_type": tab["rope_type"], "base": tab["base"], "rotary_dim": tab["rotary_dim"],
         "head_dim": tab["head_dim"], "pairs": int(turning.size), "rotated_pairs": int(turning.sum()),
         "factor": tab["factor"], "training": tab["training"], "context": tab["context"],
@@ -686,26 +738,36 @@ def model_spectrum(spec, name, *, rtol=1e-9):
 
 class LayoutExplorer(RopeWidget):
     r"""Which features form a pair in the interleaved layout :math:`(2i, 2i+1)` and in the
-    half layout :math:`(i, i + d/2)`, and the permutation that maps one to the other.
+    half layout :math:`(i, i + d/2)`, the permutation that maps one to the other, and what both
+    do to a vector's numbers.
+
+    A sample :math:`x = (1, 2, \dots, d)` is drawn in the interleaved layout, as :math:`Px`
+    (the half layout) and as ``rotate_half`` of :math:`Px` (halves swapped, the new first half
+    negated); a button moves the numbers along the lines. Below, the score against
+    :math:`n - m` of a head that looks one token back (:func:`rope_core.demos.spectrum.layout_scores`);
+    the toggle ``wrong_layout`` runs the same weights through half-layout code, and the peak
+    at :math:`n - m = -1` is gone.
 
     Parameters
     ----------
     dims : sequence of int
         Dimension choices (even, at most 32).
     base : float
-        Used for the read-out of each pair's frequency.
+        Used for the read-out of each pair's frequency and for the scores.
 
     Notes
     -----
     The page draws :func:`rope_core.demos.spectrum.layout_table`; hovering or focusing a
-    feature highlights its pair in both layouts and shows :math:`\theta_i` and
+    feature highlights its pair in every row and shows :math:`\theta_i` and
     :math:`\lambda_i`.
     """
 
     _esm = module("layout_explorer")
+    _css = _COMMON_CSS + _SPECTRUM_CSS
     _sliders = {"dim_index": lambda w: len(w._dims), "pair": lambda w: min(w._dims) // 2}
     dim_index = traitlets.Int(0).tag(sync=True)
     pair = traitlets.Int(1).tag(sync=True)
+    wrong_layout = traitlets.Bool(False).tag(sync=True)
 
     def __init__(self, dims=(8, 16), base=10000.0, **kwargs):
         self._dims = [check_dim(d, "dims") for d in check_choices(dims, "dims", integer=True)]
@@ -720,6 +782,10 @@ class LayoutExplorer(RopeWidget):
         tables = []
         for dim in self._dims:
             t = layout_table(dim, self._base)
+            scores = layout_scores(dim, self._base, range(-16, 17))
             tables.append({key: t[key].tolist() for key in ("interleaved_pairs", "half_pairs", "interleaved_to_half")}
-                          | {"theta": exact(t["theta"]), "wavelength": exact(t["wavelength"])})
+                          | {key: table(t[key]) for key in ("x", "permuted", "rotated_half")}
+                          | {"theta": exact(t["theta"]), "wavelength": exact(t["wavelength"]),
+                             "scores": {"distances": scores["distances"].tolist(), "trained": table(scores["trained"]),
+                                        "wrong": table(scores["wrong"])}})
         return {"dims": self._dims, "base": self._base, "tables": tables}

@@ -1,87 +1,131 @@
+// Frequency clocks: every pair of a head as a clock hand at m·θ_i, with the turns it has made,
+// its wavelength against the context L, and the position m written as the readings
+// m/β^i of an odometer's wheels. Every frequency comes from Python (clock_table); the page
+// multiplies it by m and nothing else.
+const TAU = 2 * Math.PI;
+// The time-lapse: log10(m + 1) grows at a constant rate, so the speed in tokens per second
+// grows with m (about 1 token/s at the start, 10 000 near m = 10^5).
+const DECADES_PER_SECOND = 0.4;
+
 function render({ model, el }) {
-  const { svg, controls } = frame(el, { title: "Every pair is a clock hand turning at θ_i", width: 400, height: 570 });
+  const { root, svg, controls } = frame(el, { title: "Every pair is a clock hand turning at θ_i: fast hands spin, slow hands barely move", width: 400, height: 700 });
+  const question = htmlEl("p", { class: "rope-w-question", "data-readout": "question" }, root);
+  root.insertBefore(question, root.children[1]);
   const state = {
     d: model.get("dim_index"), b: model.get("base_index"),
     c: model.get("context_index"), m: model.get("position"),
   };
   const out = {};
   let data = model.get("data"), positionSlider = null;
+  // The time-lapse's position between stops (null: the slider's stop is shown).
+  let lapse = null;
   // What the last full drawing was for: a new position only turns the hands and moves the m
   // line; a new base or context restyles the same marks; only a new d (another number of
   // pairs) draws afresh (the per-slider redraw budget is 4 ms).
   let drawn = null;
-  const TAU = 2 * Math.PI;
   // The one computation on the page: pair i's hand at m·θ_i mod 2π (θ_i unrounded from
   // Python's clock_table; the browser tests check every shown angle against rope_core).
   const hand = (m, theta) => { const a = (m * theta) % TAU; return a < 0 ? a + TAU : a; };
+  const position = () => (lapse !== null ? lapse : data.positions[state.m]);
   function showPair(tab, m, i) {
     const angle = m * tab.theta[i], shown = hand(m, tab.theta[i]);
     out.hover.textContent = "";
     typeset(htmlEl("span", {}, out.hover),
-      `pair ${i}: θ_${i} = ${fmt3(tab.theta[i])}, m·θ_${i} = ${fmt3(angle)} rad (${fmt3(angle / TAU)} turns), λ_${i} = ${fmt3(tab.wavelength[i])}, cos = ${fmt3(Math.cos(angle))}, sin = ${fmt3(Math.sin(angle))}`);
+      `pair ${i}: θ_{${i}} = ${fmt3(tab.theta[i])}, m·θ_{${i}} = ${fmt3(angle)} rad (${fmt3(angle / TAU)} turns), λ_{${i}} = ${fmt3(tab.wavelength[i])}, cos = ${fmt3(Math.cos(angle))}, sin = ${fmt3(Math.sin(angle))}`);
     Object.assign(out.hover.dataset, { pair: i, theta: tab.theta[i], angle, hand: shown, wavelength: tab.wavelength[i],
       cos: Math.cos(angle), sin: Math.sin(angle), beyond: tab.beyond_context[state.c][i] ? "1" : "0" });
     for (const g of svg.querySelectorAll("g[data-pair]")) g.classList.toggle("rope-w-hover-clock", Number(g.dataset.pair) === i);
     for (const b of svg.querySelectorAll("rect[data-bar]")) b.classList.toggle("rope-w-hover-bar", Number(b.dataset.bar) === i);
   }
   function hide() {
-    out.hover.textContent = "hover or focus a clock for its numbers";
+    out.hover.textContent = "hover, tap or focus a clock for its numbers";
     for (const key of Object.keys(out.hover.dataset)) if (key !== "readout") delete out.hover.dataset[key];
     for (const n of svg.querySelectorAll(".rope-w-hover-clock, .rope-w-hover-bar")) n.classList.remove("rope-w-hover-clock", "rope-w-hover-bar");
   }
   function draw() {
-    const tab = data.tables[state.d][state.b], m = data.positions[state.m];
-    const pairs = tab.theta.length;
+    const tab = data.tables[state.d][state.b], m = position();
+    const pairs = tab.theta.length, L = data.contexts[state.c];
     if (!drawn || drawn.clocks.length !== pairs) drawn = drawClocks(pairs);
     if (drawn.tab !== tab || drawn.c !== state.c) restyle(tab);
     drawn.m = m;
-    let beyond = 0;
-    drawn.clocks.forEach(({ group, hand: pointer, cx, cy, radius }, i) => {
+    let beyond = 0, turned = 0;
+    drawn.clocks.forEach(({ group, hand: pointer, counter, cx, cy, radius }, i) => {
       const far = tab.beyond_context[state.c][i];
       if (far) beyond++;
-      const angle = hand(m, tab.theta[i]);
+      const angle = hand(m, tab.theta[i]), turns = m * tab.theta[i] / TAU;
+      if (turns >= 1) turned++;
       group.setAttribute("data-angle", angle);
-      group.setAttribute("aria-label", `pair ${i}: angle ${fmt3(angle)} rad${far ? ", does not complete a turn within the context" : ""}`);
+      group.setAttribute("aria-label", `pair ${i}: angle ${fmt3(angle)} rad, ${fmt3(turns)} turns${far ? ", does not complete a turn within the context" : ""}`);
       // Angles are counter-clockwise from 3 o'clock, as in the rotation explorer.
       moveArrow(pointer, cx, cy, cx + radius * Math.cos(angle), cy - radius * Math.sin(angle));
+      const text = `${fmt3(turns)} turns`;
+      if (counter.textContent !== text) counter.textContent = text;
+      counter.setAttribute("data-turns", turns);
     });
     drawPositionLine(m);
-    typeset(out.summary, `${pairs} pairs at m = ${m}; ${beyond} with λ_i > L = ${data.contexts[state.c]} (dashed: not one turn within the context)`);
-    Object.assign(out.summary.dataset, { pairs, beyond, context: data.contexts[state.c], position: m });
+    drawOdometer(tab, m);
+    typeset(out.summary, `m = ${m}: ${turned} of ${pairs} hands have made a full turn; ${beyond} have λ_i > L = ${L} (grey, dashed: not one turn within L)`);
+    Object.assign(out.summary.dataset, { pairs, beyond, turned, context: L, position: m });
     const last = pairs - 1, slowAngle = m * tab.theta[last];
-    typeset(out.fastest, `θ_0 = ${fmt3(tab.theta[0])}, m·θ_0 = ${fmt3(m * tab.theta[0])} rad (${fmt3(m * tab.theta[0] / TAU)} turns)`);
-    typeset(out.slowest, `θ_${last} = ${fmt3(tab.theta[last])}, m·θ_${last} = ${fmt3(slowAngle)} rad (${fmt3(slowAngle / TAU)} turns), λ_${last} = ${fmt3(tab.wavelength[last])}`);
+    typeset(out.fastest, `θ_{0} = ${fmt3(tab.theta[0])}, m·θ_{0} = ${fmt3(m * tab.theta[0])} rad (${fmt3(m * tab.theta[0] / TAU)} turns)`);
+    typeset(out.slowest, `θ_{${last}} = ${fmt3(tab.theta[last])}, m·θ_{${last}} = ${fmt3(slowAngle)} rad (${fmt3(slowAngle / TAU)} turns), λ_{${last}} = ${fmt3(tab.wavelength[last])}`);
     Object.assign(out.fastest.dataset, { angle: hand(m, tab.theta[0]), theta: tab.theta[0] });
     Object.assign(out.slowest.dataset, { angle: slowAngle, turns: slowAngle / TAU, theta: tab.theta[last], wavelength: tab.wavelength[last] });
+    ask(tab, m, L, turned);
     hide();
+  }
+  // The one question, and its answer once the reader has reached m = L.
+  function ask(tab, m, L, turned) {
+    const pairs = tab.theta.length;
+    const within = tab.beyond_context[state.c].filter((far) => !far).length;
+    const reached = m >= L;
+    const text = reached
+      ? `Answer: at m = ${m} ≥ L = ${L}, ${turned} of ${pairs} hands have made a full turn. The ${within} with λ_i ≤ L (solid faces) all have; the ${pairs - within} dashed ones never do within the context, their angle only grows.`
+      : `Question: when m reaches the context length L = ${L}, how many of the ${pairs} hands will have made a full turn? Guess, then press ▶ or move m.`;
+    typeset(question, text);
+    Object.assign(question.dataset, { answered: reached ? "1" : "0", within, turned, context: L });
   }
   // Everything that depends only on the number of pairs: the clock faces (hands pointing
   // anywhere until draw() turns them) and the wavelength view's bars and axis; restyle() then
   // dresses them for a table and a context.
   function drawClocks(pairs) {
     const cols = Math.ceil(Math.sqrt(pairs)), rows = Math.ceil(pairs / cols);
-    const cell = Math.min(400 / cols, 380 / rows), radius = cell * 0.34;
+    const cell = Math.min(400 / cols, 380 / rows), radius = cell * 0.3;
     svg.replaceChildren();
     const clocks = [];
     for (let i = 0; i < pairs; i++) {
-      const cx = (i % cols + 0.5) * cell, cy = (Math.floor(i / cols) + 0.45) * cell;
+      const cx = (i % cols + 0.5) * cell, cy = (Math.floor(i / cols) + 0.47) * cell;
       const group = svgEl("g", { "data-pair": i }, svg);
       svgEl("circle", { cx, cy, r: radius + 4, class: "rope-w-clock-hit" }, group);
       const face = svgEl("circle", { cx, cy, r: radius, class: "rope-w-meaning" }, group);
       const pointer = arrow(group, cx, cy, cx + radius, cy, "q");
-      typeset(svgEl("text", { x: cx, y: cy + radius + 14, "text-anchor": "middle", class: "rope-w-muted-text" }, group), cell > 60 ? `θ_${i}` : `${i}`);
-      clocks.push({ group, face, hand: pointer, cx, cy, radius });
+      typeset(svgEl("text", { x: cx - radius - 2, y: cy - radius + 4, "text-anchor": "end", class: "rope-w-muted-text", "data-label": i }, group), cell > 60 ? `θ_{${i}}` : `${i}`);
+      const counter = svgEl("text", { x: cx, y: cy + radius + 16, "text-anchor": "middle", "data-counter": i }, group);
+      clocks.push({ group, face, hand: pointer, counter, cx, cy, radius });
     }
     const result = { tab: null, c: null, m: null, clocks };
     // Hover reads the table and position of the moment, not those the faces were drawn for.
     hoverable(clocks.map((clock) => clock.group), { columns: cols, onShow: (i) => showPair(result.tab, result.m, i), onHide: hide });
-    Object.assign(result, drawWavelengths(pairs, result));
+    Object.assign(result, drawLegend(), drawWavelengths(pairs, result), makeOdometer(pairs));
     return result;
+  }
+  // What the faces' two looks mean, in the drawing.
+  function drawLegend() {
+    const y = 402;
+    const turning = svgEl("g", { "data-legend": "turning" }, svg);
+    svgEl("circle", { cx: 14, cy: y, r: 8, class: "rope-w-meaning" }, turning);
+    arrow(turning, 14, y, 22, y - 1, "q");
+    svgEl("text", { x: 28, y: y + 4 }, turning).textContent = "turns within L";
+    const slow = svgEl("g", { "data-legend": "slow" }, svg);
+    svgEl("circle", { cx: 150, cy: y, r: 8, class: "rope-w-meaning", "stroke-dasharray": "4 3" }, slow);
+    arrow(slow, 150, y, 158, y - 1, "slow");
+    typeset(svgEl("text", { x: 164, y: y + 4 }, slow), "λ_i > L: not one turn within L");
+    return {};
   }
   // The second view: every pair's wavelength λ_i on a log axis, against the context L and the
   // position m (a hand whose bar rises above m has not yet made one turn). Linked by hover.
   function drawWavelengths(pairs, current) {
-    const left = 46, right = 370, top = 412, bottom = 530, lmax = 7;
+    const left = 46, right = 370, top = 430, bottom = 540, lmax = 7;
     const py = (l) => bottom - (Math.max(0, Math.min(lmax, l)) / lmax) * (bottom - top);
     const width = (right - left) / pairs;
     svgEl("line", { x1: left, y1: bottom, x2: right, y2: bottom, class: "rope-w-outline", "data-line": "baseline" }, svg);
@@ -103,7 +147,7 @@ function render({ model, el }) {
     for (let i = 0; i < pairs; i += every) {
       svgEl("text", { x: left + (i + 0.5) * width, y: bottom + 15, "text-anchor": "middle", class: "rope-w-muted-text", "data-tick-x": i }, svg).textContent = String(i);
     }
-    typeset(svgEl("text", { x: left, y: bottom + 32, class: "rope-w-muted-text" }, svg), "pair i; bars: λ_i (log); lines: L, m");
+    typeset(svgEl("text", { x: left, y: bottom + 30, class: "rope-w-muted-text" }, svg), "pair i; bars: wavelength λ_i (log)");
     const contextLine = svgEl("line", { x1: left, x2: right, class: "rope-w-context", "data-line": "context" }, svg);
     const contextLabel = svgEl("text", { x: right + 4, "data-label": "context" }, svg);
     contextLabel.textContent = "L";
@@ -121,14 +165,49 @@ function render({ model, el }) {
     const redrawBars = (newTab) => { bars.forEach((rect, i) => bar(rect, i, newTab)); placeContext(); };
     return { positionLayer, positionAxis, redrawBars };
   }
-  // What the table and the context decide: dashed faces and k-coloured hands for the pairs
-  // that do not turn once within the context, bar heights, the L line.
+  // The odometer: wheel i reads m/β^i = m·θ_i (β = base^{2/d}), highest wheel on the left as
+  // on a counter, eight wheels a row. With an integer β the whole part of a reading modulo β
+  // is digit i of m in base β.
+  function makeOdometer(pairs) {
+    const top = 612, left = 8, w = 48, perRow = 8;
+    const title = svgEl("text", { x: left, y: top - 8, class: "rope-w-muted-text", "data-label": "odometer" }, svg);
+    const wheels = [];
+    for (let k = 0; k < pairs; k++) {
+      const i = pairs - 1 - k, row = Math.floor(k / perRow), x = left + (k % perRow) * w, y = top + row * 44;
+      svgEl("rect", { x: x + 1, y, width: w - 2, height: 24, rx: 3, class: "rope-w-outline" }, svg);
+      wheels[i] = svgEl("text", { x: x + w / 2, y: y + 17, "text-anchor": "middle", "data-wheel": i }, svg);
+      svgEl("text", { x: x + w / 2, y: y + 38, "text-anchor": "middle", class: "rope-w-muted-text", "data-wheel-label": i }, svg).textContent = `i=${i}`;
+    }
+    return { odometer: { title, wheels } };
+  }
+  // A wheel's reading in at most four characters: 12k, 316, 31.6, 3.16, .316, .032, 0.
+  function wheelText(v) {
+    if (v >= 1e4) return `${Math.round(v / 1000)}k`;
+    if (v >= 1000) return `${(v / 1000).toFixed(1)}k`;
+    if (v >= 100) return String(Math.round(v));
+    if (v >= 10) return v.toFixed(1);
+    if (v >= 1) return v.toFixed(2);
+    if (v >= 0.0095) return v.toFixed(3).replace(/^0/, "").slice(0, 4);
+    return "0";
+  }
+  function drawOdometer(tab, m) {
+    const { title, wheels } = drawn.odometer;
+    typeset(title, `odometer: wheel i reads m/β^i = m·θ_i, β = ${fmt3(tab.beta)}`);
+    title.dataset.beta = tab.beta;
+    wheels.forEach((reading, i) => {
+      const value = m * tab.theta[i], text = wheelText(value);
+      if (reading.textContent !== text) reading.textContent = text;
+      reading.dataset.value = value;
+    });
+  }
+  // What the table and the context decide: dashed faces and grey hands for the pairs that do
+  // not turn once within the context, bar heights, the L line.
   function restyle(tab) {
     drawn.clocks.forEach(({ group, face, hand: pointer }, i) => {
       const far = tab.beyond_context[state.c][i];
       group.setAttribute("data-beyond", far ? "1" : "0");
       face.setAttribute("stroke-dasharray", far ? "4 3" : "none");
-      pointer.setAttribute("class", far ? "k" : "q");
+      pointer.setAttribute("class", far ? "slow" : "q");
     });
     drawn.redrawBars(tab);
     Object.assign(drawn, { tab, c: state.c });
@@ -137,29 +216,110 @@ function render({ model, el }) {
     const { left, right, py, yContext } = drawn.positionAxis;
     drawn.positionLayer.replaceChildren();
     if (m < 1) return;
-    const y = py(Math.log10(m));
+    // At m = 1 (log 0) the line would sit on the baseline: lift it by 2 units to stay visible.
+    const y = Math.min(py(Math.log10(m)), py(0) - 2);
     svgEl("line", { x1: left, y1: y, x2: right, y2: y, class: "rope-w-position-line", "data-line": "position" }, drawn.positionLayer);
     const apart = Math.abs(y - yContext) < 15 ? (y >= yContext ? 15 : -15) : 0;
     typeset(svgEl("text", { x: right + 4, y: (apart ? yContext + apart : y) + 4, "data-label": "position", class: "rope-w-position-text" }, drawn.positionLayer), "m");
   }
+  // The time-lapse: m runs on a log scale from where it is (from 0 at the end) to the last stop.
+  function timeLapse(parent) {
+    const button = htmlEl("button", { type: "button", class: "rope-w-play", "aria-pressed": "false",
+      "data-name": "play", "aria-label": "time-lapse of position m" }, parent, "▶ time-lapse");
+    const speed = htmlEl("span", { class: "rope-w-readout-label", "data-readout": "speed", "aria-live": "off" }, parent, "");
+    const reduced = () => window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    let frameId = null, timer = null, start = null, from = 0;
+    const last = () => data.positions[data.positions.length - 1];
+    const nearestStop = (m) => {
+      let best = 0;
+      data.positions.forEach((p, k) => { if (Math.abs(p - m) < Math.abs(data.positions[best] - m)) best = k; });
+      return best;
+    };
+    const show = (m, rate) => {
+      lapse = m;
+      state.m = nearestStop(m);
+      positionSlider.input.value = state.m;
+      positionSlider.output.textContent = String(m);
+      positionSlider.input.setAttribute("aria-valuetext", String(m));
+      speed.textContent = rate === null ? "" : `${fmt3(rate)} tokens/s`;
+      speed.dataset.rate = rate ?? "";
+      model.set("position", state.m);
+      model.save_changes();
+      draw();
+    };
+    const stop = () => {
+      if (frameId !== null) cancelAnimationFrame(frameId);
+      if (timer !== null) clearInterval(timer);
+      frameId = timer = null;
+      button.setAttribute("aria-pressed", "false");
+      button.textContent = "▶ time-lapse";
+    };
+    const tick = (now) => {
+      if (!button.isConnected) { stop(); return; }
+      if (start === null) start = now;
+      const x = Math.log10(from + 1) + DECADES_PER_SECOND * (now - start) / 1000;
+      const m = Math.min(last(), Math.round(10 ** x - 1));
+      show(m, Math.LN10 * DECADES_PER_SECOND * (m + 1));
+      if (m >= last()) { stop(); return; }
+      frameId = requestAnimationFrame(tick);
+    };
+    button.addEventListener("click", () => {
+      if (frameId !== null || timer !== null) { stop(); return; }
+      from = position() >= last() ? 0 : position();
+      button.setAttribute("aria-pressed", "true");
+      button.textContent = "❚❚ pause";
+      start = null;
+      if (reduced()) {
+        // One step a second, each doubling m (a time-lapse without motion in between).
+        timer = setInterval(() => {
+          const m = Math.min(last(), Math.max(1, 2 * position()));
+          show(m, null);
+          if (m >= last()) stop();
+        }, 1000);
+      } else {
+        frameId = requestAnimationFrame(tick);
+      }
+    });
+    button.addEventListener("keydown", (event) => event.stopPropagation());
+    return { button, stop };
+  }
   const sync = syncer(model, state, draw);
+  let lapseControl = null;
   function build() {
+    if (lapseControl) lapseControl.stop();
     controls.replaceChildren();
+    lapse = null;
     state.d = Math.min(state.d, data.dims.length - 1);
     state.b = Math.min(state.b, data.bases.length - 1);
     state.m = Math.min(state.m, data.positions.length - 1);
-    positionSlider = slider(controls, { label: "position m", name: "position", values: data.positions, index: state.m, onInput: sync("m", "position") });
-    player(controls, positionSlider, { label: "play position m" });
-    slider(controls, { label: "base", name: "base", values: data.bases, index: state.b, format: fmt3, onInput: sync("b", "base_index") });
-    slider(controls, { label: "dimension d", name: "dim", values: data.dims, index: state.d, onInput: sync("d", "dim_index") });
-    slider(controls, { label: "context length", name: "context", values: data.contexts, index: state.c, onInput: sync("c", "context_index") });
-    out.summary = readout(controls, "summary", "");
-    out.fastest = readout(controls, "fastest", "fastest:");
-    out.slowest = readout(controls, "slowest", "slowest:");
+    const onPosition = sync("m", "position");
+    const onSlider = (index) => { lapse = null; onPosition(index); };
+    onSlider.follow = onPosition.follow;
     out.hover = readout(controls, "hover", "");
     out.hover.parentElement.classList.add("rope-w-hover");
     out.hover.setAttribute("aria-live", "polite");
+    positionSlider = slider(controls, { label: "position m", name: "position", values: data.positions, index: state.m, onInput: onSlider });
+    scaleNote(positionSlider);
+    const row = htmlEl("div", { class: "rope-w-play-row" }, controls);
+    lapseControl = timeLapse(row);
+    slider(controls, { label: "context length L", name: "context", values: data.contexts, index: state.c, onInput: sync("c", "context_index") });
+    slider(controls, { label: "base", name: "base", values: data.bases, index: state.b, format: fmt3, onInput: sync("b", "base_index") });
+    slider(controls, { label: "dimension d", name: "dim", values: data.dims, index: state.d, onInput: sync("d", "dim_index") });
+    out.summary = readout(controls, "summary", "");
+    out.fastest = readout(controls, "fastest", "fastest:");
+    out.slowest = readout(controls, "slowest", "slowest:");
     draw();
+  }
+  // Under the position slider: where its stops are one token apart and where they are
+  // log-spaced, each part as wide as its share of the stops.
+  function scaleNote(control) {
+    const linear = data.positions.findIndex((p, k) => k > 0 && p - data.positions[k - 1] > 1);
+    const note = htmlEl("div", { class: "rope-w-scale-note", "data-readout": "scale" }, control.input.parentElement);
+    if (linear < 0) { note.textContent = "one token per step"; return; }
+    const count = data.positions.length;
+    htmlEl("span", { style: `flex: ${linear} 1 0` }, note, `0–${data.positions[linear - 1]}: one token per step`);
+    htmlEl("span", { style: `flex: ${count - linear} 1 0` }, note, `then log steps to ${data.positions[count - 1].toLocaleString("en-US").replace(/,/g, "\u2009")}`);
+    note.dataset.linearUpTo = data.positions[linear - 1];
   }
   // With a kernel, new dims or bases arrive as a new table: rebuild the controls.
   model.on("change:data", () => { data = model.get("data"); build(); });

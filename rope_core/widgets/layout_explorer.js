@@ -1,26 +1,39 @@
+// Layouts: which features rotate together, and what happens to a vector's numbers. A sample
+// x = (1, 2, …, d) in the interleaved layout travels through the permutation P into the half
+// layout, then through rotate_half (halves swapped, the new first half negated). Below, a
+// head that attends to the previous token, and what its scores become when its weights are
+// run through the other layout's code. Every number comes from Python (layout_table,
+// layout_scores); this only draws.
+// A sample entry: whole numbers as they are (−2, not −2.00), others to three digits.
+function value(v) {
+  return Number.isInteger(v) ? String(v).replace("-", "−") : fmt3(v);
+}
+
 function render({ model, el }) {
   const data = model.get("data");
-  const width = 400, height = 290, x0 = 8, span = width - 16, rowTop = 34, rowBottom = 190, box = 28;
-  const { svg, controls } = frame(el, { title: "Which features rotate together?", width, height });
-  const state = { d: model.get("dim_index"), p: model.get("pair") };
+  const width = 400, height = 512, x0 = 8, span = width - 16, box = 28;
+  const rows = { interleaved: 54, half: 150, rotated: 246 };
+  const { root, svg, controls } = frame(el, { title: "Which features rotate together, and where a vector's numbers go", width, height });
+  const question = htmlEl("p", { class: "rope-w-question", "data-readout": "question" }, root);
+  root.insertBefore(question, root.children[1]);
+  const state = { d: model.get("dim_index"), p: model.get("pair"), wrong: model.get("wrong_layout") };
   const out = {};
-  let pairSlider = null, hovered = null;
-  function row(y, label, dim, members, layout) {
+  let pairSlider = null;
+  const motion = () => !(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+  // A row of boxes holding a vector's numbers; pair members highlighted.
+  function row(y, label, dim, values, members, layout, labelBelow) {
     const cell = span / dim;
-    // The top row's label above it, the bottom row's below it: away from the lines.
-    const labelY = layout === "interleaved" ? y - 8 : y + box + 18;
-    typeset(svgEl("text", { x: x0, y: labelY, class: "rope-w-muted-text" }, svg), label);
-    // Label every feature while the numbers fit at 13 px on screen, else every other one.
-    const scale = Number(svg.style.getPropertyValue("--rope-w-scale") || 1);
-    const every = cell >= 13 * scale * 1.3 ? 1 : 2;
+    svgEl("text", { x: x0, y: labelBelow ? y + box + 16 : y - 8, class: "rope-w-muted-text rope-w-label-halo", "data-row-label": layout }, svg).textContent = label;
     const marks = [];
     for (let j = 0; j < dim; j++) {
       const x = x0 + j * cell, on = members.includes(j);
       const rect = svgEl("rect", { x: x + 1, y, width: cell - 3, height: box, rx: 3, class: "rope-w-outline",
         style: on ? "fill: var(--rope-w-q); fill-opacity: 0.35" : "fill: var(--rope-w-bg)",
-        "data-feature": j, "data-layout": layout, "data-highlight": on ? "1" : "0", "aria-label": `${layout} feature ${j}` }, svg);
+        "data-feature": j, "data-layout": layout, "data-highlight": on ? "1" : "0", "aria-label": `${layout} feature ${j}: ${fmt3(values[j])}` }, svg);
       marks.push(rect);
-      if (j % every === 0) svgEl("text", { x: x + cell / 2 - 1, y: y + 19, "text-anchor": "middle", "pointer-events": "none" }, svg).textContent = String(j);
+      const negative = values[j] < 0;
+      svgEl("text", { x: x + cell / 2 - 1, y: y + 19, "text-anchor": "middle", "pointer-events": "none", "data-value": values[j],
+        "data-value-of": `${layout} ${j}`, class: negative ? "rope-w-negative" : "" }, svg).textContent = value(values[j]);
     }
     return marks;
   }
@@ -30,14 +43,13 @@ function render({ model, el }) {
   function showFeature(tab, dim, layout, j) {
     const i = pairOf(layout, j, dim);
     const inter = tab.interleaved_pairs[i], half = tab.half_pairs[i];
-    hovered = i;
     out.hover.textContent = "";
-    typeset(htmlEl("span", {}, out.hover), `${layout} feature ${j} is in pair ${i}: interleaved (${inter[0]}, ${inter[1]}) ↔ half (${half[0]}, ${half[1]}); θ_${i} = ${fmt3(tab.theta[i])}, λ_${i} = ${fmt3(tab.wavelength[i])}`);
+    typeset(htmlEl("span", {}, out.hover), `${layout} feature ${j} is in pair ${i}: interleaved (${inter[0]}, ${inter[1]}) ↔ half (${half[0]}, ${half[1]}); θ_{${i}} = ${fmt3(tab.theta[i])}, λ_{${i}} = ${fmt3(tab.wavelength[i])}`);
     Object.assign(out.hover.dataset, { layout, feature: j, pair: i, interleaved: inter.join(","), half: half.join(","),
       theta: tab.theta[i], wavelength: tab.wavelength[i] });
-    // The same pair in the other layout (and the lines between them).
+    // The same pair in the other layouts (and the lines between them).
     for (const rect of svg.querySelectorAll("rect[data-feature]")) {
-      const same = pairOf(rect.dataset.layout, Number(rect.dataset.feature), dim) === i;
+      const same = pairOf(rect.dataset.layout === "interleaved" ? "interleaved" : "half", Number(rect.dataset.feature), dim) === i;
       rect.classList.toggle("rope-w-hover-mark", same);
     }
     for (const line of svg.querySelectorAll("line[data-source]")) {
@@ -45,8 +57,7 @@ function render({ model, el }) {
     }
   }
   function hide() {
-    hovered = null;
-    out.hover.textContent = "hover or focus a feature: its pair in both layouts";
+    out.hover.textContent = "hover, tap or focus a feature: its pair in every row";
     for (const key of Object.keys(out.hover.dataset)) if (key !== "readout") delete out.hover.dataset[key];
     for (const node of svg.querySelectorAll(".rope-w-hover-mark, .rope-w-hover-line")) {
       node.classList.remove("rope-w-hover-mark", "rope-w-hover-line");
@@ -62,32 +73,124 @@ function render({ model, el }) {
     // Lines first, under the boxes: half feature `target` is interleaved feature perm[target].
     tab.interleaved_to_half.forEach((source, target) => {
       const on = inter.includes(source);
-      svgEl("line", { x1: centre(source), y1: rowTop + box, x2: centre(target), y2: rowBottom, class: on ? "rope-w-perm-on" : "rope-w-perm",
+      svgEl("line", { x1: centre(source), y1: rows.interleaved + box, x2: centre(target), y2: rows.half, class: on ? "rope-w-perm-on" : "rope-w-perm",
         "data-source": source, "data-target": target }, svg);
     });
-    const top = row(rowTop, "interleaved: pair i = (2i, 2i+1)", dim, inter, "interleaved");
-    const bottom = row(rowBottom, "half: pair i = (i, i + d/2)", dim, half, "half");
-    svgEl("text", { x: x0, y: rowBottom + box + 40, class: "rope-w-muted-text" }, svg).textContent = "permutation: [0, 2, 4, …, 1, 3, 5, …]";
-    hoverable([...top, ...bottom], { columns: dim, start: inter[0], onShow: (k) => showFeature(tab, dim, k < dim ? "interleaved" : "half", k % dim), onHide: hide });
+    // rotate_half: output j < d/2 is −(input j + d/2); output j ≥ d/2 is input j − d/2.
+    for (let target = 0; target < dim; target++) {
+      const source = target < dim / 2 ? target + dim / 2 : target - dim / 2;
+      svgEl("line", { x1: centre(source), y1: rows.half + box, x2: centre(target), y2: rows.rotated,
+        class: half.includes(source) ? "rope-w-perm-on" : "rope-w-perm", "data-rh-source": source, "data-rh-target": target }, svg);
+    }
+    const top = row(rows.interleaved, "interleaved x: pair i = (2i, 2i+1)", dim, tab.x, inter, "interleaved", false);
+    const middle = row(rows.half, "half layout P x: pair i = (i, i + d/2)", dim, tab.permuted, half, "half", false);
+    row(rows.rotated, "rotate_half(P x): halves swapped, one negated", dim, tab.rotated_half, half, "rotated", true);
+    // Feature indices above the first row.
+    const every = cell >= 20 ? 1 : 2;
+    for (let j = 0; j < dim; j += every) {
+      svgEl("text", { x: centre(j), y: rows.interleaved - 28, "text-anchor": "middle",
+        class: "rope-w-muted-text rope-w-index", "data-index": j }, svg).textContent = String(j);
+    }
+    hoverable([...top, ...middle], { columns: dim, start: inter[0], onShow: (k) => showFeature(tab, dim, k < dim ? "interleaved" : "half", k % dim), onHide: hide });
+    drawScores(dim);
     out.pairs.textContent = `interleaved (${inter[0]}, ${inter[1]}) ↔ half (${half[0]}, ${half[1]})`;
     out.pairs.dataset.interleaved = inter.join(",");
     out.pairs.dataset.half = half.join(",");
     out.pairs.dataset.pair = state.p;
-    typeset(out.theta, `θ_${state.p} = ${fmt3(tab.theta[state.p])} rad per position, λ_${state.p} = ${fmt3(tab.wavelength[state.p])} tokens`);
+    typeset(out.theta, `θ_{${state.p}} = ${fmt3(tab.theta[state.p])} rad per position, λ_{${state.p}} = ${fmt3(tab.wavelength[state.p])} tokens`);
     Object.assign(out.theta.dataset, { theta: tab.theta[state.p], wavelength: tab.wavelength[state.p] });
     out.perm.textContent = `[${tab.interleaved_to_half.join(", ")}]`;
     hide();
   }
+  // The score of a previous-token head against n − m, as trained and (when the toggle is on)
+  // through the other layout's code.
+  function drawScores(dim) {
+    const tab = data.tables[state.d], scores = tab.scores;
+    const left = 44, right = 390, ytop = 332, ybottom = 454, lo = -1, hi = 1;
+    const r = scores.distances, n = r.length;
+    const px = (v) => left + (right - left) * (v - r[0]) / (r[n - 1] - r[0]);
+    const py = (v) => ybottom - (ybottom - ytop) * (v - lo) / (hi - lo);
+    svgEl("text", { x: left - 36, y: ytop - 12, class: "rope-w-muted-text" }, svg).textContent = "score of a head that looks one token back";
+    for (const v of [-1, 0, 1]) {
+      svgEl("line", { x1: left, x2: right, y1: py(v), y2: py(v), class: "rope-w-axis", "data-score-tick": v }, svg);
+      svgEl("text", { x: left - 6, y: py(v) + 4, "text-anchor": "end", class: "rope-w-muted-text" }, svg).textContent = String(v).replace("-", "−");
+    }
+    for (const v of [r[0], -1, r[n - 1]]) {
+      svgEl("line", { x1: px(v), x2: px(v), y1: ybottom, y2: ybottom + 4, class: "rope-w-axis", "data-distance-tick": v }, svg);
+      svgEl("text", { x: px(v), y: ybottom + 17, "text-anchor": "middle", class: "rope-w-muted-text" }, svg).textContent = String(v).replace("-", "−");
+    }
+    svgEl("text", { x: (left + right) / 2, y: ybottom + 34, "text-anchor": "middle", class: "rope-w-muted-text" }, svg).textContent = "n − m";
+    const curve = (values, name, cls) => svgEl("polyline", { points: values.map((v, k) => `${px(r[k])},${py(v)}`).join(" "),
+      class: `rope-w-line ${cls}`, "data-curve": name }, svg);
+    curve(scores.trained, "trained", state.wrong ? "rope-w-ghost-line" : "rope-w-score-line");
+    if (state.wrong) curve(scores.wrong, "wrong", "rope-w-wrong-line");
+    const shown = state.wrong ? scores.wrong : scores.trained;
+    let best = 0;
+    shown.forEach((v, k) => { if (v > shown[best]) best = k; });
+    svgEl("circle", { cx: px(r[best]), cy: py(shown[best]), r: 4, class: state.wrong ? "rope-w-wrong-dot" : "rope-w-score-dot", "data-peak": r[best] }, svg);
+    const trainedBest = scores.trained.indexOf(Math.max(...scores.trained));
+    out.scores.textContent = state.wrong
+      ? `Wrong layout: the peak moves to n − m = ${String(r[best]).replace("-", "−")} (score ${fmt3(shown[best])}); at n − m = −1 the score is ${fmt3(scores.wrong[r.indexOf(-1)])}. Still the same for every shift of both positions, but not the curve the head learned.`
+      : `As trained: the peak is at n − m = ${String(r[trainedBest]).replace("-", "−")} (score ${fmt3(scores.trained[trainedBest])}): this head looks one token back.`;
+    Object.assign(out.scores.dataset, { wrong: state.wrong ? "1" : "0", peak: r[best], value: shown[best] });
+    question.textContent = state.wrong
+      ? `Answer: with the wrong layout the features are rotated with the wrong partners at the wrong speeds; the head no longer looks one token back (its best score is now at n − m = ${String(r[best]).replace("-", "−")}).`
+      : "Question: this head's weights were trained in the interleaved layout. What happens to its scores if they are loaded into half-layout code? Predict, then switch the layout below.";
+    question.dataset.answered = state.wrong ? "1" : "0";
+  }
+  // The numbers travel: each value of x moves along its permutation line into the half row,
+  // then along its rotate_half line into the last row (where half of them change sign).
+  function travel() {
+    const dim = data.dims[state.d], tab = data.tables[state.d], cell = span / dim;
+    const centre = (j) => x0 + j * cell + cell / 2 - 1;
+    const layer = svgEl("g", { class: "rope-w-travel", "pointer-events": "none" }, svg);
+    const hidden = [...svg.querySelectorAll('text[data-value-of^="half"], text[data-value-of^="rotated"]')];
+    hidden.forEach((t) => t.setAttribute("opacity", "0"));
+    const movers = tab.interleaved_to_half.map((source, target) => {
+      const t = svgEl("text", { x: centre(source), y: rows.interleaved + 19, "text-anchor": "middle", class: "rope-w-mover" }, layer);
+      t.textContent = value(tab.x[source]);
+      return { t, target, dx: centre(target) - centre(source) };
+    });
+    const steps = [
+      () => movers.forEach(({ t, dx }) => t.setAttribute("transform", `translate(${dx} ${rows.half - rows.interleaved})`)),
+      () => {
+        hidden.filter((t) => t.dataset.valueOf.startsWith("half")).forEach((t) => t.setAttribute("opacity", "1"));
+        movers.forEach(({ t, target }) => {
+          const to = target < dim / 2 ? target + dim / 2 : target - dim / 2;
+          t.setAttribute("transform", `translate(${centre(to) - Number(t.getAttribute("x"))} ${rows.rotated - rows.interleaved})`);
+        });
+      },
+      () => { layer.remove(); hidden.forEach((t) => t.setAttribute("opacity", "1")); },
+    ];
+    if (!motion()) { steps.forEach((f) => f()); return; }
+    requestAnimationFrame(() => { steps[0](); setTimeout(steps[1], 1100); setTimeout(steps[2], 2200); });
+  }
   const sync = syncer(model, state, draw);
+  out.hover = readout(controls, "hover", "");
+  out.hover.parentElement.classList.add("rope-w-hover");
+  out.hover.setAttribute("aria-live", "polite");
+  const go = htmlEl("button", { type: "button", class: "rope-w-play", "data-name": "travel" }, controls, "▶ move the numbers");
+  go.addEventListener("click", travel);
+  go.addEventListener("keydown", (event) => event.stopPropagation());
+  const toggleRow = htmlEl("label", { class: "rope-w-toggle" }, controls);
+  const toggle = htmlEl("input", { type: "checkbox", "data-name": "wrong" }, toggleRow);
+  toggle.checked = state.wrong;
+  toggleRow.append("load these weights with the wrong (half) layout");
+  toggle.addEventListener("keydown", (event) => event.stopPropagation());
+  toggle.addEventListener("change", () => {
+    state.wrong = toggle.checked;
+    model.set("wrong_layout", state.wrong);
+    model.save_changes();
+    draw();
+  });
+  model.on("change:wrong_layout", () => { if (model.get("wrong_layout") !== toggle.checked) { toggle.checked = model.get("wrong_layout"); state.wrong = toggle.checked; draw(); } });
+  out.scores = readout(controls, "scores", "");
   slider(controls, { label: "dimension d", name: "dim", values: data.dims, index: state.d, onInput: sync("d", "dim_index") });
   const pairs = Array.from({ length: Math.max(...data.dims) / 2 }, (_, i) => i);
   pairSlider = slider(controls, { label: "pair i", name: "pair", values: pairs, index: state.p, onInput: sync("p", "pair") });
   out.pairs = readout(controls, "pairs", "pair i:");
   out.theta = readout(controls, "theta", "frequency:");
   out.perm = readout(controls, "perm", "interleaved → half:");
-  out.hover = readout(controls, "hover", "");
-  out.hover.parentElement.classList.add("rope-w-hover");
-  out.hover.setAttribute("aria-live", "polite");
   draw();
   // The text scale is known once the drawing is on screen: redraw the labels for it.
   requestAnimationFrame(() => requestAnimationFrame(draw));

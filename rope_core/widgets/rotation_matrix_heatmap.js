@@ -1,7 +1,15 @@
+// The block-diagonal matrix R_m as a heat map, times a vector x whose pairs all start at
+// (1, 0): R_m x holds each pair turned by m·θ_i, drawn as a dial beside its 2×2 block (the
+// frequency clocks' glyph and colours). Hovering a block or a dial marks both. Every entry
+// comes from Python (matrix_table); the page only looks values up.
+const TAU_HEAT = 2 * Math.PI;
+
 function render({ model, el }) {
   const data = model.get("data");
-  const size = 360, left = 34, top = 44, span = 270;
-  const { svg, controls } = frame(el, { title: "The block-diagonal matrix R^{d}_{Θ,m}", width: size, height: size + 34 });
+  const size = 470, left = 34, top = 44, span = 270;
+  const { root, svg, controls } = frame(el, { title: "R_m is one small rotation per pair: the top blocks spin, the bottom ones barely move", width: size, height: span + top + 84 });
+  const question = htmlEl("p", { class: "rope-w-question", "data-readout": "question" }, root);
+  root.insertBefore(question, root.children[1]);
   const state = { d: model.get("dim_index"), b: model.get("base_index"), m: model.get("position"), p: model.get("pair") };
   const out = {};
   let pairSlider = null;
@@ -12,27 +20,36 @@ function render({ model, el }) {
     const share = Math.round(Math.abs(t) * 1000) / 10;
     return `color-mix(in srgb, var(${t >= 0 ? "--rope-w-k" : "--rope-w-q"}) ${share}%, var(--rope-w-bg))`;
   };
-  function showCell(tab, values, e) {
-    const r = tab.rows[e], c = tab.cols[e], i = Math.floor(r / 2);
-    const angle = tab.angle[state.m][i];
-    const what = (r % 2 === c % 2) ? "cos" : (r % 2 === 0 ? "−sin" : "sin");
+  function showPair(tab, i, text) {
     out.hover.textContent = "";
-    typeset(htmlEl("span", {}, out.hover), `row ${r}, column ${c}: ${what}(m·θ_${i}) = ${fmt3(values[e])}; `);
-    typeset(htmlEl("span", {}, out.hover), `m·θ_${i} = ${fmt3(angle)} rad, λ_${i} = ${fmt3(tab.wavelength[i])}`);
-    Object.assign(out.hover.dataset, { row: r, col: c, pair: i, value: values[e], angle, wavelength: tab.wavelength[i] });
+    typeset(htmlEl("span", {}, out.hover), text);
     hoverBox.setAttribute("x", left + 2 * i * (span / data.dims[state.d]));
     hoverBox.setAttribute("y", top + 2 * i * (span / data.dims[state.d]));
     hoverBox.setAttribute("visibility", "visible");
     hoverBox.dataset.pair = i;
+    drawn.dials.forEach((dial, k) => dial.group.classList.toggle("rope-w-hover-clock", k === i));
+  }
+  function showCell(tab, values, e) {
+    const r = tab.rows[e], c = tab.cols[e], i = Math.floor(r / 2);
+    const angle = tab.angle[state.m][i];
+    const what = (r % 2 === c % 2) ? "cos" : (r % 2 === 0 ? "−sin" : "sin");
+    showPair(tab, i, `row ${r}, column ${c}: ${what}(m·θ_{${i}}) = ${fmt3(values[e])}; m·θ_{${i}} = ${fmt3(angle)} rad, λ_{${i}} = ${fmt3(tab.wavelength[i])}`);
+    Object.assign(out.hover.dataset, { row: r, col: c, pair: i, value: values[e], angle, wavelength: tab.wavelength[i] });
+  }
+  function showDial(tab, i) {
+    const angle = tab.angle[state.m][i], v = tab.rotated[state.m];
+    showPair(tab, i, `pair ${i}: (R_m x)_{${2 * i}, ${2 * i + 1}} = (${fmt3(v[2 * i])}, ${fmt3(v[2 * i + 1])}), turned by m·θ_{${i}} = ${fmt3(angle)} rad (${fmt3(angle / TAU_HEAT)} turns)`);
+    Object.assign(out.hover.dataset, { pair: i, angle, x: v[2 * i], y: v[2 * i + 1], wavelength: tab.wavelength[i] });
   }
   let hoverBox = null;
-  // What the last full drawing was for (d, b): a new position or pair only recolours the cells
-  // and moves the pair's outline, in place (the per-slider redraw budget is 4 ms).
+  // What the last full drawing was for (d, b): a new position or pair only recolours the cells,
+  // turns the dials and moves the pair's outline, in place (the per-slider redraw budget is 4 ms).
   let drawn = null;
   function hide() {
-    out.hover.textContent = "hover or focus a cell for its numbers";
+    out.hover.textContent = "hover, tap or focus a cell or a dial for its numbers";
     for (const key of Object.keys(out.hover.dataset)) if (key !== "readout") delete out.hover.dataset[key];
     if (hoverBox) { hoverBox.setAttribute("visibility", "hidden"); delete hoverBox.dataset.pair; }
+    if (drawn) for (const dial of drawn.dials) dial.group.classList.remove("rope-w-hover-clock");
   }
   function draw() {
     const dim = data.dims[state.d], tab = data.tables[state.d][state.b];
@@ -45,19 +62,55 @@ function render({ model, el }) {
       rect.setAttribute("data-value", values[e]);
       rect.setAttribute("aria-label", `row ${tab.rows[e]}, column ${tab.cols[e]}: ${fmt3(values[e])}`);
     });
+    // R_m x: its entries coloured on the same scale; each pair as a dial's hand.
+    const rotated = tab.rotated[state.m];
+    drawn.vector.forEach((rect, j) => {
+      rect.setAttribute("style", `fill: ${colour(rotated[j])}`);
+      rect.setAttribute("data-value", rotated[j]);
+    });
+    drawn.dials.forEach(({ group, hand, cx, cy, radius }, i) => {
+      const x = rotated[2 * i], y = rotated[2 * i + 1];
+      moveArrow(hand, cx, cy, cx + radius * x, cy - radius * y);
+      Object.assign(group.dataset, { angle: tab.angle[state.m][i], x, y });
+      group.setAttribute("aria-label", `pair ${i}: turned by ${fmt3(tab.angle[state.m][i])} rad`);
+    });
     const p = state.p;
     for (const [key, value] of Object.entries({ x: left + 2 * p * cell, y: top + 2 * p * cell, "data-pair": p })) drawn.selected.setAttribute(key, value);
     // Tab enters the matrix at the highlighted pair's first cell.
     drawn.marks.forEach((rect, e) => rect.setAttribute("tabindex", e === 4 * p ? "0" : "-1"));
     const base = 4 * p;
-    out.block.textContent = `[[${fmt3(values[base])}, ${fmt3(values[base + 1])}], [${fmt3(values[base + 2])}, ${fmt3(values[base + 3])}]]`;
+    blockMatrix(out.block, [values[base], values[base + 1], values[base + 2], values[base + 3]]);
     Object.assign(out.block.dataset, { cos: values[base], sin: values[base + 2], pair: p, angle: tab.angle[state.m][p] });
-    typeset(out.theta, `θ_${p} = ${fmt3(tab.theta[p])}, m·θ_${p} = ${fmt3(tab.angle[state.m][p])} rad, λ_${p} = ${fmt3(tab.wavelength[p])}`);
+    typeset(out.blockLabel, `R(m·θ_{${p}}) =`);
+    typeset(out.theta, `θ_{${p}} = ${fmt3(tab.theta[p])}, m·θ_{${p}} = ${fmt3(tab.angle[state.m][p])} rad, λ_{${p}} = ${fmt3(tab.wavelength[p])}`);
     Object.assign(out.theta.dataset, { theta: tab.theta[p], wavelength: tab.wavelength[p] });
+    ask(tab);
     hide();
   }
+  // The question: which blocks are still nearly the identity at the last position?
+  function ask(tab) {
+    const last = data.positions.length - 1, m = data.positions[state.m];
+    const still = tab.angle[last].map((a) => a < 0.1).indexOf(true);
+    const pairs = tab.theta.length;
+    const answered = state.m === last;
+    const text = answered
+      ? (still < 0
+        ? `Answer: at m = ${m} every block has turned by more than 0.1 rad; at base ${fmt3(data.bases[state.b])} even the slowest pair turns ${fmt3(tab.angle[last][pairs - 1])} rad.`
+        : `Answer: at m = ${m}, blocks ${still}–${pairs - 1} have turned by less than 0.1 rad (cos > 0.995): they are still nearly the identity, while block 0 has turned ${fmt3(tab.angle[last][0] / TAU_HEAT)} times round.`)
+      : `Question: at m = ${data.positions[last]}, which blocks will still be nearly the identity? Press ▶ (or move m) and watch the dials beside them.`;
+    typeset(question, text);
+    Object.assign(question.dataset, { answered: answered ? "1" : "0", still });
+  }
+  // A 2 × 2 matrix written as one: brackets around two rows.
+  function blockMatrix(node, entries) {
+    if (!node.firstChild) {
+      node.classList.add("rope-w-matrix");
+      for (let k = 0; k < 4; k++) htmlEl("span", {}, node, "");
+    }
+    entries.forEach((v, k) => { node.children[k].textContent = fmt3(v); });
+  }
   // Everything that does not change with m or the pair: the cells (coloured by draw()), the
-  // ticks, the outlines and the colour scale.
+  // vector columns, the dials, the ticks, the outlines and the colour scale.
   function drawMatrix(dim, tab, cell) {
     svg.replaceChildren();
     // Zeros outside the blocks: the background colour, inside an outline (>= 3:1).
@@ -73,26 +126,52 @@ function render({ model, el }) {
       svgEl("text", { x: left + (j + 0.5) * cell, y: top - 6, "text-anchor": "middle", class: "rope-w-muted-text", "data-tick-x": j }, svg).textContent = String(j);
       svgEl("text", { x: left - 5, y: top + (j + 0.5) * cell + 4, "text-anchor": "end", class: "rope-w-muted-text", "data-tick-y": j }, svg).textContent = String(j);
     }
-    svgEl("text", { x: left + span / 2, y: 14, "text-anchor": "middle", class: "rope-w-muted-text" }, svg).textContent = "rows and columns: feature index";
+    typeset(svgEl("text", { x: left + span / 2, y: 14, "text-anchor": "middle", class: "rope-w-muted-text" }, svg), "R_m: rows and columns are features");
+    // x (every pair (1, 0)) and R_m x, as columns of cells beside the matrix.
+    const strip = Math.min(cell, 20), xs = left + span + 12, rx = xs + strip + 22;
+    const vector = [];
+    for (let j = 0; j < dim; j++) {
+      svgEl("rect", { x: xs, y: top + j * cell, width: strip, height: cell, style: `fill: ${colour(j % 2 === 0 ? 1 : 0)}`, class: "rope-w-outline", "data-x": j }, svg);
+      vector.push(svgEl("rect", { x: rx, y: top + j * cell, width: strip, height: cell, class: "rope-w-outline", "data-rotated": j }, svg));
+    }
+    svgEl("text", { x: xs + strip / 2, y: top - 6, "text-anchor": "middle" }, svg).textContent = "x";
+    svgEl("text", { x: xs + strip + 11, y: top + span / 2 + 4, "text-anchor": "middle" }, svg).textContent = "=";
+    svgEl("text", { x: xs - 5, y: top + span / 2 + 4, "text-anchor": "middle" }, svg).textContent = "·";
+    typeset(svgEl("text", { x: rx + strip / 2, y: top - 6, "text-anchor": "middle" }, svg), "R_m x");
+    // One dial per pair, centred on its block's rows: the pair of R_m x as a hand.
+    const radius = Math.max(6, Math.min(cell - 3, 30)), dx = rx + strip + 8 + radius;
+    const dials = [];
+    for (let i = 0; i < dim / 2; i++) {
+      const cy = top + (2 * i + 1) * cell, group = svgEl("g", { "data-dial": i }, svg);
+      svgEl("circle", { cx: dx, cy, r: radius + 3, class: "rope-w-clock-hit" }, group);
+      svgEl("circle", { cx: dx, cy, r: radius, class: "rope-w-meaning" }, group);
+      dials.push({ group, hand: arrow(group, dx, cy, dx + radius, cy, "q"), cx: dx, cy, radius });
+    }
+    svgEl("text", { x: left, y: top + span + 56, class: "rope-w-muted-text" }, svg).textContent = "x: every pair (1, 0)";
+    typeset(svgEl("text", { x: left, y: top + span + 74, class: "rope-w-muted-text" }, svg), "dials: the pairs of R_m x (turned by m·θ_i)");
     const selected = svgEl("rect", { width: 2 * cell, height: 2 * cell, class: "rope-w-selected" }, svg);
     hoverBox = svgEl("rect", { x: left, y: top, width: 2 * cell, height: 2 * cell, class: "rope-w-hovered", visibility: "hidden" }, svg);
-    colourScale(svg, { x: left, y: top + span + 14, width: 180, colour, ticks: [-1, 0, 1], label: "entry value" });
-    const result = { tab, marks, selected, values: null };
+    colourScale(svg, { x: left, y: top + span + 12, width: 180, colour, ticks: [-1, 0, 1], label: "entry value" });
+    const result = { tab, marks, vector, dials, selected, values: null };
     // Hover reads the entries of the moment, not the ones the cells were drawn with.
     hoverable(marks, { columns: 2, onShow: (e) => showCell(tab, result.values, e), onHide: hide });
+    hoverable(dials.map((dial) => dial.group), { columns: 1, onShow: (i) => showDial(tab, i), onHide: hide });
     return result;
   }
   const sync = syncer(model, state, draw);
-  slider(controls, { label: "position m", name: "position", values: data.positions, index: state.m, onInput: sync("m", "position") });
-  slider(controls, { label: "dimension d", name: "dim", values: data.dims, index: state.d, onInput: sync("d", "dim_index") });
-  slider(controls, { label: "base", name: "base", values: data.bases, index: state.b, format: fmt3, onInput: sync("b", "base_index") });
-  const pairs = Array.from({ length: Math.max(...data.dims) / 2 }, (_, i) => i);
-  pairSlider = slider(controls, { label: "highlight pair i", name: "pair", values: pairs, index: state.p, onInput: sync("p", "pair") });
-  out.block = readout(controls, "block", "block R(m·θ_i) =");
-  out.theta = readout(controls, "theta", "");
   out.hover = readout(controls, "hover", "");
   out.hover.parentElement.classList.add("rope-w-hover");
   out.hover.setAttribute("aria-live", "polite");
+  const position = slider(controls, { label: "position m", name: "position", values: data.positions, index: state.m, onInput: sync("m", "position") });
+  player(controls, position, { label: "play position m", interval: 250 });
+  slider(controls, { label: "base", name: "base", values: data.bases, index: state.b, format: fmt3, onInput: sync("b", "base_index") });
+  slider(controls, { label: "dimension d", name: "dim", values: data.dims, index: state.d, onInput: sync("d", "dim_index") });
+  const pairs = Array.from({ length: Math.max(...data.dims) / 2 }, (_, i) => i);
+  pairSlider = slider(controls, { label: "highlight pair i", name: "pair", values: pairs, index: state.p, onInput: sync("p", "pair") });
+  const blockRow = htmlEl("div", { class: "rope-w-readout" }, controls);
+  out.blockLabel = htmlEl("span", { class: "rope-w-readout-label" }, blockRow);
+  out.block = htmlEl("span", { "data-readout": "block" }, blockRow);
+  out.theta = readout(controls, "theta", "");
   draw();
 }
 export default { render };

@@ -1,0 +1,151 @@
+"""The tiny training library: gradients, RoPE's backward pass, a short training run, and the
+committed results and checkpoint the chapter reads.
+
+Training outcomes differ in their last bits across CPUs and BLAS builds, so the training test
+asserts qualitative outcomes with margins; exact numbers are only compared through a
+deterministic evaluation of the committed weights, with a tolerance.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rope_core import apply_rope
+from rope_core.tinymodel import analysis, experiments
+from rope_core.tinymodel.model import (
+    ModelConfig,
+    _Rotation,
+    cross_entropy,
+    forward,
+    init_params,
+    loss_and_grads,
+)
+from rope_core.tinymodel.tasks import CharCorpus, induction_batch
+
+GRADIENT_CASES = {
+    "rope": {"encoding": "rope"},
+    "nope": {"encoding": "nope"},
+    "learned": {"encoding": "learned"},
+    "sinusoidal": {"encoding": "sinusoidal"},
+    "alibi": {"encoding": "alibi"},
+    "rope-half-rotary-4": {"encoding": "rope", "layout": "half", "rotary_dim": 4, "base": 50.0},
+    "rope-yarn": {"encoding": "rope", "rope_scaling": {
+        "rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 4}},
+    "rope-dynamic": {"encoding": "rope", "rope_scaling": {
+        "rope_type": "dynamic", "factor": 2.0, "original_max_position_embeddings": 4}},
+    "rope-proportional": {"encoding": "rope", "rope_scaling": {
+        "rope_type": "proportional", "partial_rotary_factor": 0.5}},
+    "rope-mlp-no-bias": {"encoding": "rope", "mlp": True, "qkv_bias": False},
+}
+
+
+@pytest.mark.parametrize("case", sorted(GRADIENT_CASES))
+def test_backward_pass_matches_finite_differences(case):
+    config = ModelConfig(vocab=11, d_model=16, n_heads=2, max_len=8, **GRADIENT_CASES[case])
+    rng = np.random.default_rng(0)
+    params = {k: v + 0.3 * rng.standard_normal(v.shape)
+              for k, v in init_params(config, 1, np.float64).items()}
+    tokens, targets = rng.integers(0, 11, (2, 7)), rng.integers(0, 11, (2, 7))
+    mask = (rng.random((2, 7)) > 0.3).astype(np.float64)
+    _, grads = loss_and_grads(params, tokens, targets, mask, config)
+
+    def loss():
+        return cross_entropy(forward(params, tokens, config), targets, mask)[0]
+
+    for name, value in params.items():
+        picks = rng.choice(value.size, size=min(value.size, 6), replace=False)
+        numeric, analytic = [], []
+        for i in picks:
+            old = value.flat[i]
+            value.flat[i] = old + 1e-6
+            up = loss()
+            value.flat[i] = old - 1e-6
+            down = loss()
+            value.flat[i] = old
+            numeric.append((up - down) / 2e-6)
+            analytic.append(grads[name].flat[i])
+        numeric, analytic = np.array(numeric), np.array(analytic)
+        # An absolute floor above the finite differences' round-off (~1e-9): the key bias, for
+        # one, has an exact gradient of 0 (it shifts a whole row of scores).
+        off = np.abs(numeric - analytic) - (1e-7 + 1e-5 * np.abs(numeric))
+        assert np.all(off <= 0), f"{case}: d loss / d {name}: {analytic} vs {numeric}"
+
+
+@pytest.mark.parametrize("layout", ["interleaved", "half"])
+@pytest.mark.parametrize("scaling", [None, {"rope_type": "yarn", "factor": 4.0,
+                                            "original_max_position_embeddings": 8}])
+def test_rope_backward_is_rope_at_minus_m(layout, scaling):
+    # <R(m) x, g> = <x, R(-m) g> (times YaRN's attention factor on both sides)
+    rng = np.random.default_rng(3)
+    x, g = rng.standard_normal((2, 3, 16, 8)), rng.standard_normal((2, 3, 16, 8))
+    m = np.arange(16.0)
+    left = np.sum(apply_rope(x, m, layout=layout, rope_scaling=scaling) * g)
+    right = np.sum(x * apply_rope(g, -m, layout=layout, rope_scaling=scaling))
+    assert left == pytest.approx(right, rel=1e-12)
+
+
+@pytest.mark.parametrize("scaling", [
+    {"rope_type": "dynamic", "factor": 2.0, "original_max_position_embeddings": 8},
+    {"rope_type": "longrope", "short_factor": [1.0, 1.5, 2.0, 3.0], "long_factor": [1.0, 2.0, 4.0, 6.0],
+     "original_max_position_embeddings": 8, "factor": 2.0},
+])
+def test_backward_rotation_sees_the_forward_frequencies(scaling):
+    # Schemes that read the sequence length must not change frequencies at -m.
+    config = ModelConfig(vocab=5, d_model=16, n_heads=2, rope_scaling=scaling)
+    rotation = _Rotation(config, 16, scaling)
+    rng = np.random.default_rng(4)
+    x, g = rng.standard_normal((1, 2, 16, 8)), rng.standard_normal((1, 2, 16, 8))
+    assert np.sum(rotation.forward(x) * g) == pytest.approx(np.sum(x * rotation.backward(g)), rel=1e-12)
+    assert np.allclose(rotation.forward(x), apply_rope(x, np.arange(16.0), rope_scaling=scaling))
+
+
+def test_bad_configs_are_refused_with_their_name():
+    with pytest.raises(ValueError, match="encoding"):
+        ModelConfig(vocab=8, encoding="t5")
+    with pytest.raises(ValueError, match="n_heads"):
+        ModelConfig(vocab=8, d_model=10, n_heads=3)
+    learned = ModelConfig(vocab=8, encoding="learned", max_len=4)
+    with pytest.raises(ValueError, match="learned absolute table has 4 positions"):
+        forward(init_params(learned), np.zeros((1, 5), int), learned)
+    with pytest.raises(ValueError, match="periods"):
+        induction_batch(np.random.default_rng(0), 2, 8, 9, vocab=8)
+
+
+def test_corpus_ships_with_the_package():
+    corpus = CharCorpus()
+    assert corpus.vocab == 73 and len(corpus.train) + len(corpus.valid) == 841_791
+    assert corpus.decode(corpus.train[:6]) == "HAMLET"
+
+
+# --- opt-in: rerun one seed of every experiment (about 10 CPU-minutes) ------------------------
+
+@pytest.fixture(autouse=True)
+def _training_is_opt_in(request):
+    expression = request.config.getoption("markexpr") or ""
+    if request.node.get_closest_marker("training") and (
+            "training" not in expression or "not training" in expression):
+        pytest.skip("retrains the chapter's models: run with -m training")
+
+
+@pytest.mark.training
+def test_one_seed_of_every_experiment_reproduces_the_chapter(tmp_path):
+    document = experiments.run_all(tmp_path, seeds=(0,), workers=2, echo=lambda line: None)
+    runs = document["runs"]
+
+    def final(run_id):
+        history = runs[run_id]["history"]
+        return history.get("accuracy", history.get("loss"))[-1]
+
+    rope, nope = final("induction/rope/base10000/s0"), final("induction/nope/base10000/s0")
+    assert rope > 0.95 and nope < 0.6
+    accuracy = runs["induction/rope/base10000/s0"]["accuracy"]
+    mean = {s: np.mean(list(accuracy[s]["256"].values())) for s in analysis.SCHEMES}
+    assert mean["YaRN"] > mean["NTK"] > mean["none"] > mean["PI"]
+    ablation = runs["induction/rope/base10000/s0"]["ablation"]
+    assert ablation["layer0_fast"] < 0.4 < 0.9 < ablation["layer0_slow"]
+    assert ablation["layer1_slow"] < 0.4 < 0.9 < ablation["layer1_fast"]
+    chars = {e: final(f"characters/{e}/s0") for e in experiments.ENCODINGS}
+    assert min(chars, key=chars.get) == "rope" and max(chars, key=chars.get) == "nope"
+    after = {s: runs[f"finetune/{s}/base10000/s0"]["history"]["accuracy"][-1] for s in analysis.SCHEMES}
+    assert after["YaRN"] > after["PI"]

@@ -1,0 +1,108 @@
+"""The sentences that describe a widget say what it draws.
+
+For each of FrequencyClocks, RotationMatrixHeatmap, LayoutExplorer and ContextExtension, the
+sentences before its cell in the chapter's source quote numbers (the head, the context, the
+sample vector, the peak of a score, the slow pairs); the chapter page is opened in chromium and
+each number is compared with the widget's own read-outs on that page, in its default state.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from _browser import DESKTOP, open_page
+
+pytestmark = [pytest.mark.book, pytest.mark.browser]
+BOOK = Path(__file__).resolve().parents[1] / "book"
+
+
+def prose_before(chapter, cell):
+    """The paragraph just before the code cell that creates ``cell`` (MyST source, maths as TeX)."""
+    text = (BOOK / chapter).read_text()
+    at = text.index(f"{cell}()\n```")
+    start = text.rindex("```{code-cell}", 0, at)
+    paragraphs = [p for p in text[:start].split("\n\n") if p.strip() and not p.lstrip().startswith(("```", ":::"))]
+    return " ".join(paragraphs[-1].split())
+
+
+def open_chapter(chromium, book_server, chapter):
+    context, page, log = open_page(chromium, "light", viewport=DESKTOP)
+    page.goto(f"{book_server}/book/{chapter.replace('.md', '.html')}", wait_until="networkidle")
+    page.wait_for_function("document.documentElement.dataset.ropeWidgets === 'ready'", timeout=30000)
+    return context, page, log
+
+
+def dataset(locator):
+    return locator.evaluate("(el) => ({...el.dataset})")
+
+
+def test_chapter_5_clocks_and_matrix_prose(chromium, book_server):
+    clocks = prose_before("05-d-dimensions.md", "FrequencyClocks")
+    head = re.search(r"the (\d+) hands of a \$d = (\d+)\$ head at base \$10\\,000\$", clocks)
+    context_length = re.search(r"context length \$L = (\d+)\$", clocks)
+    assert head and context_length, clocks
+    matrix = prose_before("05-d-dimensions.md", "RotationMatrixHeatmap")
+    assert "pairs all start at $(1, 0)$" in matrix and "bottom-right ones hardly change" in matrix, matrix
+    context, page, log = open_chapter(chromium, book_server, "05-d-dimensions.md")
+    try:
+        root = page.locator(".rope-w", has=page.locator('text[data-label="odometer"]'))
+        summary = dataset(root.locator('[data-readout="summary"]'))
+        assert int(summary["pairs"]) == int(head.group(1)) == int(head.group(2)) // 2
+        assert root.locator('output[data-name="base"]').inner_text() == "10000"
+        assert int(summary["context"]) == int(context_length.group(1))
+        assert int(dataset(root.locator('[data-readout="question"]'))["context"]) == int(context_length.group(1))
+        # The matrix: x's pairs are (1, 0); at the last position the bottom-right block has
+        # hardly turned (the prompt holds at the widget's default base).
+        heat = page.locator(".rope-w", has=page.locator("g[data-dial]"))
+        x = heat.locator("rect[data-x]").evaluate_all("(rs) => rs.map((r) => r.getAttribute('style'))")
+        assert len(x) % 2 == 0 and len(set(x[0::2])) == 1 and len(set(x[1::2])) == 1 and x[0] != x[1]
+        assert heat.locator('output[data-name="base"]').inner_text() == "10000"
+        question = dataset(heat.locator('[data-readout="question"]'))
+        assert int(question["still"]) >= 1  # some bottom-right blocks turn < 0.1 rad by the last m
+        assert not log.problems(), log.problems()
+    finally:
+        context.close()
+
+
+def test_chapter_6_layout_prose(chromium, book_server):
+    prose = prose_before("06-computing-fast.md", "LayoutExplorer")
+    sample = re.search(r"\$x = \(1, 2, \\dots, (\d+)\)\$", prose)
+    peak = re.search(r"peaks at \$n - m = (-?\d+)\$", prose)
+    assert sample and peak, prose
+    context, page, log = open_chapter(chromium, book_server, "06-computing-fast.md")
+    try:
+        root = page.locator(".rope-w", has=page.locator('input[data-name="wrong"]'))
+        values = root.locator('text[data-value-of^="interleaved "]').evaluate_all("(ts) => ts.map((t) => Number(t.dataset.value))")
+        assert values == list(range(1, int(sample.group(1)) + 1))
+        scores = dataset(root.locator('[data-readout="scores"]'))
+        assert scores["wrong"] == "0" and int(scores["peak"]) == int(peak.group(1))
+        assert not log.problems(), log.problems()
+    finally:
+        context.close()
+
+
+def test_chapter_9_context_prose(chromium, book_server):
+    prose = prose_before("09-longer-contexts.md", "ContextExtension")
+    assert "Step 1 is the problem" in prose, prose
+    steps = re.findall(r"[Ss]tep (\d)", prose)
+    context, page, log = open_chapter(chromium, book_server, "09-longer-contexts.md")
+    try:
+        root = page.locator(".rope-w", has=page.locator("button[data-step]"))
+        tabs = root.locator("button[data-step]").all_inner_texts()
+        assert [t.split("·")[0].strip() for t in tabs] == sorted(set(steps)), (tabs, steps)
+        # "move p past L and every hand leaves its arc": at the largest p, every slow pair's
+        # dial is past its trained arc.
+        control = root.locator('input[data-name="position"]')
+        control.focus()
+        control.press("End")
+        dials = root.locator("g[data-dial]").evaluate_all("(gs) => gs.map((g) => g.dataset.beyond)")
+        assert dials and set(dials) == {"1"}, dials
+        outside = dataset(root.locator('[data-readout="dials"]'))
+        assert int(outside["outside"]) == int(outside["slow"]) == len(dials)
+        assert np.isfinite(float(dataset(root.locator("g[data-dial]").first)["ratio"]))
+        assert not log.problems(), log.problems()
+    finally:
+        context.close()

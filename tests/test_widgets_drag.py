@@ -204,3 +204,21 @@ def test_bad_inputs_to_the_demos_name_the_argument():
         demo.relative_strips((1.0, 0.0), (0.0, 1.0), 1, 2, 0.1, -3)
     with pytest.raises(TypeError, match="compact"):
         W.RelativeInvariance(compact="yes")
+
+
+def test_rotation_explorer_closest_returns_are_the_demos_table():
+    """The page takes the last change of the closest return at or before m: that is the table's
+    closest position past half a turn, and its offset from q, at every θ and m."""
+    widget = W.RotationExplorer()
+    table = demo.rotation_table(widget.data["thetas"], len(widget.data["positions"]) - 1)
+    for t, changes in enumerate(widget.data["returns"]):
+        for m in widget.data["positions"]:
+            seen = [(j, offset) for j, offset in changes if j <= m]
+            best, offset = seen[-1] if seen else (-1, None)
+            assert best == table["closest"][t, m]
+            if best >= 0:
+                assert abs(offset - table["closest_offset"][t, m]) < 1e-6
+                # Past half a turn, and no earlier position past half a turn is closer to q.
+                earlier = [j for j in range(m + 1) if j * widget.data["thetas"][t] > np.pi]
+                assert best in earlier and offset <= min(table["offset"][t, j] for j in earlier) + 1e-12
+    assert widget.data["first_return"][3] == 25 and widget.data["nearest_turn"][3] == 13   # θ = 0.5: chapter 2

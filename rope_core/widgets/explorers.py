@@ -155,11 +155,13 @@ class RotationExplorer(RopeWidget):
             "thetas": self._thetas, "positions": list(range(self._max_position + 1)),
             "q_angles_deg": self._q_angles, "lengths": self._lengths, "length_range": self._length_range,
             **{name: table(values) for name, values in tables.items()},
-            "closest": closest.tolist(),
+            # The closest return so far, as the positions where it changes: [[j, offset], ...] per θ
+            # (the page takes the last j <= m; a table per position would be 30x larger).
+            "returns": [[[int(j), round(float(closest_offset[t][j]), 6)] for j in np.flatnonzero(np.diff(row, prepend=-1))
+                         if row[j] >= 0] for t, row in enumerate(closest)],
             # The chapter's question, answered by the table: the first position past half a turn
             # back within 0.1 rad of q (None: not on the slider), and the whole number nearest 2π/θ.
             **self._question(tables["angle"], offset),
-            "closest_offset": [[None if np.isnan(v) else round(float(v), 6) for v in row] for row in closest_offset],
         }
 
     def _question(self, angle, offset):

@@ -67,7 +67,9 @@ function render({ model, el }) {
     // The trail R(jθ)q, j < m, moved in place (play adds one dot a frame): a visible dot and a
     // 9-unit target for the pointer per position; the closest return past half a turn (j ≤ m)
     // ringed and numbered.
-    const best = data.closest[t][m];
+    // The closest return so far: the last change of it at or before m (Python's list).
+    let best = -1, bestOffset = null;
+    for (const [j, offset] of data.returns[t]) if (j <= m) { best = j; bestOffset = offset; }
     while (dots.length < m) {
       const j = dots.length;
       dots.push([svgEl("circle", { r: 2.2, class: "rope-w-muted-text", "data-position": j }, trail),
@@ -127,11 +129,11 @@ function render({ model, el }) {
       matrixCells[i][j].dataset.value = v;
     }));
     if (best >= 0) {
-      out.closest.textContent = `m = ${best}, ${num(data.closest_offset[t][m])} rad (${num((data.closest_offset[t][m] * 180) / Math.PI)}°) from q`;
+      out.closest.textContent = `m = ${best}, ${num(bestOffset)} rad (${num((bestOffset * 180) / Math.PI)}°) from q`;
     } else {
       out.closest.textContent = "not past half a turn yet";
     }
-    Object.assign(out.closest.dataset, { position: best, offset: best >= 0 ? data.closest_offset[t][m] : "" });
+    Object.assign(out.closest.dataset, { position: best, offset: best >= 0 ? bestOffset : "" });
     ask.refresh();
   }
 

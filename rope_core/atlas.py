@@ -31,7 +31,7 @@ from types import MappingProxyType
 
 from .config import from_config, layer_plan
 
-__all__ = ["SCALED_ROPE_TYPES", "ModelEntry", "entries", "entry", "html_table", "names", "specs", "table_rows"]
+__all__ = ["ARCHITECTURES", "SCALED_ROPE_TYPES", "Architecture", "ModelEntry", "architecture", "entries", "entry", "html_table", "names", "specs", "table_rows"]
 
 
 @dataclass(frozen=True)
@@ -576,3 +576,122 @@ def html_table(rows, columns=None, *, caption=None):
     cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
     return (f'<div class="rope-table" style="overflow-x:auto"><table class="table">{cap}'
             f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>")
+
+
+@dataclass(frozen=True)
+class Architecture:
+    """Where a 2025-26 architecture puts position, as data (not a full RoPE config).
+
+    These models wire RoPE differently enough that one table row per layer type says little:
+    hybrids whose linear-attention or state-space layers carry no RoPE, MLA variants, and
+    position-dependent query temperatures. Each record keeps the layer plan that the model's
+    transformers configuration class builds, and the RoPE facts of its attention layers.
+
+    Attributes
+    ----------
+    name, title : str
+        Identifier and display name.
+    year : int
+        Release year.
+    family : str
+        ``"hybrid"``, ``"MLA"`` or ``"temperature"``: what the record illustrates.
+    layer_types : tuple of str
+        One entry per layer, as the configuration class builds ``layer_types``.
+    rope_layer_types : tuple of str
+        The layer types whose layers apply RoPE (empty: no RoPE anywhere).
+    rotary_fraction : float
+        Share of each RoPE head's features that rotate (0 without RoPE).
+    base : float or None
+        ``rope_theta`` of the RoPE layers (``None`` without RoPE).
+    context : int
+        ``max_position_embeddings``.
+    temperature : str
+        Position-dependent query scale, or ``"none"``.
+    source : str
+        Where the facts come from.
+    notes : str
+        What the record shows.
+    """
+
+    name: str
+    title: str
+    year: int
+    family: str
+    layer_types: tuple
+    rope_layer_types: tuple
+    rotary_fraction: float
+    base: float | None
+    context: int
+    temperature: str
+    source: str
+    notes: str
+
+    @property
+    def rope_layers(self):
+        """Indices of the layers that apply RoPE."""
+        return tuple(i for i, kind in enumerate(self.layer_types) if kind in self.rope_layer_types)
+
+
+def _every(n_layers, period, kind, other, offset=None):
+    """``kind`` at every ``period``-th layer (``(i + 1) % period == 0``, or ``i % period == offset``)."""
+    if offset is None:
+        return tuple(kind if (i + 1) % period == 0 else other for i in range(n_layers))
+    return tuple(kind if i % period == offset else other for i in range(n_layers))
+
+
+_QWEN3_NEXT = dict(name="qwen3-next-80b-a3b", title="Qwen3-Next 80B-A3B", year=2025, family="hybrid",
+         layer_types=_every(48, 4, "full_attention", "linear_attention"),
+         rope_layer_types=("full_attention",), rotary_fraction=0.25, base=1e7, context=262144,
+         temperature="none",
+         source="transformers Qwen3NextConfig (full_attention_interval 4, partial_rotary_factor "
+                "0.25); the published config in tests/fixtures/configs/qwen3-next-80b-a3b.json "
+                "(rope_theta 1e7, head_dim 256), golden-checked against transformers",
+         notes="Three Gated DeltaNet layers to one full-attention layer; only the full layers "
+               "rotate, and only 64 of their 256 features.")
+
+ARCHITECTURES = tuple(Architecture(**item) for item in [
+    dict(name="jamba-v0.1", title="Jamba v0.1", year=2024, family="hybrid",
+         layer_types=_every(32, 8, "attention", "mamba", offset=4), rope_layer_types=(),
+         rotary_fraction=0.0, base=None, context=262144, temperature="none",
+         source="transformers JambaConfig (attn_layer_period 8, attn_layer_offset 4, "
+                "max_position_embeddings 262144); JambaAttention applies no rotary embedding",
+         notes="One attention layer in eight, none with positional encoding: the Mamba layers "
+               "carry order."),
+    _QWEN3_NEXT,
+    dict(_QWEN3_NEXT, name="qwen3.5", title="Qwen3.5 (class defaults)", year=2026,
+         layer_types=_every(32, 4, "full_attention", "linear_attention"),
+         source="transformers Qwen3_5TextConfig (full_attention_interval 4, partial_rotary_factor "
+                "0.25, head_dim 256); interleaved M-RoPE sections [11, 11, 10] and rope_theta 1e7 "
+                "in a published Qwen3.5 override (vllm-ascend PR #14297)",
+         notes="Qwen3-Next's layer plan with interleaved M-RoPE on the 32 rotated pairs of the "
+               "full-attention layers."),
+    dict(name="kimi-linear-48b-a3b", title="Kimi Linear 48B-A3B", year=2025, family="hybrid",
+         layer_types=_every(27, 4, "full_attention", "linear_attention"), rope_layer_types=(),
+         rotary_fraction=0.0, base=None, context=1048576, temperature="none",
+         source="transformers KimiLinearConfig (27 layers, full attention every fourth, "
+                "mla_use_nope); Kimi Linear report (arXiv 2510.26692): MLA layers without RoPE",
+         notes="Kimi Delta Attention layers carry position; the MLA layers are NoPE, so no layer "
+               "rotates at all."),
+    dict(name="ministral-3-8b", title="Ministral 3 8B", year=2025, family="temperature",
+         layer_types=("full_attention",) * 34, rope_layer_types=("full_attention",),
+         rotary_fraction=1.0, base=1e6, context=262144,
+         temperature="1 + 0.1 ln(1 + floor(p / 16384)) on every layer",
+         source="transformers Ministral3Config defaults (YaRN x16 from 16384, "
+                "llama_4_scaling_beta 0.1) and Ministral3Attention (_get_llama_4_attn_scale)",
+         notes="Llama 4's query temperature moved from the NoPE layers to every layer, on top of "
+               "YaRN."),
+])
+_ARCHITECTURES_BY_NAME = {item.name: item for item in ARCHITECTURES}
+
+
+def architecture(name):
+    """The :class:`Architecture` record called ``name``.
+
+    Raises
+    ------
+    KeyError
+        For an unknown name; the message lists the names.
+    """
+    if name not in _ARCHITECTURES_BY_NAME:
+        raise KeyError(f"no architecture {name!r}; there are {tuple(_ARCHITECTURES_BY_NAME)}")
+    return _ARCHITECTURES_BY_NAME[name]

@@ -11,6 +11,16 @@ import numpy as np
 from ._checks import check_finite_numeric, check_int
 
 
+def _log_floor_temperature(positions, period, period_name, slope, slope_name, shift):
+    """:math:`1 + \\text{slope}\\,\\ln(1 + \\lfloor (p + \\text{shift}) / \\text{period} \\rfloor)`, validated."""
+    positions = check_finite_numeric(np.atleast_1d(positions), "positions")
+    if np.any(positions < 0) or np.any(positions != np.round(positions)):
+        raise ValueError("positions must be non-negative integers")
+    period = check_int(period, period_name, min=1)
+    slope = float(check_finite_numeric(slope, slope_name))
+    return 1.0 + slope * np.log1p(np.floor((positions + shift) / period))
+
+
 def llama4_attention_temperature(positions, *, floor_scale=8192, attn_scale=0.1):
     r"""Llama 4's query scale on its layers without RoPE ("temperature tuning").
 
@@ -40,12 +50,7 @@ def llama4_attention_temperature(positions, *, floor_scale=8192, attn_scale=0.1)
     >>> llama4_attention_temperature([0, 8190, 8191, 10**6]).round(4).tolist()
     [1.0, 1.0, 1.0693, 1.4812]
     """
-    positions = check_finite_numeric(np.atleast_1d(positions), "positions")
-    if np.any(positions < 0) or np.any(positions != np.round(positions)):
-        raise ValueError("positions must be non-negative integers")
-    floor_scale = check_int(floor_scale, "floor_scale", min=1)
-    attn_scale = float(check_finite_numeric(attn_scale, "attn_scale"))
-    return 1.0 + attn_scale * np.log1p(np.floor((positions + 1.0) / floor_scale))
+    return _log_floor_temperature(positions, floor_scale, "floor_scale", attn_scale, "attn_scale", 1.0)
 
 
 def rms_norm(x, weight=None, *, eps=1e-6):
@@ -79,3 +84,33 @@ def rms_norm(x, weight=None, *, eps=1e-6):
     if eps < 0:
         raise ValueError(f"eps must be >= 0, got {eps}")
     return gain * x / np.sqrt(np.mean(x * x, axis=-1, keepdims=True) + eps)
+
+
+def ministral3_attention_temperature(positions, *, original_max_position_embeddings=16384, beta=0.1):
+    r"""Ministral 3's (and Mistral 4's) query scale, applied on *every* layer.
+
+    .. math:: \tau(p) = 1 + \beta\,\ln\!\big(1 + \lfloor p / L \rfloor\big)
+
+    with :math:`L` = ``original_max_position_embeddings`` of the YaRN block and :math:`\beta` =
+    ``llama_4_scaling_beta`` (transformers ``Ministral3Attention`` and
+    ``_get_llama_4_attn_scale``). Unlike :func:`llama4_attention_temperature` the floor reads
+    ``p`` rather than ``p + 1``, and the layers it scales also rotate.
+
+    Parameters
+    ----------
+    positions : array_like of int
+        As in :func:`llama4_attention_temperature`.
+    original_max_position_embeddings, beta : int, float
+        The floor's step in positions (>= 1) and the logarithm's slope.
+
+    Returns
+    -------
+    ndarray of float64, shape of ``positions``
+
+    Examples
+    --------
+    >>> ministral3_attention_temperature([0, 16383, 16384, 262143]).round(4).tolist()
+    [1.0, 1.0, 1.0693, 1.2773]
+    """
+    return _log_floor_temperature(positions, original_max_position_embeddings,
+                                  "original_max_position_embeddings", beta, "beta", 0.0)

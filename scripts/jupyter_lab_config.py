@@ -115,11 +115,27 @@ def keep_unchanged_notebook_text(model, path, contents_manager, **kwargs):
         model["content"] = merged
 
 
+def _as_javascript_numbers(value):
+    """``value`` as it comes back from the browser: JavaScript has one number type, so a
+    float such as ``1.0`` in a cell's metadata returns as ``1``."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return type(value)((key, _as_javascript_numbers(item)) for key, item in value.items())
+    if isinstance(value, list):
+        return [_as_javascript_numbers(item) for item in value]
+    return value
+
+
 def _canonical(text: str) -> str:
-    """A MyST notebook as jupytext writes it (the layout of every save from JupyterLab)."""
+    """A MyST notebook as jupytext writes it after a round trip through JupyterLab."""
     import jupytext
 
-    return jupytext.writes(jupytext.reads(text, fmt="md:myst"), fmt="md:myst")
+    notebook = jupytext.reads(text, fmt="md:myst")
+    notebook.metadata = _as_javascript_numbers(notebook.metadata)
+    for cell in notebook.cells:
+        cell.metadata = _as_javascript_numbers(cell.metadata)
+    return jupytext.writes(notebook, fmt="md:myst")
 
 
 def _apply_edit_to_original(old_text: str, new_text: str) -> str | None:

@@ -161,3 +161,21 @@ def test_scaling_trained_separates_trained_from_added_scaling():
     assert atlas.entry("phi-3.5-mini").scaling_trained is True
     assert atlas.entry("qwen3-8b-yarn").scaling_trained is False
     assert atlas.entry("qwen3-8b").scaling_trained is None
+
+
+@pytest.mark.parametrize("item", atlas.ARCHITECTURES, ids=lambda a: a.name)
+def test_architecture_records_are_consistent(item):
+    assert item.family in ("hybrid", "MLA", "temperature") and item.source and item.notes
+    assert set(item.rope_layer_types) <= set(item.layer_types)
+    assert (item.base is None) == (not item.rope_layer_types) == (item.rotary_fraction == 0.0)
+    assert atlas.architecture(item.name) is item
+
+
+def test_architecture_layer_plans_follow_the_configuration_classes():
+    qwen = atlas.architecture("qwen3-next-80b-a3b")
+    assert qwen.rope_layers == tuple(range(3, 48, 4))           # full_attention_interval 4
+    jamba = atlas.architecture("jamba-v0.1")
+    assert [i for i, t in enumerate(jamba.layer_types) if t == "attention"] == [4, 12, 20, 28]
+    assert jamba.rope_layers == () and atlas.architecture("kimi-linear-48b-a3b").rope_layers == ()
+    with pytest.raises(KeyError, match="qwen3-next"):
+        atlas.architecture("qwen4")

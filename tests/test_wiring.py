@@ -40,3 +40,11 @@ def test_rms_norm_without_gain_commutes_with_rope_and_a_paired_gain_does_too():
 def test_bad_input_names_the_argument(call, words):
     with pytest.raises((TypeError, ValueError), match=words):
         call()
+
+
+def test_ministral3_temperature_steps_at_multiples_of_the_original_length():
+    from rope_core import wiring
+    tau = wiring.ministral3_attention_temperature([0, 16383, 16384, 32767, 32768])
+    np.testing.assert_allclose(tau, [1, 1, 1 + 0.1 * np.log(2), 1 + 0.1 * np.log(2), 1 + 0.1 * np.log(3)])
+    with pytest.raises(ValueError, match="positions"):
+        wiring.ministral3_attention_temperature([-1])

@@ -22,10 +22,10 @@ Each mutant runs the tests that can see it, cheapest first, until one fails:
   2. Python mutants that reach a page (all but views): the book rebuilt through
      ``scripts/build_book.py`` (its cache key covers rope_core, so stale pages cannot hide the
      mutant), then the widget browser tests (``tests/test_widgets*browser*.py``);
-  3. JS mutants: the page runs the JS as it is embedded in its widgets' state (``_esm`` =
-     common.js + the widget's file [+ drag.js], in the state file of each model that the page
-     fetches; executing the notebooks does nothing else with it), so the mutant is written
-     into every built state file that embeds the file, and the browser
+  3. JS mutants: the page runs the widgets' modules as the build wrote them, once, into
+     ``_static/rope-widgets/`` (the widget's file, and common.js / drag.js that it imports;
+     executing the notebooks does nothing else with them), so the mutant is written into the
+     built copy of the file, and the browser
      tests that open those pages, or that make their own pages from the (mutated) source, and
      are about that widget or about every widget (``tests_loading``), run on that build (``ROPE_BOOK_REUSE_BUILD=1``); the files are restored afterwards. Seconds instead
      of a 5-7 minute rebuild; ``--js-rebuild`` takes the rebuild path of stage 2 instead.
@@ -291,36 +291,50 @@ def rebuild(root: Path = ROOT) -> bool:
 
 
 def patch_built_pages(html_root: Path, original: str, mutated: str) -> tuple[list[Path], dict[Path, str]]:
-    """Put a JS mutant into every built widget model that embeds the file.
+    """Put a JS mutant into the built site's copy of the file.
 
-    A widget's ``_esm`` is ``common.js + "\\n" + <name>.js`` (+ ``drag.js``), a string in the
-    state file of its model that the page fetches (``book/_ext/widget_state.py``): in each
-    such file the original text is replaced by the mutant's. Returns the pages that show a
-    mutated widget and ``{state file: its original text}`` for restoring.
+    The build writes each widget's module and the shared ones once, as files in
+    ``_static/rope-widgets/`` that the pages' state files name (``book/_ext/widget_state.py``);
+    in each such file that holds the original text, it is replaced by the mutant's. Returns the
+    pages that load a mutated module (their widgets' own, or one those import) and
+    ``{file: its original text}`` for restoring.
     """
-    pages, changed = [], {}
-    for page in sorted(html_root.rglob("*.html")):
-        for path in widget_state.model_files(page).values():
-            text = path.read_text(encoding="utf-8")
-            model = json.loads(text)
-            esm = model.get("state", {}).get("_esm")
-            if esm is None or original not in esm:
-                continue
-            model["state"]["_esm"] = esm.replace(original, mutated)
-            path.write_text(json.dumps(model, separators=(",", ":")), encoding="utf-8")
+    folder = html_root / widget_state.FOLDER
+    changed = {}
+    for path in sorted(folder.glob("*.js")):
+        text = path.read_text(encoding="utf-8")
+        if original in text:
+            path.write_text(text.replace(original, mutated), encoding="utf-8")
             changed[path] = text
-            pages += [page] if page not in pages else []
+    pages = []
+    for page in sorted(html_root.rglob("*.html")):
+        for state in widget_state.model_files(page).values():
+            esm = json.loads(state.read_text(encoding="utf-8")).get("state", {}).get("_esm", "")
+            module = folder / esm.split("?")[0].rsplit("/", 1)[-1]
+            loaded = {module} | {folder / name for name in IMPORTED.findall(_read(module))}
+            if loaded & set(changed) and page not in pages:
+                pages.append(page)
     return pages, changed
 
 
+IMPORTED = re.compile(r'^import\s[^"\n;]*?from\s+"\./([a-z_]+\.js)', re.M)
+
+
+def _read(path: Path) -> str:
+    return path.read_text(encoding="utf-8") if path.is_file() else ""
+
+
 def widget_modules(root: Path = ROOT) -> dict[str, set[str]]:
-    """{widget class: the JS files (stems) its ``_esm`` is made of, besides common.js}."""
+    """{widget class: the JS files (stems) its module is made of: its own and those it
+    imports, besides common.js}."""
     text = (root / "rope_core" / "widgets" / "explorers.py").read_text()
     found = {}
     for match in re.finditer(r"^class (\w+)\(RopeWidget\):(.*?)(?=^class |\Z)", text, re.S | re.M):
-        body = match.group(2)
-        found[match.group(1)] = set(re.findall(r'\bmodule\("(\w+)"\)', body)) | (
-            {"drag"} if "_DRAG_JS" in body else set())
+        stems = set(re.findall(r'\bmodule\("(\w+)"\)', match.group(2)))
+        for stem in list(stems):
+            source = _read(root / "rope_core" / "widgets" / f"{stem}.js")
+            stems |= {name.removesuffix(".js") for name in IMPORTED.findall(source)} - {"common"}
+        found[match.group(1)] = stems
     return found
 
 

@@ -165,6 +165,12 @@ def test_pages_load_no_widget_manager(built_book):
             files = widget_state.model_files(built_book / name)
             assert list(files) == widget_state.view_ids(html), name
             assert all(path.is_file() for path in files.values()), name
+            # No widget code in the state: each _esm names its module file, written once.
+            for path in files.values():
+                esm = json.loads(path.read_text())["state"]["_esm"]
+                module = (path.parent / esm.split("?")[0]).resolve()
+                assert module.parent == built_book / widget_state.FOLDER and module.is_file(), (name, esm)
+            assert f'href="{"../" * name.count("/")}{widget_state.FOLDER}/common.css?v=' in html, name
         with_widgets += [name] * has_state
     assert "book/gallery.html" in with_widgets and "book/02-rotations.html" in with_widgets
 
@@ -172,7 +178,10 @@ def test_pages_load_no_widget_manager(built_book):
 @pytest.mark.book
 @pytest.mark.parametrize("name", ["book/gallery.html", "book/02-rotations.html"])
 def test_every_widget_view_renders(name, built_book, book_server, browser_page):
+    """Every view draws, each widget module and the shared ones are fetched once."""
     page, log = browser_page
+    fetched = []
+    page.on("request", lambda request: fetched.append(request.url.split("?")[0].rsplit("/", 1)[-1]))
     page.goto(f"{book_server}/{name}", wait_until="networkidle")
     page.wait_for_function("document.documentElement.dataset.ropeWidgets === 'ready'")
     views = page.locator('script[type="application/vnd.jupyter.widget-view+json"]').count()
@@ -180,6 +189,9 @@ def test_every_widget_view_renders(name, built_book, book_server, browser_page):
     assert page.locator(".rope-widget-view").count() == views
     assert page.locator(".rope-widget-view > .rope-w").count() == views
     assert log.problems() == []
+    modules = [f for f in fetched if f.endswith(".js") and (ROOT / "rope_core" / "widgets" / f).is_file()]
+    assert "common.js" in modules and fetched.count("common.css") == 1, fetched
+    assert len(modules) == len(set(modules)), modules
 
 
 

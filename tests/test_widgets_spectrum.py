@@ -163,19 +163,3 @@ def test_views_draw_the_tables():
                          if line.get_linewidth() == 2)
     assert highlighted == [(6, 3), (7, 7)]
     plt.close(ax.figure)
-
-
-@pytest.mark.parametrize("cls", W.REGISTRY, ids=lambda cls: cls.__name__)
-def test_every_widget_module_parses_with_the_shared_helpers(cls, tmp_path):
-    # common.js is prepended to every widget's module: a widget declaring a top-level name the
-    # helpers declare too (a second `function sig3`) is a SyntaxError, and the page stays empty.
-    import shutil
-    import subprocess
-
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is not installed")
-    path = tmp_path / f"{cls.__name__}.mjs"
-    path.write_text(cls._esm)
-    result = subprocess.run([node, "--check", str(path)], capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr

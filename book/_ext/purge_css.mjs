@@ -13,7 +13,7 @@
 // Kept whatever the pages say: the rules for class names a script builds from pieces
 // (Bootstrap's `bs-${NAME}-auto` placements), every @font-face, @keyframes and custom
 // property (PurgeCSS's defaults).
-// The book's own style sheets (`_static/rope-site/`) are not touched.
+// The book's own style sheets (`_static/rope-site/`, `_static/rope-widgets/`) are not touched.
 // Each original goes to STASHDIR under the same relative path (outside the published site),
 // so tests can load a page with the original style sheets and compare what it looks like.
 import fs from "node:fs";
@@ -55,11 +55,13 @@ for (const sheet of [...sheets]) {
     if (target) sheets.add(target);
   }
 }
-const own = path.join(out, "_static", "rope-site") + path.sep;
-const purged = [...sheets].filter((s) => !s.startsWith(own)).sort();
-// JSON next to the pages (widget state: the widgets' own code), not the vendored libraries'.
+const own = [path.join(out, "_static", "rope-site") + path.sep, path.join(out, "_static", "rope-widgets") + path.sep];
+const purged = [...sheets].filter((s) => !own.some((dir) => s.startsWith(dir))).sort();
+// The widgets' modules (they build their elements at run time) and the JSON next to the
+// pages (widget state), not the vendored libraries'.
 const vendored = path.join(out, "_static", "rope-vendor") + path.sep;
-const content = [...pages, ...scripts,
+const widgetModules = files.filter((f) => f.startsWith(own[1]) && f.endsWith(".js"));
+const content = [...pages, ...scripts, ...widgetModules,
   ...files.filter((f) => f.endsWith(".json") && !f.startsWith(vendored))];
 
 // A sheet Sphinx did not copy again since the last purge: start from the stashed original.

@@ -13,7 +13,9 @@
 - Widget state (MyST-NB puts it in ``<head>``, half a megabyte on the gallery) leaves the
   page: each model a view shows goes to a JSON file of its own, and the end of ``<body>``
   keeps a small manifest of their URLs (``widget_state.py``); ``rope-widgets.js`` fetches the
-  first widget's file first and draws each widget as its file arrives.
+  first widget's file first and draws each widget as its file arrives. The widgets' ES
+  modules and their shared stylesheet are files written once (``_static/rope-widgets/``),
+  which every page with widgets shares and the browser caches.
 - The other scripts in ``<head>`` (doctools, copy buttons, toggles, tabs, the book theme's)
   are deferred: none is needed to draw the page, and each held the parser until it arrived.
   ``documentation_options.js`` and ``doctools.js`` (5 KB) stay: inline scripts use them
@@ -184,32 +186,48 @@ def _drop_head_scripts(html: str) -> str:
     return re.sub(r'\s*<link rel="preload" as="script" href="[^"]*"\s*/>', "", html)
 
 
+# {a widget's _esm: its module file}, written once per build (widget_state.write_front_end).
+_WIDGET_MODULES: dict[str, str] = {}
+
+
 def _builder_inited(app):
     if app.builder.format != "html":
         return
     app.builder.templates.environment.filters["rope_drop_head_scripts"] = _drop_head_scripts
+    # Before any page is written: the pages' links carry the stylesheet's checksum.
+    _WIDGET_MODULES.update(widget_state.write_front_end(app.outdir))
 
 
 def _page_context(app, pagename, templatename, context, doctree):
     """No MathJax (maths is typeset at build time); widget state in files of its own; the
     scripts in ``<head>`` deferred; the article's images lazy."""
-    from sphinx.builders.html._assets import _JavaScript
-
     widget_state.clear(app.outdir, pagename)  # this page's files of an earlier build
 
-    scripts = app.builder._js_files
-    for i, script in enumerate(scripts):
-        attributes = script.attributes
-        if (script.filename and not {"defer", "async"} & set(attributes)
-                and attributes.get("type") != "module"
-                and not str(script.filename).endswith(PARSE_TIME_SCRIPTS)):
-            scripts[i] = _JavaScript(script.filename, priority=script.priority, **attributes, defer="defer")
+    # ``script_files`` is the page's list, which ``app.add_js_file`` appends to during this
+    # event: it is emptied and every script added again in the same order (deferred scripts
+    # run in that order), the ones to defer with ``defer``.
+    scripts = context["script_files"]
+    originals = list(scripts)
+    scripts.clear()
+    for script in originals:
+        attributes = dict(script.attributes)
+        filename = str(script.filename or "")
+        if (filename and not {"defer", "async"} & set(attributes) and attributes.get("type") != "module"
+                and not filename.endswith(PARSE_TIME_SCRIPTS)):
+            attributes["defer"] = "defer"
+        if filename and "://" not in filename:
+            filename = filename.removeprefix("_static/")
+        app.add_js_file(filename or None, priority=script.priority, **attributes)
     if "body" in context:
         # Figures wait until the reader scrolls near them (Chromium still loads those in
         # view at once, and before printing): they no longer take the slow link's bandwidth
         # from the style sheets and widget code that first paint and the first slider need.
         context["body"] = re.sub(r"<img (?![^>]*\bloading=)", '<img loading="lazy" decoding="async" ',
                                  context["body"])
+        # MyST-NB names each folded cell's summary "Toggle hidden content" while it shows
+        # "Show code cell source": a voice-control user says what they see (WCAG 2.5.3,
+        # label in name), so the summary's name is its visible text.
+        context["body"] = context["body"].replace('<summary aria-label="Toggle hidden content">', "<summary>")
     for script in list(scripts):
         filename = str(script.filename or "")
         body = script.attributes.get("body", "")
@@ -217,8 +235,10 @@ def _page_context(app, pagename, templatename, context, doctree):
             scripts.remove(script)
         elif script.attributes.get("type") == WIDGET_STATE and "body" in context:
             scripts.remove(script)
-            manifest = widget_state.publish(body, context["body"], app.outdir, pagename, context["pathto"])
+            manifest = widget_state.publish(body, context["body"], app.outdir, pagename, context["pathto"],
+                                            _WIDGET_MODULES)
             context["body"] += f"\n{manifest}\n"
+            app.add_css_file(widget_state.STYLESHEET)
 
 
 def _build_finished(app, exception):

@@ -17,6 +17,15 @@ The loader fetches the first view's file alone, then the others, and draws each 
 own file arrives. Models no view shows (ipywidgets' ``LayoutModel`` of each anywidget: the
 loader never reads them) are not published.
 
+The widgets' code is not in those files: the build writes the front end once,
+``_static/rope-widgets/{common.css,common.js,drag.js,<widget>.js}`` (:func:`write_front_end`,
+from ``rope_core.widgets._base.static_files``), and each model's ``_esm`` becomes the URL of
+its widget's file relative to the state file, ``"../rotation_explorer.js?v=<hash>"``. The
+browser caches every module across pages and evaluates ``common.js`` once per page; the
+pages with widgets link ``common.css`` in ``<head>``. A model whose ``_esm`` is not a module
+of the installed ``rope_core`` (a stale execution) keeps its text, which the loader imports
+as before.
+
 Why one folder per page under ``_static``: the pages' folders keep only pages, and rewriting
 a page replaces its folder whole, so an incremental build that re-executes a page (new model
 ids) leaves no stale files behind; a page that loses its widgets loses its folder.
@@ -29,6 +38,7 @@ Import from outside the book: ``sys.path.insert(0, "<repo>/book/_ext"); import w
 from __future__ import annotations
 
 import json
+import posixpath
 import re
 import shutil
 from pathlib import Path
@@ -38,6 +48,7 @@ STATE_TYPE = "application/vnd.jupyter.widget-state+json"
 VIEW_TYPE = "application/vnd.jupyter.widget-view+json"
 URLS_TYPE = "application/vnd.rope.widget-state-urls+json"
 FOLDER = "_static/rope-widgets"
+STYLESHEET = "rope-widgets/common.css"  # under _static
 
 _SCRIPT = r'<script type="{}">(.*?)</script>'
 
@@ -56,16 +67,30 @@ def has_widgets(html: str) -> bool:
     return bool(_scripts(html, URLS_TYPE) or _scripts(html, STATE_TYPE))
 
 
+def write_front_end(outdir: Path) -> dict[str, str]:
+    """Write the widget modules and the shared stylesheet into the site; return
+    ``{a widget's _esm: its file's versioned name}`` for :func:`publish`."""
+    from rope_core.widgets._base import static_files, version
+
+    files, names = static_files()
+    folder = Path(outdir) / FOLDER
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    return {esm: f"{name}?v={version(files[name])}" for esm, name in names.items()}
+
+
 def clear(outdir: Path, pagename: str) -> None:
     """Drop the page's state folder (before the page is written again)."""
     shutil.rmtree(Path(outdir) / FOLDER / pagename, ignore_errors=True)
 
 
-def publish(state_json: str, body: str, outdir: Path, pagename: str, pathto) -> str:
+def publish(state_json: str, body: str, outdir: Path, pagename: str, pathto, modules=None) -> str:
     """Write the models the views in ``body`` show; return the manifest ``<script>`` for the page.
 
     ``state_json``: MyST-NB's embedded state (``{"state": {id: model}, ...}``); ``pathto``:
-    Sphinx's page-context ``pathto(target, 1)``, which makes a URL relative to this page.
+    Sphinx's page-context ``pathto(target, 1)``, which makes a URL relative to this page;
+    ``modules``: :func:`write_front_end`'s map, whose files replace the ``_esm`` texts.
     """
     models = json.loads(state_json)["state"]
     folder = Path(outdir) / FOLDER / pagename
@@ -76,8 +101,13 @@ def publish(state_json: str, body: str, outdir: Path, pagename: str, pathto) -> 
             continue  # the loader says so in the widget's place
         if not re.fullmatch(r"[\w-]+", model_id):
             raise ValueError(f"widget_state: model id {model_id!r} cannot name a file")
+        model = models[model_id]
+        esm = model.get("state", {}).get("_esm")
+        if modules and esm in modules:
+            up = posixpath.relpath(FOLDER, posixpath.dirname(f"{FOLDER}/{pagename}/x"))
+            model = {**model, "state": {**model["state"], "_esm": f"{up}/{modules[esm]}"}}
         (folder / f"{model_id}.json").write_text(
-            json.dumps(models[model_id], separators=(",", ":")), encoding="utf-8")
+            json.dumps(model, separators=(",", ":")), encoding="utf-8")
         urls[model_id] = pathto(f"{FOLDER}/{pagename}/{model_id}.json", 1)
     return f'<script type="{URLS_TYPE}">{json.dumps(urls)}</script>'
 

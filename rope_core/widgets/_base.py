@@ -4,11 +4,24 @@ A widget is a thin view. Python computes, with ``rope_core``, every number the v
 show over the whole range of its sliders and sends them in the synced ``data`` trait; the
 ES module only looks values up and draws. The same widget is therefore live in JupyterLab
 and on the static pages of the book, whose HTML embeds the widget state.
+
+The front end is plain ES modules: ``<name>.js`` imports the shared helpers with
+``import { slider } from "./common.js"`` (two widgets also import ``./drag.js``), and
+``common.css`` is the one shared stylesheet. A notebook front end (anywidget) receives one
+string per widget and imports it from a Blob URL, where a relative import cannot resolve:
+:func:`module` therefore points each such import at a ``data:`` URL of the shared module,
+the same URL in every widget, so the browser evaluates the shared module once per page. The
+book's pages do without those copies: the build (``book/_ext/widget_state.py``) writes
+:func:`static_files` once into the site and points each widget's ``_esm`` at its file.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import json
 import numbers
+import re
 from pathlib import Path
 
 import anywidget
@@ -16,14 +29,65 @@ import numpy as np
 import traitlets
 
 _HERE = Path(__file__).parent
-_COMMON_JS = (_HERE / "common.js").read_text()
 _COMMON_CSS = (_HERE / "common.css").read_text()
 DECIMALS = 6  # numbers sent to the browser: enough for 1e-6 checks, small enough to embed
+# A module's imports of its sibling files: `import { ... } from "./common.js";` (one a line).
+_SIBLING_IMPORT = re.compile(r'^(import\s[^"\n;]*?from\s+)"\./([a-z_]+\.js)"', re.M)
+
+
+# What a data: URL inside a JS string literal must escape (URL parsers drop tabs and newlines).
+_URL_ESCAPES = str.maketrans({c: f"%{ord(c):02X}" for c in '%#"\\\t\n\r'})
+
+
+def _source(filename):
+    return (_HERE / filename).read_text()
+
+
+@functools.cache
+def _shared_url(filename):
+    """The ``data:`` URL by which a notebook's widget modules import ``./<filename>``."""
+    text = _inline(_source(filename))
+    if filename == "common.js":  # the stylesheet travels with the module, added once
+        text += f"\nshareStyles({json.dumps(_COMMON_CSS)});\n"
+    return "data:text/javascript;charset=utf-8," + text.translate(_URL_ESCAPES)
+
+
+def _inline(text):
+    return _SIBLING_IMPORT.sub(lambda m: f'{m.group(1)}"{_shared_url(m.group(2))}"', text)
 
 
 def module(name):
-    """The ES module of one widget: the shared helpers, then its own ``<name>.js``."""
-    return _COMMON_JS + "\n" + (_HERE / f"{name}.js").read_text()
+    """The ES module of one widget as one string (``_esm``): ``<name>.js`` with its imports of
+    the shared modules pointed at ``data:`` URLs, so that it loads from a Blob URL."""
+    return _inline(_source(f"{name}.js"))
+
+
+def static_files():
+    """The widget front end as files for a static site, and how to find a widget's file.
+
+    Returns ``(files, names)``: ``files`` maps a file name to its text (``common.css``,
+    ``common.js``, ``drag.js`` and every widget's ``<name>.js``), each import made
+    ``"./<file>?v=<version of its text>"`` so that a browser's cache never mixes two versions;
+    ``names`` maps a widget's ``_esm`` (as :func:`module` makes it) to its file's name.
+    """
+    files, names = {"common.css": _COMMON_CSS}, {}
+
+    def versioned(filename):
+        if filename not in files:
+            files[filename] = _SIBLING_IMPORT.sub(
+                lambda m: f'{m.group(1)}"./{m.group(2)}?v={version(versioned(m.group(2)))}"',
+                _source(filename))
+        return files[filename]
+
+    for path in sorted(_HERE.glob("*.js")):
+        versioned(path.name)
+        names[module(path.stem)] = path.name
+    return files, names
+
+
+def version(text):
+    """A short hash of a file's text, for its URL's ``?v=`` (a new text is a new URL)."""
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
 def table(values, decimals=DECIMALS):
@@ -82,7 +146,7 @@ class RopeWidget(anywidget.AnyWidget):
     a clear error and leaves the widget as it was.
     """
 
-    _css = _COMMON_CSS
+    _css = ""  # a widget's own rules; the shared ones come with common.js
     data = traitlets.Dict().tag(sync=True)
     _sliders: dict = {}
 
@@ -107,8 +171,7 @@ class RopeWidget(anywidget.AnyWidget):
         return kwargs
 
     def state_size(self):
-        """Bytes of the JSON state this widget embeds in a page (data + module + styles)."""
-        import json
-
+        """Bytes of the JSON state a page of the book fetches for this widget: its traits, data
+        and own styles (its module is a file that every page shares, :func:`static_files`)."""
         state = self.get_state()
-        return len(json.dumps({k: v for k, v in state.items() if not isinstance(v, bytes)}))
+        return len(json.dumps({k: v for k, v in state.items() if not isinstance(v, bytes) and k != "_esm"}))

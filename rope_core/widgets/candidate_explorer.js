@@ -1,6 +1,8 @@
 // The wish as a picture: the score matrix S[m][n] of a candidate encoding f, constant along every
 // diagonal n − m (Toeplitz) exactly when the score depends on n − m only. Every number is
 // Python's (rope_core.demos.candidates); the page picks a table and draws it.
+import { svgEl, htmlEl, slider, readout, fmt3, typeset, frame, keepTextSize, syncer } from "./common.js";
+import { lesson, question, steppers } from "./lesson.js";
 
 function render({ model, el }) {
   const data = model.get("data");

@@ -1,15 +1,16 @@
-// Shared drawing helpers for the book's widgets. They only draw numbers that Python
-// computed with rope_core; no RoPE maths happens in the browser.
+// Shared drawing helpers for the book's widgets, an ES module each widget imports
+// (`import { slider } from "./common.js"`). They only draw numbers that Python computed with
+// rope_core; no RoPE maths happens in the browser.
 const SVG_NS = "http://www.w3.org/2000/svg";
 
-function svgEl(name, attrs = {}, parent = null) {
+export function svgEl(name, attrs = {}, parent = null) {
   const node = document.createElementNS(SVG_NS, name);
   for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
   if (parent) parent.appendChild(node);
   return node;
 }
 
-function htmlEl(name, attrs = {}, parent = null, text = null) {
+export function htmlEl(name, attrs = {}, parent = null, text = null) {
   const node = document.createElement(name);
   for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
   if (text !== null) node.textContent = text;
@@ -19,7 +20,7 @@ function htmlEl(name, attrs = {}, parent = null, text = null) {
 
 // A labelled range slider over the indices of `values`; `format` renders a value.
 // Returns {input, set(index)}; `onInput(index)` runs on every change.
-function slider(parent, { label, name, values, index, format = String, onInput }) {
+export function slider(parent, { label, name, values, index, format = String, onInput }) {
   const row = htmlEl("div", { class: "rope-w-control" }, parent);
   const id = `rope-w-${name}-${Math.random().toString(36).slice(2, 9)}`;
   htmlEl("label", { for: id }, row, label);
@@ -55,19 +56,19 @@ function slider(parent, { label, name, values, index, format = String, onInput }
 }
 
 // A read-out line: <span data-readout=name>.
-function readout(parent, name, label) {
+export function readout(parent, name, label) {
   const row = htmlEl("div", { class: "rope-w-readout" }, parent);
   typeset(htmlEl("span", { class: "rope-w-readout-label" }, row), label);
   return htmlEl("span", { "data-readout": name }, row, "");
 }
 
-function fmt(value, digits = 4) {
+export function fmt(value, digits = 4) {
   return Number(value).toFixed(digits);
 }
 
 // Three significant digits, as a reader reads them: 0.540, 1230, 2.37×10⁻⁶, −0.841 (U+2212).
 const SUPERSCRIPT_DIGITS = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
-function fmt3(value) {
+export function fmt3(value) {
   const v = Number(value);
   if (!Number.isFinite(v)) return String(v);
   if (v === 0) return "0";
@@ -85,7 +86,7 @@ function fmt3(value) {
 // Typeset a label: "θ_i", "λ_{i}", "m·θ_{12}", "10^{5}" become base text with <sub>/<sup> in
 // HTML and <tspan> (smaller, shifted) in SVG; "_"/"^" before anything else ("e^(imθ)") stay
 // as they are. Returns the node.
-function typeset(node, label) {
+export function typeset(node, label) {
   node.replaceChildren();
   const svg = node.namespaceURI === SVG_NS;
   const parts = String(label).split(/([_^](?:\{[^}]*\}|[A-Za-z0-9\u0370-\u03ff]))/);
@@ -110,7 +111,7 @@ function typeset(node, label) {
 // A play button for a slider: steps it forward (looping) while pressed. aria-pressed says the
 // state; Space/Enter toggle it (a <button>). Readers who ask for reduced motion get one step a
 // second instead of eight. Stops when the widget leaves the page.
-function player(parent, control, { label = "play", interval = 125 } = {}) {
+export function player(parent, control, { label = "play", interval = 125 } = {}) {
   const button = htmlEl("button", { type: "button", class: "rope-w-play", "aria-pressed": "false",
     "data-name": "play", "aria-label": `${label}` }, parent, "▶ play");
   let timer = null;
@@ -139,7 +140,7 @@ function player(parent, control, { label = "play", interval = 125 } = {}) {
 // Hover and keyboard focus of one of many marks (cells, clocks, boxes) show its numbers:
 // `marks` are SVG elements; one is a tab stop at a time (roving tabindex), the arrow keys move
 // between them (`columns` wide), Escape leaves. onShow(index) / onHide() do the rest.
-function hoverable(marks, { columns = marks.length, start = 0, onShow, onHide }) {
+export function hoverable(marks, { columns = marks.length, start = 0, onShow, onHide }) {
   let current = Math.min(start, marks.length - 1);
   marks.forEach((mark, i) => {
     // An aria-label is allowed only on an element with a role: each mark is a labelled picture.
@@ -166,7 +167,7 @@ function hoverable(marks, { columns = marks.length, start = 0, onShow, onHide })
 }
 
 // A horizontal colour scale: `colour(v)` for v from lo to hi, ticks at `ticks`.
-function colourScale(parent, { x, y, width, height = 10, lo = -1, hi = 1, ticks = [-1, 0, 1], colour, label = "" }) {
+export function colourScale(parent, { x, y, width, height = 10, lo = -1, hi = 1, ticks = [-1, 0, 1], colour, label = "" }) {
   const group = svgEl("g", { class: "rope-w-scale", "data-legend": "colour" }, parent);
   const steps = 40;
   for (let s = 0; s < steps; s++) {
@@ -183,7 +184,7 @@ function colourScale(parent, { x, y, width, height = 10, lo = -1, hi = 1, ticks 
   return group;
 }
 
-function frame(el, { title, width = 360, height = 360, viewBox = null }) {
+export function frame(el, { title, width = 360, height = 360, viewBox = null }) {
   const root = htmlEl("div", { class: "rope-w" }, el);
   if (title) typeset(htmlEl("div", { class: "rope-w-title" }, root), title);
   const body = htmlEl("div", { class: "rope-w-body" }, root);
@@ -198,7 +199,7 @@ function frame(el, { title, width = 360, height = 360, viewBox = null }) {
 
 // An SVG scales with the page: on a 390 px phone a 400-unit drawing is ~320 px wide and its
 // text would shrink to ~9 px. --rope-w-scale (units per CSS pixel) keeps text 13 px on screen.
-function keepTextSize(svg) {
+export function keepTextSize(svg) {
   const apply = () => {
     const shown = svg.getBoundingClientRect().width;
     const units = svg.viewBox.baseVal ? svg.viewBox.baseVal.width : 0;
@@ -208,14 +209,14 @@ function keepTextSize(svg) {
   requestAnimationFrame(apply);
 }
 
-function arrow(parent, x0, y0, x1, y1, cls) {
+export function arrow(parent, x0, y0, x1, y1, cls) {
   const group = svgEl("g", { class: cls }, parent);
   svgEl("line", { class: "rope-w-stroke" }, group);
   svgEl("polygon", { class: "rope-w-fill" }, group);
   return moveArrow(group, x0, y0, x1, y1);
 }
 // Moves an arrow made by the function above in place (a redraw that changes only where it points).
-function moveArrow(group, x0, y0, x1, y1) {
+export function moveArrow(group, x0, y0, x1, y1) {
   const [line, head] = group.children;
   for (const [key, value] of Object.entries({ x1: x0, y1: y0, x2: x1, y2: y1 })) line.setAttribute(key, value);
   const angle = Math.atan2(y1 - y0, x1 - x0);
@@ -229,7 +230,7 @@ function moveArrow(group, x0, y0, x1, y1) {
 // Slider callback factory: remember the index, tell the kernel (if any), redraw.
 // Without a kernel save_changes() does nothing, so one module serves both settings.
 // With a kernel, a change of the trait made in Python moves the slider and redraws too.
-function syncer(model, state, draw) {
+export function syncer(model, state, draw) {
   return (key, trait) => {
     const onInput = (index) => {
       state[key] = index;
@@ -243,4 +244,16 @@ function syncer(model, state, draw) {
     });
     return onInput;
   };
+}
+
+// The shared stylesheet (common.css), once per document, first in <head> so that a widget's own
+// rules (added by its front end) win over it. The book's pages link the file in <head> instead;
+// a notebook receives this module as a data: URL that ends with a call of this function
+// (rope_core/widgets/_base.py).
+export function shareStyles(css) {
+  if (document.querySelector("style[data-rope-w-shared]")) return;
+  const style = document.createElement("style");
+  style.dataset.ropeWShared = "";
+  style.textContent = css;
+  document.head.prepend(style);
 }

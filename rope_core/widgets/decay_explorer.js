@@ -1,6 +1,9 @@
 // Decay: RoFormer's bound drawn above the scores it bounds, in one unit (score ÷ |q||k|), at one
 // base; beside it the bound for every base at once. Every number comes from Python
 // (rope_core.demos.decay); the page looks values up and draws.
+import { svgEl, htmlEl, slider, readout, fmt3, frame, keepTextSize, syncer } from "./common.js";
+import { lesson, question, steppers } from "./lesson.js";
+
 const DECAY_SUPERSCRIPT = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
 
 // A base as the book writes it: 10⁴ for a power of ten, else with thin spaces.

@@ -1,8 +1,9 @@
 // Direct manipulation for the widgets whose vectors the reader turns: a draggable handle on a
 // vector's tip (mouse, pen, touch and keyboard). Number formats, labels and the play button
-// are common.js's (fmt3, typeset, player). Appended to rotation_explorer.js and relative_invariance.js (function
-// declarations, hoisted). The page computes only elementary 2-D rotations here (cos, sin of one
+// are common.js's (fmt3, typeset, player). Imported by rotation_explorer.js and
+// relative_invariance.js. The page computes only elementary 2-D rotations here (cos, sin of one
 // angle); the browser tests check every number it shows against rope_core.
+import { svgEl, slider, fmt3, typeset, player, frame } from "./common.js";
 
 const DRAG_CSS = `
 .rope-w-svg .rope-w-handle { cursor: grab; touch-action: none; outline: none; }
@@ -31,7 +32,7 @@ function dragStyles(el) {
 // The frame both widgets draw in: a 340-unit square with the unit circle (radius `scale`) and
 // the two axes about its centre. The range inputs come first in the DOM (and in tab order); the
 // drawing is shown first. Returns the frame's parts and the data → drawing maps px, py.
-function dial(el, { title, label, scale }) {
+export function dial(el, { title, label, scale }) {
   dragStyles(el);
   const size = 340, centre = size / 2;
   const { svg, controls } = frame(el, { title, width: size, height: size });
@@ -45,36 +46,36 @@ function dial(el, { title, label, scale }) {
 }
 
 // Angles in degrees, in [0, 360).
-function wrapDeg(deg) {
+export function wrapDeg(deg) {
   const wrapped = deg % 360;
   return wrapped < 0 ? wrapped + 360 : wrapped;
 }
 
 // R(angle) v, angle in radians: the one rotation the page does itself.
-function rotate(v, angle) {
+export function rotate(v, angle) {
   const c = Math.cos(angle), s = Math.sin(angle);
   return [c * v[0] - s * v[1], s * v[0] + c * v[1]];
 }
 
 // length · (cos α, sin α), α in degrees.
-function polar(length, deg) {
+export function polar(length, deg) {
   const a = (deg * Math.PI) / 180;
   return [length * Math.cos(a), length * Math.sin(a)];
 }
 
 // fmt3 (common.js) of a number, with round-off (|v| < 1e-12, e.g. cos 90°) shown as 0.
-function num(value) {
+export function num(value) {
   return fmt3(Math.abs(value) < 1e-12 ? 0 : value);
 }
 
 // A vector's label in the drawing, typeset ("R_{5} q"), centred on (x, y).
-function vectorLabel(parent, x, y, label) {
+export function vectorLabel(parent, x, y, label) {
   return typeset(svgEl("text", { x, y, class: "rope-w-label", "text-anchor": "middle", "dominant-baseline": "middle" }, parent), label);
 }
 
 // Where a vector's label goes: beyond its tip, along it, clear of the arrow and the handle.
 // Kept inside the 340 px drawing (a long q near the edge would push it out).
-function labelAt(px, py, v, pad = 0.28, size = 340) {
+export function labelAt(px, py, v, pad = 0.28, size = 340) {
   const norm = Math.hypot(v[0], v[1]) || 1;
   const clamp = (value, margin) => Math.min(size - margin, Math.max(margin, value));
   return [clamp(px(v[0] + (pad * v[0]) / norm), 30), clamp(py(v[1] + (pad * v[1]) / norm), 10)];
@@ -88,7 +89,7 @@ function labelAt(px, py, v, pad = 0.28, size = 340) {
 // length), clamped to `range`. `get()` → the current angle (deg), `length()` → the length;
 // `set(deg, done, length)` gets the new angle in [0, 360) and length (undefined: unchanged,
 // as from the arrow keys; + and − change the length by 0.1).
-function dragHandle(svg, parent, { name, label, cls, cx, cy, get, set, length, scale, range }) {
+export function dragHandle(svg, parent, { name, label, cls, cx, cy, get, set, length, scale, range }) {
   // A drawing that holds a slider is a group, not an image (an img's children are presentational).
   svg.setAttribute("role", "group");
   const group = svgEl("g", {
@@ -167,7 +168,7 @@ function dragHandle(svg, parent, { name, label, cls, cx, cy, get, set, length, s
 
 // common.js's player loops; these animations stop at the slider's last stop, and a press at
 // the end starts again from 0.
-function playToEnd(parent, control, label) {
+export function playToEnd(parent, control, label) {
   const last = () => Number(control.input.max);
   const play = player(parent, {
     input: control.input,

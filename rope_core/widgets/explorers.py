@@ -38,8 +38,6 @@ from ..demos.rotation import (
 )
 from ..demos.spectrum import clock_positions, clock_table, layout_scores, layout_table, matrix_table
 from ._base import (
-    _COMMON_CSS,
-    _HERE,
     RopeWidget,
     SliderError,
     check_choices,
@@ -51,12 +49,9 @@ from ._base import (
 
 _CONTEXT_CSS = (Path(__file__).parent / "context.css").read_text()
 _SPECTRUM_CSS = (Path(__file__).parent / "spectrum.css").read_text()
-# Pointer, touch and keyboard dragging of a vector, and the play button: shared by the two
-# widgets with draggable vectors (function declarations, so appending them is enough).
-_DRAG_JS = "\n" + (_HERE / "drag.js").read_text()
-# The lesson line, the one question and the step buttons of the teaching widgets.
-_LESSON_JS = "\n" + (_HERE / "lesson.js").read_text()
-_LESSON_CSS = (_HERE / "lesson.css").read_text()
+# The lesson line, the question and the step buttons of the teaching widgets (lesson.js) and
+# their styles, shared by those widgets.
+_LESSON_CSS = (Path(__file__).parent / "lesson.css").read_text()
 
 
 class _Degrees(traitlets.Float):
@@ -102,8 +97,8 @@ class RotationExplorer(RopeWidget):
         Lowest and highest length a drag gives :math:`q` (widened to hold every stop).
     """
 
-    _esm = module("rotation_explorer") + _DRAG_JS + _LESSON_JS
-    _css = _COMMON_CSS + _LESSON_CSS
+    _esm = module("rotation_explorer")
+    _css = _LESSON_CSS
     _sliders = {"position": lambda w: w._max_position + 1, "theta_index": lambda w: len(w._thetas),
                 "length_index": lambda w: len(w._lengths)}
     position = traitlets.Int(ROTATION_DEFAULTS["position"]).tag(sync=True)
@@ -202,8 +197,8 @@ class CandidateExplorer(RopeWidget):
         Positions :math:`0 \dots` ``size`` − 1 on each axis (2 to 24).
     """
 
-    _esm = module("candidate_explorer") + _LESSON_JS
-    _css = _COMMON_CSS + _LESSON_CSS
+    _esm = module("candidate_explorer")
+    _css = _LESSON_CSS
     _sliders = {"candidate_index": lambda w: len(CANDIDATES), "part_index": lambda w: 2,
                 "diagonal_index": lambda w: 2 * w._size - 1}
     candidate_index = traitlets.Int(0).tag(sync=True)
@@ -275,8 +270,8 @@ class RelativeInvariance(RopeWidget):
         (for a first encounter, before the positions are introduced one by one).
     """
 
-    _esm = module("relative_invariance") + _DRAG_JS + _LESSON_JS
-    _css = _COMMON_CSS + _LESSON_CSS
+    _esm = module("relative_invariance")
+    _css = _LESSON_CSS
     _sliders = {name: (lambda w: w._max_position + 1) for name in ("m", "n", "shift")}
     m = traitlets.Int(RELATIVE_DEFAULTS["m"]).tag(sync=True)
     n = traitlets.Int(RELATIVE_DEFAULTS["n"]).tag(sync=True)
@@ -371,7 +366,7 @@ class FrequencyClocks(RopeWidget):
     """
 
     _esm = module("frequency_clocks")
-    _css = _COMMON_CSS + _SPECTRUM_CSS
+    _css = _SPECTRUM_CSS
     _sliders = {"position": lambda w: len(w._positions), "context_index": lambda w: len(w._contexts),
                 "dim_index": lambda w: len(w.dims), "base_index": lambda w: len(w.bases)}
     dims = traitlets.List(traitlets.Int()).tag(sync=True)
@@ -459,7 +454,7 @@ class RotationMatrixHeatmap(RopeWidget):
     """
 
     _esm = module("rotation_matrix_heatmap")
-    _css = _COMMON_CSS + _SPECTRUM_CSS
+    _css = _SPECTRUM_CSS
     _sliders = {"dim_index": lambda w: len(w._dims), "base_index": lambda w: len(w._bases),
                 "position": lambda w: w._max_position + 1, "pair": lambda w: min(w._dims) // 2}
     dim_index = traitlets.Int(1).tag(sync=True)
@@ -524,8 +519,8 @@ class DecayExplorer(RopeWidget):
         multiple of ``step``.
     """
 
-    _esm = module("decay_explorer") + _LESSON_JS
-    _css = _COMMON_CSS + _CONTEXT_CSS + _LESSON_CSS
+    _esm = module("decay_explorer")
+    _css = _CONTEXT_CSS + _LESSON_CSS
     _sliders = {"base_index": lambda w: len(w._bases), "distance_index": lambda w: len(w._stops)}
     base_index = traitlets.Int(2).tag(sync=True)
     distance_index = traitlets.Int(8).tag(sync=True)
@@ -603,7 +598,7 @@ class ContextExtension(RopeWidget):
     """
 
     _esm = module("context_extension")
-    _css = _COMMON_CSS + _CONTEXT_CSS
+    _css = _CONTEXT_CSS
     _sliders = {"factor_index": lambda w: len(w._factors), "position_index": lambda w: len(w._positions),
                 "scheme_index": lambda w: len(EXTENSION_METHODS), "model_index": lambda w: len(w._menu),
                 "step_index": lambda w: len(CONTEXT_STEPS)}
@@ -765,7 +760,7 @@ class LayoutExplorer(RopeWidget):
     """
 
     _esm = module("layout_explorer")
-    _css = _COMMON_CSS + _SPECTRUM_CSS
+    _css = _SPECTRUM_CSS
     _sliders = {"dim_index": lambda w: len(w._dims), "pair": lambda w: min(w._dims) // 2}
     dim_index = traitlets.Int(0).tag(sync=True)
     pair = traitlets.Int(1).tag(sync=True)

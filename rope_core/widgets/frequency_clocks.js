@@ -2,6 +2,7 @@
 // its wavelength against the context L, and the position m written as the readings
 // m/β^i of an odometer's wheels. Every frequency comes from Python (clock_table); the page
 // multiplies it by m and nothing else.
+import { svgEl, htmlEl, slider, readout, fmt3, typeset, hoverable, frame, arrow, moveArrow, syncer } from "./common.js";
 const TAU = 2 * Math.PI;
 // The time-lapse: log10(m + 1) grows at a constant rate, so the speed in tokens per second
 // grows with m (about 1 token/s at the start, 10 000 near m = 10^5).

@@ -5,6 +5,7 @@
 // run through the other layout's code. Every number comes from Python (layout_table,
 // layout_scores); this only draws.
 // A sample entry: whole numbers as they are (−2, not −2.00), others to three digits.
+import { svgEl, htmlEl, slider, readout, fmt3, typeset, hoverable, frame, syncer } from "./common.js";
 function value(v) {
   return Number.isInteger(v) ? String(v).replace("-", "−") : fmt3(v);
 }

@@ -1,9 +1,10 @@
 // What a widget says before it is touched, and the one question it asks: a lesson line, a
 // question with answer buttons whose feedback quotes the widget's own numbers, and −/+ step
 // buttons for a long slider (a finger cannot hit one of 65 stops on a 124 px track).
+import { htmlEl, typeset } from "./common.js";
 
 // The lesson (one sentence, typeset) above the drawing.
-function lesson(root, text) {
+export function lesson(root, text) {
   const node = htmlEl("p", { class: "rope-w-lesson", "data-lesson": "" }, null);
   typeset(node, text);
   const body = root.querySelector(".rope-w-body");
@@ -14,7 +15,7 @@ function lesson(root, text) {
 // A question with a few answers. `explain(choice)` returns the feedback text (it reads the
 // widget's state when the reader answers, so its numbers are the ones drawn). Returns
 // {node, answer(i)}; the chosen answer is aria-pressed, the feedback is aria-live.
-function question(parent, { prompt, choices, explain }) {
+export function question(parent, { prompt, choices, explain }) {
   const box = htmlEl("div", { class: "rope-w-question", role: "group", "aria-label": "question" }, parent);
   typeset(htmlEl("div", { class: "rope-w-question-prompt" }, box), prompt);
   const row = htmlEl("div", { class: "rope-w-answers" }, box);
@@ -42,7 +43,7 @@ function question(parent, { prompt, choices, explain }) {
 }
 
 // −/+ buttons beside a slider made by common.js's slider(): one stop per press (44 px targets).
-function steppers(control, label) {
+export function steppers(control, label) {
   const row = control.input.parentNode;
   row.classList.add("rope-w-stepped");
   const make = (text, delta, name) => {

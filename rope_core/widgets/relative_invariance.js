@@ -3,6 +3,9 @@
 // angle γ between them as an arc; two strip charts show the score against Δ (flat) and against
 // n − m (a cosine). The page does the elementary 2-D rotations (drag.js's rotate); the browser
 // tests check every number and mark against rope_core.
+import { svgEl, htmlEl, slider, readout, typeset, keepTextSize, arrow, syncer } from "./common.js";
+import { dial, wrapDeg, rotate, polar, num, vectorLabel, labelAt, dragHandle, playToEnd } from "./drag.js";
+import { lesson, question } from "./lesson.js";
 
 function render({ model, el }) {
   const data = model.get("data");

@@ -2,6 +2,9 @@
 // 2×2 matrix, drawn in the matrix's colours), the arc mθ labelled in place, and the trail of
 // earlier positions (numbered on hover, the closest return so far ringed). The page turns q with
 // cos mθ, sin mθ (drag.js's rotate); the table (angles, offsets, closest returns) is Python's.
+import { svgEl, htmlEl, slider, readout, typeset, arrow, syncer } from "./common.js";
+import { dial, wrapDeg, rotate, polar, num, vectorLabel, labelAt, dragHandle, playToEnd } from "./drag.js";
+import { lesson, question } from "./lesson.js";
 
 function render({ model, el }) {
   const data = model.get("data");

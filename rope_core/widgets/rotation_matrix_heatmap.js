@@ -2,6 +2,7 @@
 // (1, 0): R_m x holds each pair turned by m·θ_i, drawn as a dial beside its 2×2 block (the
 // frequency clocks' glyph and colours). Hovering a block or a dial marks both. Every entry
 // comes from Python (matrix_table); the page only looks values up.
+import { svgEl, htmlEl, slider, readout, fmt3, typeset, player, hoverable, colourScale, frame, arrow, moveArrow, syncer } from "./common.js";
 const TAU_HEAT = 2 * Math.PI;
 
 function render({ model, el }) {

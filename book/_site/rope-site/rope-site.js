@@ -110,6 +110,11 @@
   // copybutton.js (deferred, before this file) adds its buttons when the page is parsed.
   if (copies().length) copyGroup();
   else document.addEventListener("DOMContentLoaded", copyGroup, { once: true });
+  // 4. The theme's search field shows "Search Ctrl+K" but is named "Search": its name becomes
+  //    what it shows (WCAG 2.5.3, label in name), so voice control finds it by its text.
+  for (const field of document.querySelectorAll(".search-button-field[aria-label]")) {
+    field.removeAttribute("aria-label");
+  }
   let timer = null;
   window.addEventListener("resize", () => { clearTimeout(timer); timer = setTimeout(mark, 150); });
   // The maths is typeset at build time (SVG): the boxes can be measured at once.

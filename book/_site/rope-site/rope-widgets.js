@@ -11,13 +11,13 @@
 //   <script type="application/vnd.jupyter.widget-view+json">{"model_id": id}</script>
 //   <script type="application/vnd.rope.widget-state-urls+json">{id: url of a JSON file
 //       holding {model_module, model_name, state: {_esm, _css, _anywidget_id, ...traits},
-//       buffers?}}</script>
+//       buffers?}}</script>, `_esm` being the URL of the widget's module relative to the file
 //   or, on a page built otherwise, the state inline:
 //   <script type="application/vnd.jupyter.widget-state+json">{"state": {id: {...}}}</script>
 // What it does: fetch the first view's file alone (on a slow link the first slider does not
 // share it with the others), then the others together; per view, as soon as its own model is
 // in: inject the widget's CSS once (a <style> per _anywidget_id, as anywidget does), import
-// its ESM once (a Blob URL, as anywidget does; `_esm` may also be an http(s) URL), call
+// its ESM once (a Blob URL, as anywidget does; or, the book's case, the URL of its file), call
 // `initialize({model})` once per model and `render({model, el})` per view, into a
 // <div class="rope-widget-view" data-widget="ClassName"> placed where the view script is.
 // A view that fails (its file missing, offline, a module error) shows a short note in its
@@ -88,10 +88,13 @@ function injectCss(css, id) {
   document.head.appendChild(style);
 }
 
-async function importWidget(esm) {
+// `_esm` is the module's text, or (no white space) its URL: the book's build writes each
+// widget's module once, as a file beside the shared ones it imports, and names it relative to
+// the state file (`base`).
+async function importWidget(esm, base) {
   let mod;
-  if (/^https?:\/\//.test(esm)) {
-    mod = await import(esm);
+  if (!/\s/.test(esm)) {
+    mod = await import(new URL(esm, base).href);
   } else {
     const url = URL.createObjectURL(new Blob([esm], { type: "text/javascript" }));
     try { mod = await import(url); } finally { URL.revokeObjectURL(url); }
@@ -140,7 +143,7 @@ export async function renderAll(root = document) {
         const model = new StaticModel(decodeBuffers(spec.state, spec.buffers));
         const cssId = model.get("_anywidget_id") || id;
         injectCss(model.get("_css"), cssId);
-        const widget = await importWidget(model.get("_esm"));
+        const widget = await importWidget(model.get("_esm"), new URL(urls[id] || "", document.baseURI));
         if (widget.initialize) await widget.initialize({ model });
         return { model, widget };
       })());

@@ -183,8 +183,7 @@ def test_static_views_draw_the_demos_table():
 
 
 def test_embedded_state_stays_under_200_kb_at_the_largest_settings():
-    # Module and styles included (about 45 KB of it): the data itself is under 20 KB each.
-    assert W.RotationExplorer().state_size() < 70_000 and W.RelativeInvariance().state_size() < 70_000
+    assert W.RotationExplorer().state_size() < 60_000 and W.RelativeInvariance().state_size() < 60_000
     big = W.RotationExplorer(thetas=tuple(np.linspace(0.01, 3.0, 12)), max_position=256,
                              q_angles_deg=tuple(range(0, 360, 5)), lengths=(0.5, 1.0, 1.5, 2.0))
     assert big.state_size() <= 200_000

@@ -6,7 +6,8 @@ the whole maths); this is what makes ``apply_rope`` cost about a copy of ``x``:
 * cos/sin tables are cached, keyed by everything they depend on (positions, dim, base,
   scaling, dtype): a model calls RoPE on every layer with the same positions;
 * interleaved pairs are complex numbers in memory, so a contiguous float32/64 ``x`` is rotated
-  by one complex multiply per pair, with no temporaries;
+  by one complex multiply per pair, with no temporaries, in blocks of positions whose table
+  stays in cache while every head and batch entry uses it;
 * the half layout (and float16 or strided input) is rotated in cache-sized blocks of rows.
 """
 
@@ -132,6 +133,31 @@ def _blocks(shape, rows):
             for start in range(0, seq_len, rows)]
 
 
+#: Bytes of the table rows one step of :func:`_multiply_by_table` reuses (fits a core's L2).
+_TABLE_BLOCK_BYTES = 2**17
+
+
+def _multiply_by_table(source, table, target):
+    """``target = source * table`` with a table of shape (L, d/2) shared by every leading index.
+
+    One broadcast multiply streams the whole table again for each leading index (each head
+    of each batch entry): as many bytes as ``x`` itself. Taking the rows in blocks and all
+    leading indices within a block reads each table block once, while it is in cache.
+    """
+    rows = max(1, _TABLE_BLOCK_BYTES // max(table.itemsize * table.shape[-1], 1))
+    if (table.ndim != 2 or source.ndim < 3 or source.shape[-2] != table.shape[0]
+            or rows >= table.shape[0] or not source.flags.c_contiguous
+            or not target.flags.c_contiguous):
+        np.multiply(source, table, out=target)
+        return
+    lead = int(np.prod(source.shape[:-2]))
+    source_3d = source.reshape(lead, *source.shape[-2:])     # views: both are C-contiguous
+    target_3d = target.reshape(lead, *target.shape[-2:])
+    for start in range(0, table.shape[0], rows):
+        block = slice(start, start + rows)
+        np.multiply(source_3d[:, block], table[block], out=target_3d[:, block])
+
+
 def rotate_into(x, positions, base, layout, rope_scaling, out, cos_sin_tables):
     """Write the rotation of ``x`` (..., L, d) into ``out``: the fast path of apply_rope.
 
@@ -145,7 +171,7 @@ def rotate_into(x, positions, base, layout, rope_scaling, out, cos_sin_tables):
         # Interleaved pairs are complex numbers in memory: one multiply per pair, no temporaries.
         table = _derived_table("complex", positions, dim, base, rope_scaling, source.dtype,
                                cos_sin_tables)
-        np.multiply(source, table, out=target)
+        _multiply_by_table(source, table, target)
         return
     rows = max(1, _BLOCK_ELEMENTS // max(dim, 1))
     blocks = _blocks(x.shape, rows)

@@ -437,3 +437,34 @@ def test_the_interleaved_default_warns_only_for_a_transformers_style_call():
         apply_rope(x, position_ids, layout="half")                   # said which: no warning
         apply_rope(x, np.arange(5))                                  # the teaching call: none
         apply_rope(x[0, 0], np.arange(5))
+
+
+def test_the_blocked_interleaved_kernel_equals_one_multiply(monkeypatch):
+    """Large inputs are multiplied by the complex table in blocks of positions (the table block
+    stays in cache across heads); the result is bit for bit that of one broadcast multiply."""
+    import rope_core._fast as fast
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((2, 3, 300, 16)).astype(np.float32)
+    positions = 7 + np.arange(300)
+    whole = apply_rope(x, positions)
+    monkeypatch.setattr(fast, "_TABLE_BLOCK_BYTES", 8 * 8 * 3)          # 3 positions per block
+    calls = []
+
+    class CountingNumpy:                    # fast.np, with its multiplies counted
+        def __getattr__(self, name):
+            return getattr(np, name)
+
+        def multiply(self, *args, **kwargs):
+            calls.append(args[0].shape)
+            return np.multiply(*args, **kwargs)
+
+    monkeypatch.setattr(fast, "np", CountingNumpy())
+    blocked = apply_rope(x, positions)
+    monkeypatch.undo()
+    assert calls == [(6, 3, 8)] * 100                                    # 300 rows, 3 per block
+    np.testing.assert_array_equal(blocked, whole)
+    out = np.empty_like(x)
+    np.testing.assert_array_equal(apply_rope(x, positions, out=out), whole)
+    # positions per batch entry: one table per entry, the plain multiply
+    per_batch = np.stack([positions, positions + 50])[:, None, :]
+    np.testing.assert_allclose(apply_rope(x, per_batch)[1], apply_rope(x[1], positions + 50), rtol=0, atol=0)

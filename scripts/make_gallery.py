@@ -145,8 +145,11 @@ k = {_vector_code(RELATIVE['k_angle'], RELATIVE['k_length'])}
         ),
         "FrequencyClocks": Section(
             "Turn the frequency clocks",
-            r"""Each pair $i$ is a hand turning $\theta_i = \text{base}^{-2i/d}$ radians per position. Dashed
-clocks have a wavelength longer than the chosen context: they never complete a turn in it.""",
+            r"""Each pair $i$ is a hand turning $\theta_i = \text{base}^{-2i/d}$ radians per position; the number
+under each face counts its turns. Grey hands on dashed faces have a wavelength longer than the
+chosen context $L$: they never complete a turn in it. The widget asks how many hands have turned
+once by $m = L$; its time-lapse runs $m$ on a logarithmic clock, and its odometer row reads
+$m/\beta^i$, the digits picture of chapter 5.""",
             r"Eight clock hands for $d = 16$ at positions 5 and 50: the first hands spin, the last barely move. "
             "Dashed clocks do not complete a turn in 256 tokens.",
             "Two grids of eight small clocks. At position 5 and at position 50 the first clocks show very different "
@@ -156,7 +159,9 @@ clocks have a wavelength longer than the chosen context: they never complete a t
         ),
         "RotationMatrixHeatmap": Section(
             "Look inside the rotation matrix",
-            r"$R^d_{\Theta,m}$ is zero except for its $2 \times 2$ blocks; each block turns one pair.",
+            r"""$R^d_{\Theta,m}$ is zero except for its $2 \times 2$ blocks; each block turns one pair. The widget
+multiplies $R_m$ by a vector $x$ whose pairs all start at $(1, 0)$: the dial beside each block is
+that pair of $R_m x$, turned by $m\theta_i$.""",
             r"$R^{16}_{\Theta,m}$ at $m = 1$ and $m = 20$: only the $2 \times 2$ blocks on the diagonal are non-zero.",
             "Two heat maps of a 16 by 16 matrix, zero everywhere except 2 by 2 blocks along the diagonal. The "
             "top-left blocks change colour between position 1 and position 20; the bottom-right blocks stay close "
@@ -178,20 +183,22 @@ in {doc}`08-rope-in-attention`.""",
         ),
         "ContextExtension": Section(
             "Stretch the context",
-            """Five ways to turn a model trained on $L = 4096$ tokens into one that reads $sL$: how each
-changes the wavelength of every pair, the attention factor, how far the slowest pair turns, and
-how many of the slow pairs (those that complete less than one turn in $L$ tokens) turn further at
-the chosen position than they ever did in training. At $s = 8$ and position $8L$ NTK-aware
+            """Five ways to turn a model trained on $L = 4096$ tokens into one that reads $sL$, in the
+chapter's steps: the problem (one dial per slow pair, the arc it covered in training shaded, its
+hand at position $p$), dividing every frequency (PI, NTK-aware), and keeping the fast pairs while
+dividing the slow ones (YaRN, Llama 3.1). Under "numbers": the attention factor, how far the
+slowest pair turns, and how many of the slow pairs (those that complete less than one turn in
+$L$ tokens) turn further at $p$ than they ever did in training. At $s = 8$ and $p = 8L$ NTK-aware
 scaling leaves 17 of the 18 slow pairs beyond training, although its slowest pair is exactly
 back in range: checking one pair is not enough.
 
-Below the schemes, the model menu shows a real model's RoPE from `rope_core.atlas` (each
-layer type with RoPE as its own entry): every pair's wavelength as the model ships it (coloured
-by how much its scaling stretched it), and as trained where scaling changed it, against the
-trained length and the maximum positions of its config. Shaded pairs never complete a turn in
-training; the read-out says how many of them turn further at the maximum position than they
-ever did in training (Llama 3.1 8B: all 29, by 2×, because it ships factor 8 for 16 times its
-training length).""",
+Step 4 shows a real model's RoPE from `rope_core.atlas` (each layer type with RoPE as its own
+entry): every pair's wavelength as the model ships it (coloured by how much its scaling
+stretched it), and as trained where scaling changed it, against the trained length and the
+maximum positions of its config. Shaded pairs never complete a turn in training; the read-out
+says how many of them turn further at the maximum position than they did in the first training
+length (Llama 3.1 8B: all 29, by 2×, because it ships factor 8 for 16 times that length), and
+whether the model was then trained with its scaling (Llama 3.1 was, so it has seen those angles).""",
             r"Wavelength of each of the 64 pairs ($d = 128$) under five schemes, for scale factors 4 and 16.",
             "Two log-scale line plots of wavelength against pair index. The unscaled line rises straight; linear "
             "interpolation is shifted up everywhere; NTK-aware tilts the line; YaRN and Llama 3.1 follow the "
@@ -200,7 +207,9 @@ training length).""",
         ),
         "LayoutExplorer": Section(
             "Pair the features two ways",
-            "The interleaved and half layouts, and the permutation between them.",
+            """The interleaved and half layouts, the permutation between them, and what it and
+`rotate_half` do to a vector's numbers. A switch loads a previous-token head's weights into the
+other layout's code: its score against $n - m$ loses its peak at $-1$.""",
             "Pairs 1 and 3 of an 8-dimensional head in both layouts, and the permutation between them.",
             "Two diagrams of eight feature boxes in two rows, interleaved on top and half below, with lines for the "
             "permutation. Left, features 2 and 3 on top map to features 1 and 5 below. Right, features 6 and 7 map "

@@ -106,3 +106,24 @@ def test_chapter_9_context_prose(chromium, book_server):
         assert not log.problems(), log.problems()
     finally:
         context.close()
+
+
+def test_back_to_top_never_covers_a_widget(chromium, book_server):
+    # The theme's "Back to top" pill floats over the page when the reader scrolls up: hidden
+    # while a widget is on screen; the mark goes once no widget is.
+    from _browser import PHONE
+    context, page, log = open_page(chromium, "light", viewport=PHONE, touch=True)
+    try:
+        page.goto(f"{book_server}/book/05-d-dimensions.html", wait_until="networkidle")
+        page.wait_for_function("document.documentElement.dataset.ropeWidgets === 'ready'", timeout=30000)
+        button = page.locator("#pst-back-to-top")
+        assert button.count() == 1
+        page.locator(".rope-w").first.scroll_into_view_if_needed()
+        page.mouse.wheel(0, -200)  # scrolling up is what brings the pill out
+        page.wait_for_function("document.documentElement.hasAttribute('data-rope-widget-on-screen')", timeout=5000)
+        assert button.evaluate("(b) => getComputedStyle(b).display") == "none"
+        page.evaluate("window.scrollTo(0, 0)")
+        page.wait_for_function("!document.documentElement.hasAttribute('data-rope-widget-on-screen')", timeout=5000)
+        assert not log.problems(), log.problems()
+    finally:
+        context.close()

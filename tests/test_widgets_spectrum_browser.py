@@ -638,8 +638,65 @@ def test_contrast_phone_targets_and_text_size(chromium, site, screenshot_dir, na
         if tag == "390":
             overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
             assert overflow <= 0, overflow
+            # Below 480 px each slider's label and value sit above its track, which gets the
+            # row's whole width (less the step buttons where a slider has them).
+            rows = page.eval_on_selector_all(".rope-w-control", """(rs) => rs.filter((r) => r.offsetParent !== null && r.querySelector('input[type=range]'))
+                .map((r) => { const box = (el) => el.getBoundingClientRect();
+                  return [box(r.querySelector('label')).bottom, box(r.querySelector('input')).top, box(r.querySelector('input')).width, box(r).width]; })""")
+            for label_bottom, track_top, track, row in rows:
+                assert label_bottom <= track_top + 1 and track >= row - 2 * 48 - 2, (name, label_bottom, track_top, track, row)
         if page.locator("[tabindex='0']").count():
             page.locator("[tabindex='0']").first.focus()  # a hover read-out in the screenshot
         page.screenshot(path=str(screenshot_dir / f"spectrum-{name}-{theme}-{tag}.png"), full_page=True)
         assert not log.problems(), log.problems()
         context.close()
+
+
+TAPS = {"FrequencyClocks": ('g[data-pair="5"]', '[data-readout="hover"]'),
+        "RotationMatrixHeatmap": ('g[data-dial="2"]', '[data-readout="hover"]'),
+        "LayoutExplorer": ('rect[data-feature="5"][data-layout="half"]', '[data-readout="hover"]'),
+        "ContextExtension": ('g[data-dial="50"]', '[data-readout="pair"]')}
+
+
+@pytest.mark.parametrize("name", list(TAPS))
+def test_tapped_mark_shows_its_numbers_beside_it_on_a_phone(chromium, site, name):
+    # The read-out line is a screen below the drawing on a phone: a bubble just under the
+    # tapped mark says the same thing; a tap outside the drawing removes it. Not on a desktop.
+    mark_selector, readout_selector = TAPS[name]
+    for viewport, touch in ((PHONE, True), (DESKTOP, False)):
+        context, page, log, _ = open_widget(chromium, site, name, "dark", viewport=viewport, touch=touch)
+        mark = page.locator(mark_selector).first
+        mark.scroll_into_view_if_needed()
+        if touch:
+            mark.tap()
+        else:
+            mark.hover()
+        tip = page.locator(".rope-w-tip")
+        if not touch:
+            assert tip.count() == 0 or not tip.is_visible()
+            context.close()
+            continue
+        assert tip.is_visible()
+        box, at = tip.bounding_box(), mark.bounding_box()
+        assert at["y"] + at["height"] <= box["y"] <= at["y"] + at["height"] + 12, (box, at)
+        assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"], box
+        assert " ".join(tip.inner_text().split()) == " ".join(page.locator(readout_selector).inner_text().split())
+        page.locator(".rope-w-title").first.tap()
+        assert not tip.is_visible()
+        assert not log.problems(), log.problems()
+        context.close()
+
+
+def test_step_buttons_move_the_clocks_position_one_stop(chromium, site):
+    context, page, log, widget = open_widget(chromium, site, "FrequencyClocks", viewport=PHONE, touch=True)
+    start = int(page.locator('input[data-name="position"]').input_value())
+    plus, minus = page.locator('button[data-step-of="position"][data-delta="1"]'), page.locator('button[data-step-of="position"][data-delta="-1"]')
+    assert plus.bounding_box()["height"] >= 44 and plus.bounding_box()["width"] >= 44
+    plus.tap()
+    plus.tap()
+    minus.tap()
+    index = int(page.locator('input[data-name="position"]').input_value())
+    assert index == start + 1 and page.evaluate("window.ropeState.position") == index
+    assert int(dataset(page, '[data-readout="summary"]')["position"]) == widget.data["positions"][index]
+    assert not log.problems(), log.problems()
+    context.close()

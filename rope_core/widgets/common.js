@@ -194,6 +194,7 @@ export function frame(el, { title, width = 360, height = 360, viewBox = null }) 
   }, body);
   const controls = htmlEl("div", { class: "rope-w-controls" }, body);
   keepTextSize(svg);
+  watchOnScreen(root);
   return { root, svg, controls };
 }
 
@@ -256,4 +257,65 @@ export function shareStyles(css) {
   style.dataset.ropeWShared = "";
   style.textContent = css;
   document.head.prepend(style);
+}
+
+// Narrow screens: a bubble beside the tapped mark repeating its read-out, since the read-out
+// line itself may be a screen below. `source` is the read-out element (it keeps aria-live, so
+// the bubble is hidden from screen readers); a tap outside the drawings or hideTip() removes it.
+export function showTip(mark, source) {
+  const root = mark.closest(".rope-w");
+  if (!root || !(window.matchMedia && window.matchMedia("(max-width: 600px)").matches)) return;
+  let tip = root.querySelector(":scope > .rope-w-tip");
+  if (!tip) {
+    tip = htmlEl("div", { class: "rope-w-tip", "aria-hidden": "true" }, root);
+    document.addEventListener("pointerdown", (event) => {
+      if (!(event.target instanceof Element) || !root.contains(event.target) || !event.target.closest("svg")) tip.hidden = true;
+    }, true);
+  }
+  tip.replaceChildren(...source.cloneNode(true).childNodes);
+  tip.hidden = false;
+  const at = mark.getBoundingClientRect(), box = root.getBoundingClientRect();
+  const left = Math.max(8, Math.min(box.width - tip.offsetWidth - 8, at.left - box.left + at.width / 2 - tip.offsetWidth / 2));
+  tip.style.left = `${left}px`;
+  tip.style.top = `${at.bottom - box.top + 6}px`;
+}
+
+export function hideTip(root) {
+  const tip = root && root.querySelector(":scope > .rope-w-tip");
+  if (tip) tip.hidden = true;
+}
+
+// The theme's floating "Back to top" pill would cover sliders: the page hides it while any
+// widget is on screen (html[data-rope-widget-on-screen], see common.css).
+const onScreen = new Set();
+const screenWatcher = typeof IntersectionObserver === "undefined" ? null : new IntersectionObserver((entries) => {
+  for (const entry of entries) {
+    if (entry.isIntersecting) onScreen.add(entry.target); else onScreen.delete(entry.target);
+  }
+  document.documentElement.toggleAttribute("data-rope-widget-on-screen", [...onScreen].some((node) => node.isConnected));
+});
+export function watchOnScreen(root) {
+  if (screenWatcher) screenWatcher.observe(root);
+}
+
+// Step buttons (−, +) either side of a long slider's track: one stop per press, 44 px
+// targets, for fingers that cannot place a thumb on a track with under a pixel per stop.
+export function stepButtons(control, label) {
+  const { input } = control;
+  const track = htmlEl("div", { class: "rope-w-track" });
+  input.replaceWith(track);
+  const button = (text, delta, name) => {
+    const b = htmlEl("button", { type: "button", class: "rope-w-step-button", "data-step-of": input.dataset.name,
+      "data-delta": delta, "aria-label": `${label}: ${name}` }, track, text);
+    b.addEventListener("click", () => {
+      const i = Math.max(0, Math.min(Number(input.max), Number(input.value) + delta));
+      if (String(i) !== input.value) control.set(i);
+    });
+    b.addEventListener("keydown", (event) => event.stopPropagation());
+    return b;
+  };
+  button("−", -1, "one stop down");
+  track.appendChild(input);
+  button("+", 1, "one stop up");
+  return control;
 }

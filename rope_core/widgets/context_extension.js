@@ -4,7 +4,7 @@
 // One dial per slow pair (its trained arc shaded, its hand at position p), every pair's
 // wavelength with each line labelled at its end, and the numbers of all five schemes behind a
 // toggle. Every number comes from Python (rope_core.demos.context); this only draws.
-import { svgEl, htmlEl, slider, fmt, keepTextSize, arrow, moveArrow, syncer } from "./common.js";
+import { svgEl, htmlEl, slider, fmt, keepTextSize, arrow, moveArrow, syncer, showTip, watchOnScreen } from "./common.js";
 const SCHEME_COLOURS = ["var(--rope-w-muted)", "var(--rope-w-q)", "var(--rope-w-k)", "var(--rope-w-rot)", "var(--rope-w-accent)"];
 const BAND_NAMES = ["kept", "blended", "scaled"];
 const BAND_COLOURS = ["var(--rope-w-q)", "var(--rope-w-accent)", "var(--rope-w-k)"];
@@ -110,8 +110,8 @@ function pairTargets(svg, { px, top, height, bottom, pairs }, onPair) {
   for (let i = 0; i < pairs; i++) {
     const r = svgEl("rect", { x: px(i) - stepX / 2, y: top, width: stepX, height: height - top - bottom,
       fill: "transparent", "data-target": i }, group);
-    r.addEventListener("pointerenter", () => onPair(i));
-    r.addEventListener("pointerdown", () => onPair(i));
+    r.addEventListener("pointerenter", () => onPair(i, r, false));
+    r.addEventListener("pointerdown", () => onPair(i, r, true));
   }
   return group;
 }
@@ -145,6 +145,7 @@ function render({ model, el }) {
   const data = model.get("data");
   const pairs = data.theta.length;
   const root = htmlEl("div", { class: "rope-w rope-w-context-extension" }, el);
+  watchOnScreen(root);
   const title = htmlEl("div", { class: "rope-w-title", "data-readout": "title" }, root);
   const tabs = htmlEl("div", { class: "rope-w-steps", role: "tablist", "aria-label": "steps" }, root);
   const question = htmlEl("p", { class: "rope-w-question", "data-readout": "question" }, root);
@@ -306,7 +307,7 @@ function render({ model, el }) {
       svgEl("text", { x: cx, y: cy - radius - 5, "text-anchor": "middle", class: "rope-w-muted-text", "data-dial-pair": i }, group).textContent = `i = ${i}`;
       const label = svgEl("text", { x: cx, y: cy + radius + 16, "text-anchor": "middle", "data-dial-label": i }, group);
       group.addEventListener("pointerenter", () => setPair(i));
-      group.addEventListener("pointerdown", () => setPair(i));
+      group.addEventListener("pointerdown", () => { setPair(i); showTip(group, out.pair); });
       return { i, cx, cy, group, trained, past, hand, label };
     });
     const ring = svgEl("circle", { r: radius + 4, class: "rope-w-hovered", visibility: "hidden" }, svg);
@@ -361,7 +362,7 @@ function render({ model, el }) {
     const mark = svgEl("g", { class: "rope-w-mark", "pointer-events": "none" }, svg);
     svgEl("line", { y1: top, y2: height - bottom, class: "rope-w-context", "stroke-dasharray": "1 2" }, mark);
     svgEl("circle", { r: 5.5, fill: "none", style: "stroke: var(--rope-w-fg); stroke-width: 1.6" }, mark);
-    pairTargets(svg, geometry, setPair);
+    pairTargets(svg, geometry, (i, rect, tapped) => { setPair(i); if (tapped) showTip(rect, out.pair); });
     let key = null;
     views.push({ mark: (i) => {
       const [column, ring] = mark.children;
@@ -507,7 +508,7 @@ function renderModels(model, data, state, root, views, setPair) {
   state.m = model.get("model_index");
   select.selectedIndex = state.m;
   select.addEventListener("keydown", (event) => event.stopPropagation());
-  const width = 440, height = 300, left = 50, right = 96, top = 12, bottom = 40;
+  const width = 440, height = 300, left = 50, right = 114, top = 12, bottom = 40;
   const body = htmlEl("div", { class: "rope-w-body" }, section);
   const svg = svgEl("svg", { viewBox: `0 0 ${width} ${height}`, width, height, role: "img",
     class: "rope-w-svg rope-w-large", "aria-label": "wavelength of every pair of the chosen model; arrow keys pick a pair" }, body);
@@ -606,7 +607,7 @@ function renderModels(model, data, state, root, views, setPair) {
       svgEl("text", { x: left + 20, y: top + 12 + 15 * row, class: "rope-w-halo" }, svg).textContent = "< 1 turn in training";
     }
     mark = svgEl("g", { class: "rope-w-mark", "pointer-events": "none" }, svg);
-    pairTargets(svg, geometry, setPair);
+    pairTargets(svg, geometry, (i, rect, tapped) => { setPair(i); if (tapped) showTip(rect, pairShown); });
     markPair(state.pair);
 
     shown.replaceChildren();

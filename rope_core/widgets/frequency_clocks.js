@@ -2,7 +2,7 @@
 // its wavelength against the context L, and the position m written as the readings
 // m/β^i of an odometer's wheels. Every frequency comes from Python (clock_table); the page
 // multiplies it by m and nothing else.
-import { svgEl, htmlEl, slider, readout, fmt3, typeset, hoverable, frame, arrow, moveArrow, syncer } from "./common.js";
+import { svgEl, htmlEl, slider, readout, fmt3, typeset, hoverable, frame, arrow, moveArrow, syncer, showTip, hideTip, stepButtons } from "./common.js";
 const TAU = 2 * Math.PI;
 // The time-lapse: log10(m + 1) grows at a constant rate, so the speed in tokens per second
 // grows with m (about 1 token/s at the start, 10 000 near m = 10^5).
@@ -39,6 +39,7 @@ function render({ model, el }) {
     for (const b of svg.querySelectorAll("rect[data-bar]")) b.classList.toggle("rope-w-hover-bar", Number(b.dataset.bar) === i);
   }
   function hide() {
+    hideTip(root);
     out.hover.textContent = "hover, tap or focus a clock for its numbers";
     for (const key of Object.keys(out.hover.dataset)) if (key !== "readout") delete out.hover.dataset[key];
     for (const n of svg.querySelectorAll(".rope-w-hover-clock, .rope-w-hover-bar")) n.classList.remove("rope-w-hover-clock", "rope-w-hover-bar");
@@ -106,7 +107,7 @@ function render({ model, el }) {
     }
     const result = { tab: null, c: null, m: null, clocks };
     // Hover reads the table and position of the moment, not those the faces were drawn for.
-    hoverable(clocks.map((clock) => clock.group), { columns: cols, onShow: (i) => showPair(result.tab, result.m, i), onHide: hide });
+    hoverable(clocks.map((clock) => clock.group), { columns: cols, onShow: (i) => { showPair(result.tab, result.m, i); showTip(clocks[i].group, out.hover); }, onHide: hide });
     Object.assign(result, drawLegend(), drawWavelengths(pairs, result), makeOdometer(pairs));
     return result;
   }
@@ -160,7 +161,7 @@ function render({ model, el }) {
       contextLine.setAttribute("y2", y);
       contextLabel.setAttribute("y", y + 4);
     };
-    hoverable(bars, { columns: pairs, onShow: (i) => showPair(current.tab, current.m, i), onHide: hide });
+    hoverable(bars, { columns: pairs, onShow: (i) => { showPair(current.tab, current.m, i); showTip(bars[i], out.hover); }, onHide: hide });
     const positionLayer = svgEl("g", { "data-layer": "position" }, svg);
     // A table and a context (a new base or context keeps the same bars and lines).
     const redrawBars = (newTab) => { bars.forEach((rect, i) => bar(rect, i, newTab)); placeContext(); };
@@ -301,6 +302,7 @@ function render({ model, el }) {
     out.hover.setAttribute("aria-live", "polite");
     positionSlider = slider(controls, { label: "position m", name: "position", values: data.positions, index: state.m, onInput: onSlider });
     scaleNote(positionSlider);
+    stepButtons(positionSlider, "position m");
     const row = htmlEl("div", { class: "rope-w-play-row" }, controls);
     lapseControl = timeLapse(row);
     slider(controls, { label: "context length L", name: "context", values: data.contexts, index: state.c, onInput: sync("c", "context_index") });

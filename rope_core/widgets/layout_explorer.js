@@ -5,7 +5,7 @@
 // run through the other layout's code. Every number comes from Python (layout_table,
 // layout_scores); this only draws.
 // A sample entry: whole numbers as they are (−2, not −2.00), others to three digits.
-import { svgEl, htmlEl, slider, readout, fmt3, typeset, hoverable, frame, syncer } from "./common.js";
+import { svgEl, htmlEl, slider, readout, fmt3, typeset, hoverable, frame, syncer, showTip, hideTip } from "./common.js";
 function value(v) {
   return Number.isInteger(v) ? String(v).replace("-", "−") : fmt3(v);
 }
@@ -58,42 +58,30 @@ function render({ model, el }) {
     }
   }
   function hide() {
+    hideTip(root);
     out.hover.textContent = "hover, tap or focus a feature: its pair in every row";
     for (const key of Object.keys(out.hover.dataset)) if (key !== "readout") delete out.hover.dataset[key];
     for (const node of svg.querySelectorAll(".rope-w-hover-mark, .rope-w-hover-line")) {
       node.classList.remove("rope-w-hover-mark", "rope-w-hover-line");
     }
   }
+  // What the last full drawing was for (d, the layout toggle): a new pair only restyles the
+  // highlighted boxes and lines, in place (the per-slider redraw budget is 4 ms).
+  let drawn = null;
   function draw() {
     const dim = data.dims[state.d], tab = data.tables[state.d];
     if (pairSlider) state.p = pairSlider.setCount(dim / 2);
-    const cell = span / dim;
-    svg.replaceChildren();
     const inter = tab.interleaved_pairs[state.p], half = tab.half_pairs[state.p];
-    const centre = (j) => x0 + j * cell + cell / 2 - 1;
-    // Lines first, under the boxes: half feature `target` is interleaved feature perm[target].
-    tab.interleaved_to_half.forEach((source, target) => {
-      const on = inter.includes(source);
-      svgEl("line", { x1: centre(source), y1: rows.interleaved + box, x2: centre(target), y2: rows.half, class: on ? "rope-w-perm-on" : "rope-w-perm",
-        "data-source": source, "data-target": target }, svg);
-    });
-    // rotate_half: output j < d/2 is −(input j + d/2); output j ≥ d/2 is input j − d/2.
-    for (let target = 0; target < dim; target++) {
-      const source = target < dim / 2 ? target + dim / 2 : target - dim / 2;
-      svgEl("line", { x1: centre(source), y1: rows.half + box, x2: centre(target), y2: rows.rotated,
-        class: half.includes(source) ? "rope-w-perm-on" : "rope-w-perm", "data-rh-source": source, "data-rh-target": target }, svg);
+    const key = `${state.d} ${state.wrong}`;
+    if (!drawn || drawn.key !== key) drawn = { key, ...build(dim, tab, inter) };
+    // The pair: its boxes in every row and its lines.
+    for (const line of drawn.permLines) line.setAttribute("class", inter.includes(Number(line.dataset.source)) ? "rope-w-perm-on" : "rope-w-perm");
+    for (const line of drawn.swapLines) line.setAttribute("class", half.includes(Number(line.dataset.rhSource)) ? "rope-w-perm-on" : "rope-w-perm");
+    for (const rect of drawn.boxes) {
+      const on = (rect.dataset.layout === "interleaved" ? inter : half).includes(Number(rect.dataset.feature));
+      rect.setAttribute("style", on ? "fill: var(--rope-w-q); fill-opacity: 0.35" : "fill: var(--rope-w-bg)");
+      rect.dataset.highlight = on ? "1" : "0";
     }
-    const top = row(rows.interleaved, "interleaved x: pair i = (2i, 2i+1)", dim, tab.x, inter, "interleaved", false);
-    const middle = row(rows.half, "half layout P x: pair i = (i, i + d/2)", dim, tab.permuted, half, "half", false);
-    row(rows.rotated, "rotate_half(P x): halves swapped, one negated", dim, tab.rotated_half, half, "rotated", true);
-    // Feature indices above the first row.
-    const every = cell >= 20 ? 1 : 2;
-    for (let j = 0; j < dim; j += every) {
-      svgEl("text", { x: centre(j), y: rows.interleaved - 28, "text-anchor": "middle",
-        class: "rope-w-muted-text rope-w-index", "data-index": j }, svg).textContent = String(j);
-    }
-    hoverable([...top, ...middle], { columns: dim, start: inter[0], onShow: (k) => showFeature(tab, dim, k < dim ? "interleaved" : "half", k % dim), onHide: hide });
-    drawScores(dim);
     out.pairs.textContent = `interleaved (${inter[0]}, ${inter[1]}) ↔ half (${half[0]}, ${half[1]})`;
     out.pairs.dataset.interleaved = inter.join(",");
     out.pairs.dataset.half = half.join(",");
@@ -102,6 +90,35 @@ function render({ model, el }) {
     Object.assign(out.theta.dataset, { theta: tab.theta[state.p], wavelength: tab.wavelength[state.p] });
     out.perm.textContent = `[${tab.interleaved_to_half.join(", ")}]`;
     hide();
+  }
+  // Everything but the pair: the three rows, the lines, the indices, the scores.
+  function build(dim, tab, inter) {
+    const cell = span / dim;
+    svg.replaceChildren();
+    const centre = (j) => x0 + j * cell + cell / 2 - 1;
+    // Lines first, under the boxes: half feature `target` is interleaved feature perm[target].
+    const permLines = tab.interleaved_to_half.map((source, target) => svgEl("line", { x1: centre(source), y1: rows.interleaved + box,
+      x2: centre(target), y2: rows.half, "data-source": source, "data-target": target }, svg));
+    // rotate_half: output j < d/2 is −(input j + d/2); output j ≥ d/2 is input j − d/2.
+    const swapLines = [];
+    for (let target = 0; target < dim; target++) {
+      const source = target < dim / 2 ? target + dim / 2 : target - dim / 2;
+      swapLines.push(svgEl("line", { x1: centre(source), y1: rows.half + box, x2: centre(target), y2: rows.rotated,
+        "data-rh-source": source, "data-rh-target": target }, svg));
+    }
+    const top = row(rows.interleaved, "interleaved x: pair i = (2i, 2i+1)", dim, tab.x, [], "interleaved", false);
+    const middle = row(rows.half, "half layout P x: pair i = (i, i + d/2)", dim, tab.permuted, [], "half", false);
+    const bottom = row(rows.rotated, "rotate_half(P x): halves swapped, one negated", dim, tab.rotated_half, [], "rotated", true);
+    // Feature indices above the first row.
+    const every = cell >= 20 ? 1 : 2;
+    for (let j = 0; j < dim; j += every) {
+      svgEl("text", { x: centre(j), y: rows.interleaved - 28, "text-anchor": "middle",
+        class: "rope-w-muted-text rope-w-index", "data-index": j }, svg).textContent = String(j);
+    }
+    const marks = [...top, ...middle];
+    hoverable(marks, { columns: dim, start: inter[0], onShow: (k) => { showFeature(tab, dim, k < dim ? "interleaved" : "half", k % dim); showTip(marks[k], out.hover); }, onHide: hide });
+    drawScores(dim);
+    return { permLines, swapLines, boxes: [...top, ...middle, ...bottom] };
   }
   // The score of a previous-token head against n − m, as trained and (when the toggle is on)
   // through the other layout's code.
@@ -193,7 +210,5 @@ function render({ model, el }) {
   out.theta = readout(controls, "theta", "frequency:");
   out.perm = readout(controls, "perm", "interleaved → half:");
   draw();
-  // The text scale is known once the drawing is on screen: redraw the labels for it.
-  requestAnimationFrame(() => requestAnimationFrame(draw));
 }
 export default { render };

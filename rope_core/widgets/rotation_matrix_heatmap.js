@@ -2,7 +2,7 @@
 // (1, 0): R_m x holds each pair turned by m·θ_i, drawn as a dial beside its 2×2 block (the
 // frequency clocks' glyph and colours). Hovering a block or a dial marks both. Every entry
 // comes from Python (matrix_table); the page only looks values up.
-import { svgEl, htmlEl, slider, readout, fmt3, typeset, player, hoverable, colourScale, frame, arrow, moveArrow, syncer } from "./common.js";
+import { svgEl, htmlEl, slider, readout, fmt3, typeset, player, hoverable, colourScale, frame, arrow, moveArrow, syncer, showTip, hideTip } from "./common.js";
 const TAU_HEAT = 2 * Math.PI;
 
 function render({ model, el }) {
@@ -47,6 +47,7 @@ function render({ model, el }) {
   // turns the dials and moves the pair's outline, in place (the per-slider redraw budget is 4 ms).
   let drawn = null;
   function hide() {
+    hideTip(root);
     out.hover.textContent = "hover, tap or focus a cell or a dial for its numbers";
     for (const key of Object.keys(out.hover.dataset)) if (key !== "readout") delete out.hover.dataset[key];
     if (hoverBox) { hoverBox.setAttribute("visibility", "hidden"); delete hoverBox.dataset.pair; }
@@ -97,7 +98,7 @@ function render({ model, el }) {
     const text = answered
       ? (still < 0
         ? `Answer: at m = ${m} every block has turned by more than 0.1 rad; at base ${fmt3(data.bases[state.b])} even the slowest pair turns ${fmt3(tab.angle[last][pairs - 1])} rad.`
-        : `Answer: at m = ${m}, blocks ${still}–${pairs - 1} have turned by less than 0.1 rad (cos > 0.995): they are still nearly the identity, while block 0 has turned ${fmt3(tab.angle[last][0] / TAU_HEAT)} times round.`)
+        : `Answer: at m = ${m}, ${still === pairs - 1 ? `block ${still} has` : `blocks ${still}–${pairs - 1} have`} turned by less than 0.1 rad (cos > 0.995): still nearly the identity, while block 0 has gone round ${fmt3(tab.angle[last][0] / TAU_HEAT)} times.`)
       : `Question: at m = ${data.positions[last]}, which blocks will still be nearly the identity? Press ▶ (or move m) and watch the dials beside them.`;
     typeset(question, text);
     Object.assign(question.dataset, { answered: answered ? "1" : "0", still });
@@ -155,8 +156,8 @@ function render({ model, el }) {
     colourScale(svg, { x: left, y: top + span + 12, width: 180, colour, ticks: [-1, 0, 1], label: "entry value" });
     const result = { tab, marks, vector, dials, selected, values: null };
     // Hover reads the entries of the moment, not the ones the cells were drawn with.
-    hoverable(marks, { columns: 2, onShow: (e) => showCell(tab, result.values, e), onHide: hide });
-    hoverable(dials.map((dial) => dial.group), { columns: 1, onShow: (i) => showDial(tab, i), onHide: hide });
+    hoverable(marks, { columns: 2, onShow: (e) => { showCell(tab, result.values, e); showTip(marks[e], out.hover); }, onHide: hide });
+    hoverable(dials.map((dial) => dial.group), { columns: 1, onShow: (i) => { showDial(tab, i); showTip(dials[i].group, out.hover); }, onHide: hide });
     return result;
   }
   const sync = syncer(model, state, draw);

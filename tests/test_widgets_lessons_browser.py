@@ -147,7 +147,7 @@ def test_decay_distance_by_keys_buttons_and_dragging_along_the_plot(chromium, bo
         root = gallery_widget(page, "DecayExplorer")
         assert check_decay_readouts(root, t) == (2, 32)       # default: base 10^4, r = 128
         distance = root.locator('input[data-name="distance"]')
-        plus, minus = root.locator('button[data-step="1"]'), root.locator('button[data-step="-1"]')
+        plus, minus = root.locator('button[data-step-of="distance"][data-delta="1"]'), root.locator('button[data-step-of="distance"][data-delta="-1"]')
         for button in (plus, minus):
             box = button.bounding_box()
             assert box["width"] >= 44 and box["height"] >= 44, box
@@ -401,7 +401,7 @@ def test_candidate_explorer_draws_each_candidates_matrix_and_diagonal(chromium, 
         radios.nth(0).focus()
         page.keyboard.press("ArrowRight")
         assert radios.nth(1).get_attribute("aria-checked") == "true"
-        root.locator('button[data-step="1"]').click()
+        root.locator('button[data-step-of="diagonal"][data-delta="1"]').click()
         assert int(root.locator('[data-readout="diagonal"]').get_attribute("data-offset")) == 4
         # Pointing at a cell picks its diagonal.
         root.locator('rect[data-m="2"][data-n="9"]').hover()

@@ -1,8 +1,8 @@
 // The wish as a picture: the score matrix S[m][n] of a candidate encoding f, constant along every
 // diagonal n − m (Toeplitz) exactly when the score depends on n − m only. Every number is
 // Python's (rope_core.demos.candidates); the page picks a table and draws it.
-import { svgEl, htmlEl, slider, readout, fmt3, typeset, frame, keepTextSize, syncer } from "./common.js";
-import { lesson, question, steppers } from "./lesson.js";
+import { svgEl, htmlEl, slider, readout, fmt3, typeset, frame, keepTextSize, syncer, stepButtons } from "./common.js";
+import { lesson, question } from "./lesson.js";
 
 function render({ model, el }) {
   const data = model.get("data");
@@ -120,7 +120,7 @@ function render({ model, el }) {
   const sync = syncer(model, state, draw);
   const diagonal = slider(controls, { label: "diagonal n − m", name: "diagonal", values: data.offsets, index: state.d,
     format: (v) => String(v).replace("-", "−"), onInput: sync("d", "diagonal_index") });
-  steppers(diagonal, "diagonal n − m");
+  stepButtons(diagonal, "diagonal n − m");
   // Pointing at a cell (or tapping it) picks its diagonal.
   cellsLayer.addEventListener("pointerover", (event) => {
     const target = event.target;

@@ -1,8 +1,8 @@
 // Decay: RoFormer's bound drawn above the scores it bounds, in one unit (score ÷ |q||k|), at one
 // base; beside it the bound for every base at once. Every number comes from Python
 // (rope_core.demos.decay); the page looks values up and draws.
-import { svgEl, htmlEl, slider, readout, fmt3, frame, keepTextSize, syncer } from "./common.js";
-import { lesson, question, steppers } from "./lesson.js";
+import { svgEl, htmlEl, slider, readout, fmt3, frame, keepTextSize, syncer, stepButtons } from "./common.js";
+import { lesson, question } from "./lesson.js";
 
 const DECAY_SUPERSCRIPT = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
 
@@ -192,7 +192,7 @@ function render({ model, el }) {
   const sync = syncer(model, state, draw);
   slider(controls, { label: "base", name: "base", values: data.bases, index: state.b, format: baseLabel, onInput: sync("b", "base_index") });
   const distanceControl = slider(controls, { label: "distance r", name: "distance", values: data.stops.map((s) => data.distances[s]), index: state.r, onInput: sync("r", "distance_index") });
-  steppers(distanceControl, "distance r");
+  stepButtons(distanceControl, "distance r");
   // Press or drag on the plot: the nearest slider stop.
   let scrubbing = null;
   const scrubTo = (event) => {

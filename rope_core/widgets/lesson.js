@@ -1,6 +1,5 @@
-// What a widget says before it is touched, and the one question it asks: a lesson line, a
-// question with answer buttons whose feedback quotes the widget's own numbers, and −/+ step
-// buttons for a long slider (a finger cannot hit one of 65 stops on a 124 px track).
+// What a widget says before it is touched, and the one question it asks: a lesson line, and a
+// question with answer buttons whose feedback quotes the widget's own numbers.
 import { htmlEl, typeset } from "./common.js";
 
 // The lesson (one sentence, typeset) above the drawing.
@@ -40,21 +39,4 @@ export function question(parent, { prompt, choices, explain }) {
     typeset(feedback, `${right ? "✓ Yes." : "✗ Not quite."} ${explain(chosen)}`);
   }
   return { node: box, answer, refresh };
-}
-
-// −/+ buttons beside a slider made by common.js's slider(): one stop per press (44 px targets).
-export function steppers(control, label) {
-  const row = control.input.parentNode;
-  row.classList.add("rope-w-stepped");
-  const make = (text, delta, name) => {
-    const button = htmlEl("button", { type: "button", class: "rope-w-step", "aria-label": `${name} ${label}`, "data-step": delta }, null, text);
-    button.addEventListener("click", () => {
-      const next = Math.min(Number(control.input.max), Math.max(0, Number(control.input.value) + delta));
-      if (next !== Number(control.input.value)) control.set(next);
-    });
-    button.addEventListener("keydown", (event) => event.stopPropagation());
-    return button;
-  };
-  row.insertBefore(make("−", -1, "decrease"), control.input);
-  row.insertBefore(make("+", 1, "increase"), control.output);
 }

@@ -54,6 +54,11 @@ class PageLog:
         self.console_errors: list[str] = []
         self.bytes_received = 0  # encoded bytes of every response (needs a CDP session)
 
+    def clear(self) -> None:
+        """Forget what was logged (before the next page of a visit)."""
+        for entries in (self.external_requests, self.failed_requests, self.page_errors, self.console_errors):
+            entries.clear()
+
     def problems(self) -> list[str]:
         """Each outside request, page error, console error and failed request, as text."""
         return (
@@ -151,6 +156,22 @@ def axe_serious(page, rules=None) -> list[str]:
         rules,
     )
     return result
+
+
+def open_everything(page) -> int:
+    """Open every fold of the page as a curious reader would: hidden code cells and other
+    ``<details>``, and the toggled admonitions (solutions, dropdowns). Returns how many."""
+    return page.evaluate(
+        """() => {
+             let opened = 0;
+             for (const d of document.querySelectorAll('details:not([open])')) { d.open = true; opened++; }
+             for (const item of document.querySelectorAll('.toggle-hidden')) {
+               const button = document.querySelector(`button.toggle-button[data-target="${item.id}"]`);
+               if (button) { button.click(); opened++; }
+             }
+             return opened;
+           }"""
+    )
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):

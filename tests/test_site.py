@@ -225,23 +225,6 @@ def test_chapter_list_and_outline_open_with_a_tap(width, built_book, book_server
 
 
 @pytest.mark.book
-def test_no_page_scrolls_sideways_on_a_phone(built_book, book_server, chromium):
-    from test_book import book_pages
-
-    context, page, log = open_page(chromium, viewport={"width": 390, "height": 844}, touch=True)
-    wide = []
-    for name in book_pages(built_book):
-        page.goto(f"{book_server}/{name}", wait_until="networkidle")
-        page.wait_for_load_state("networkidle")
-        widths = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
-        if widths[0] > widths[1]:
-            wide.append(f"{name}: {widths[0] - widths[1]} px too wide")
-    assert not wide, wide
-    assert log.problems() == []
-    context.close()
-
-
-@pytest.mark.book
 @pytest.mark.parametrize("width", [1280, 1024])
 def test_code_cells_show_88_columns(width, built_book, book_server, chromium):
     """Chapters keep code within 88 columns; the article must show them without scrolling."""
@@ -259,27 +242,6 @@ def test_code_cells_show_88_columns(width, built_book, book_server, chromium):
 
 
 # ---- every reader: axe-core, keyboard, one search box ---------------------------------
-
-@pytest.mark.book
-def test_axe_finds_no_serious_violation_on_any_page(built_book, book_server, chromium):
-    """axe-core (pinned in package.json) on every page: every rule on the desktop in light
-    mode; then, on a dark phone, the rules that depend on colours and width."""
-    from _browser import PHONE, axe_serious
-    from test_book import book_pages
-
-    found = []
-    phone_rules = ["color-contrast", "scrollable-region-focusable", "link-in-text-block"]
-    for scheme, viewport, touch, rules in (("light", None, False, None), ("dark", PHONE, True, phone_rules)):
-        kwargs = {"viewport": viewport, "touch": touch} if viewport else {}
-        context, page, log = open_page(chromium, scheme, **kwargs)
-        for name in book_pages(built_book):
-            page.goto(f"{book_server}/{name}", wait_until="networkidle")
-            page.wait_for_timeout(50)  # rope-site.js marks scrolling boxes once the page is parsed
-            found += [f"{scheme} {viewport and 'phone' or 'desktop'} {name}: {v}" for v in axe_serious(page, rules)]
-        assert log.problems() == []
-        context.close()
-    assert not found, "\n".join(found)
-
 
 def _tab_to_first_slider(page, limit=200):
     """Press Tab from the top of the page until a widget slider has focus; count presses."""
@@ -503,45 +465,26 @@ def test_print_wraps_code_and_hides_navigation(built_book, book_server, chromium
     assert not offenders, offenders[:20]
 
 
-# ---- widgets on a phone -----------------------------------------------------------------
+# ---- a page opened as a file ----------------------------------------------------------
 
 @pytest.mark.book
-def test_widget_controls_are_44px_touch_targets_on_a_phone(built_book, book_server, chromium):
-    """At 390 px with touch, every slider, menu and button of every widget on every page is
-    at least 44 px tall (the widgets' common.css), and every widget's drawing text is at
-    least 11 px on screen (font size x the drawing's scale), except the widgets the widget
-    streams still list as pending at 390 px (their own test fails once one is fixed)."""
-    from _browser import PHONE
-    from test_book import book_pages
-    from test_widgets_spectrum_browser import SMALL_TEXT_PENDING
-
-    small, pages = [], 0
-    for name in book_pages(built_book):
-        if not widget_state.has_widgets((built_book / name).read_text()):
-            continue
-        pages += 1
-        context, page, log = open_page(chromium, viewport=PHONE, touch=True)
-        page.goto(f"{book_server}/{name}", wait_until="networkidle")
-        page.wait_for_function("document.documentElement.dataset.ropeWidgets === 'ready'")
-        controls = page.evaluate(
-            """() => [...document.querySelectorAll('.rope-w input[type=range], .rope-w select, .rope-w button')]
-                   .filter(e => e.getClientRects().length > 0)
-                   .map(e => [e.tagName + ' ' + (e.getAttribute('aria-label') || e.name || ''), e.getBoundingClientRect().height])"""
-        )
-        assert controls, name
-        small += [f"{name}: {what} {height:.0f} px" for what, height in controls if height < 44 - 0.5]
-        texts = page.evaluate("""() => [...document.querySelectorAll('.rope-widget-view')].map((view) => [
-            view.dataset.widget, Math.min(99, ...[...view.querySelectorAll('svg text, svg tspan')]
-              .filter((t) => t.textContent.trim() && t.textContent !== '\u200b' && t.getClientRects().length)
-              .map((t) => { const svg = t.ownerSVGElement;
-                            return parseFloat(getComputedStyle(t).fontSize)
-                                   * svg.getBoundingClientRect().width / svg.viewBox.baseVal.width; }))])""")
-        assert texts and all(widget for widget, _ in texts), (name, texts)
-        small += [f"{name}: {widget} text {size:.1f} px" for widget, size in texts
-                  if size < 11 - 1e-6 and (widget, "390") not in SMALL_TEXT_PENDING]
-        assert log.problems() == [], (name, log.problems())
-        context.close()
-    assert pages >= 2 and not small, small
+def test_a_page_opened_as_a_file_says_where_each_widget_is_and_how_to_see_it(built_book, chromium):
+    """From file:// the browser runs no module: each widget's place says so, and names the
+    `make serve` address of this very page."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})  # no routing: a file has no host
+    page = context.new_page()
+    page.goto((built_book / "book" / "02-rotations.html").as_uri(), wait_until="load")
+    page.wait_for_function("document.readyState === 'complete'")
+    views = page.locator('script[type="application/vnd.jupyter.widget-view+json"]').count()
+    notes = page.locator(".rope-widget-file-note")
+    assert views >= 1 and notes.count() == views
+    for i in range(views):
+        text = notes.nth(i).inner_text()
+        assert notes.nth(i).is_visible() and "make serve" in text, text
+        assert "http://127.0.0.1:8000/book/02-rotations.html" in text, text
+    notes.first.scroll_into_view_if_needed()
+    page.screenshot(path=str(ROOT / "_build" / "screenshots" / "file-02-rotations.png"))
+    context.close()
 
 
 @pytest.mark.book

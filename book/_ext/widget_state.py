@@ -133,6 +133,25 @@ def state_bytes(page: Path) -> dict[str, int]:
             for model_id in view_ids(html) if model_id in models}
 
 
+def code_files(page: Path) -> list[Path]:
+    """The widget code files a built page loads, each once: its widgets' modules, the
+    modules they import, and the shared stylesheet (none for a page with inline state)."""
+    page = Path(page)
+    html = page.read_text(encoding="utf-8")
+    found = []
+    for path in _model_files(page, html).values():
+        esm = json.loads(path.read_text(encoding="utf-8")).get("state", {}).get("_esm", "")
+        if not esm or re.search(r"\s", esm):
+            continue
+        module = (path.parent / esm.split("?")[0]).resolve()
+        for name in [module.name, *re.findall(r'^import\s[^"\n;]*?from\s+"\./([a-z_]+\.js)', module.read_text(), re.M)]:
+            if module.parent / name not in found:
+                found.append(module.parent / name)
+        if module.parent / "common.css" not in found:
+            found.append(module.parent / "common.css")
+    return found
+
+
 # The readers above, on a page's HTML already read (each page is read once).
 def _model_files(page: Path, html: str) -> dict[str, Path]:
     files = {}

@@ -115,8 +115,28 @@
   for (const field of document.querySelectorAll(".search-button-field[aria-label]")) {
     field.removeAttribute("aria-label");
   }
+  // 5. A page opened from a file (file://): browsers do not run the widgets' modules from
+  //    files, so each widget's place says so and how to see it. If the loader does run (a
+  //    browser that allows it), it replaces these notes.
+  if (location.protocol === "file:") {
+    const root = new URL(document.documentElement.dataset.content_root || "./", location.href).href;
+    const path = location.href.startsWith(root) ? location.href.slice(root.length).split("#")[0] : "index.html";
+    for (const script of document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]')) {
+      const note = document.createElement("p");
+      note.className = "rope-widget-file-note";
+      note.append("An interactive figure is here. Browsers do not run it from a page opened as a file: "
+        + "in the book's repository run ", Object.assign(document.createElement("code"), { textContent: "make serve" }),
+        ` and open http://127.0.0.1:8000/${path}`);
+      script.before(note);
+    }
+  }
   let timer = null;
   window.addEventListener("resize", () => { clearTimeout(timer); timer = setTimeout(mark, 150); });
+  // An opened fold (a hidden cell's <details>, a solution's toggle) can show boxes that overflow.
+  document.addEventListener("toggle", mark, true);
+  document.addEventListener("click", (event) => {
+    if (event.target.closest && event.target.closest(".toggle-button, .admonition-title")) requestAnimationFrame(mark);
+  });
   // The maths is typeset at build time (SVG): the boxes can be measured at once.
   mark();
   // Measure again once fonts and images have arrived (they change what overflows).

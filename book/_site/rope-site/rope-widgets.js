@@ -114,12 +114,17 @@ function showFailure(el, id, error) {
   console.error(`[rope-widgets] widget ${id} failed:`, error);
   const note = document.createElement("p");
   note.className = "rope-widget-error";
-  note.textContent = "This interactive figure could not be loaded. Reload the page to try again.";
+  note.textContent = location.protocol === "file:"
+    ? "This interactive figure cannot load from a page opened as a file: in the book's repository run "
+      + "`make serve` and open this page on http://127.0.0.1:8000."
+    : "This interactive figure could not be loaded. Reload the page to try again.";
   note.style.cssText = "margin: 0.5rem 0; padding: 0.5rem 0.75rem; border: 1px dashed currentColor; font-size: 0.9rem;";
   el.append(note);
 }
 
 export async function renderAll(root = document) {
+  // The notes rope-site.js leaves where widgets would be on a page opened as a file.
+  for (const note of root.querySelectorAll(".rope-widget-file-note")) note.remove();
   const parsed = (type) => [...root.querySelectorAll(`script[type="${type}"]`)].map((s) => JSON.parse(s.textContent));
   const inline = Object.assign({}, ...parsed(STATE_TYPE).map((s) => s.state || {}));
   const urls = Object.assign({}, ...parsed(URLS_TYPE));

@@ -8,31 +8,99 @@ A failed claim is written to standard error and execution goes on, so the rest o
 chapter still runs. The book's strict build turns any standard-error output of a cell into
 an error, so a claim that fails for the book's own values fails the build.
 
+A claim that holds, checked in a Jupyter kernel, shows one line, e.g. "✓ a rotation keeps
+lengths · all 1 000 values": the result a reader needs, not the code that checked it. The
+book folds the cell's code (and what it printed) behind a toggle (``book/_ext/checks.py``).
+The returned :class:`Verdict` is true or false like a ``bool`` but is not shown again as a
+bare ``True`` when it is the cell's last expression.
+
 Examples
 --------
 >>> import numpy as np
->>> claim("every angle is below one turn", np.all(np.array([0.5, 1.0]) < 2 * np.pi))
+>>> bool(claim("every angle is below one turn", np.all(np.array([0.5, 1.0]) < 2 * np.pi)))
 True
->>> claim_close("cos² + sin² = 1", np.cos(0.3) ** 2 + np.sin(0.3) ** 2, 1.0)
+>>> bool(claim_close("cos² + sin² = 1", np.cos(0.3) ** 2 + np.sin(0.3) ** 2, 1.0))
 True
 """
 
 from __future__ import annotations
 
+import html
 import sys
 
 import numpy as np
 
-__all__ = ["ClaimFailure", "claim", "claim_close"]
+__all__ = ["ClaimFailure", "Verdict", "claim", "claim_close"]
 
 MARKER = "Claim does not hold"  # every failure message starts with this; tests look for it
+MIME_TYPE = "text/html"
+CSS_CLASS = "rope-claim"  # the HTML class of a claim's line; the book's page rules find it by it
+MARK = "✓"
 
 
 class ClaimFailure(str):
     """The message of a failed claim (a ``str``), as written to standard error."""
 
 
+class Verdict:
+    """Whether one claim held: true or false like a ``bool``, and equal to that ``bool``.
+
+    A notebook does not echo it as ``True`` when a check cell ends with ``claim(...)``: the
+    claim's line was already shown when it was checked.
+
+    Attributes
+    ----------
+    holds : bool
+        Whether the claim held.
+    statement : str
+        The claim as the prose makes it.
+    numbers : str
+        What was measured, shown after a holding claim, e.g. ``"all 1 000 values"``.
+    """
+
+    __slots__ = ("holds", "numbers", "statement")
+
+    def __init__(self, holds, statement, numbers=""):
+        self.holds, self.statement, self.numbers = bool(holds), statement, numbers
+
+    def __bool__(self):
+        return self.holds
+
+    def __eq__(self, other):
+        return self.holds == other
+
+    def __hash__(self):
+        return hash(self.holds)
+
+    def __repr__(self):
+        return f"Verdict(holds={self.holds}, statement={self.statement!r})"
+
+    def _ipython_display_(self):
+        """Nothing: the claim's line is displayed once, when it is checked."""
+
+
+def _count(n):
+    """``1000`` as ``"1 000"``: thin-spaced thousands, as the book's prose writes them."""
+    return f"{n:,}".replace(",", "\N{NARROW NO-BREAK SPACE}")
+
+
+def _show(verdict):
+    """Display a holding claim's line, in a Jupyter kernel only (not in scripts or tests)."""
+    shell = sys.modules.get("IPython") and sys.modules["IPython"].get_ipython()
+    if shell is None or getattr(shell, "kernel", None) is None:
+        return
+    from IPython.display import display
+
+    numbers = f" · {verdict.numbers}" if verdict.numbers else ""
+    line = (f'<div class="{CSS_CLASS}"><span class="{CSS_CLASS}-mark" aria-label="holds">{MARK}</span> '
+            f"{html.escape(verdict.statement)}"
+            + (f'<span class="{CSS_CLASS}-numbers">{html.escape(numbers)}</span>' if numbers else "")
+            + "</div>")
+    display({"text/plain": f"{MARK} {verdict.statement}{numbers}", MIME_TYPE: line}, raw=True)
+
+
 def _as_bool(holds, statement):
+    """``(holds as one bool, how many values were checked)``."""
     if callable(holds):
         holds = holds()
     array = np.asarray(holds)
@@ -41,10 +109,10 @@ def _as_bool(holds, statement):
             f"holds must be a bool or an array of bools for the claim {statement!r}, "
             f"got {type(holds).__name__} of dtype {array.dtype}"
         )
-    return bool(array.all())
+    return bool(array.all()), array.size
 
 
-def claim(statement, holds, *, why=""):
+def claim(statement, holds, *, why="", numbers=None):
     """Check one claim of the text; on failure, say which claim, for these values, and why.
 
     Parameters
@@ -55,29 +123,41 @@ def claim(statement, holds, *, why=""):
         ``True`` (every element ``True``) when the claim holds.
     why : str, optional
         What was measured, shown only on failure: the offending values, with their numbers.
+    numbers : str, optional
+        What was measured, shown after a claim that holds (in a Jupyter kernel). Default:
+        ``"all N values"`` when ``holds`` has ``N > 1`` elements, else nothing.
 
     Returns
     -------
-    bool
-        Whether the claim holds. On failure a :class:`ClaimFailure` message starting with
-        ``"Claim does not hold"`` is written to ``sys.stderr``; nothing is raised.
+    Verdict
+        Whether the claim holds (true or false, equal to that ``bool``). On failure a
+        :class:`ClaimFailure` message starting with ``"Claim does not hold"`` is written to
+        ``sys.stderr``; nothing is raised. On success, in a Jupyter kernel, one line
+        "✓ statement · numbers" is displayed.
     """
     if not isinstance(statement, str) or not statement.strip():
         raise TypeError(f"statement must be a non-empty str, got {statement!r}")
-    if not isinstance(why, str):
-        raise TypeError(f"why must be a str, got {type(why).__name__}")
-    if _as_bool(holds, statement):
-        return True
+    for name, value in (("why", why), ("numbers", "" if numbers is None else numbers)):
+        if not isinstance(value, str):
+            raise TypeError(f"{name} must be a str, got {type(value).__name__}")
+    held, size = _as_bool(holds, statement)
+    if numbers is None:
+        numbers = f"all {_count(size)} values" if size > 1 else ""
+    verdict = Verdict(held, statement, numbers)
+    if held:
+        _show(verdict)
+        return verdict
     message = ClaimFailure(f"{MARKER} for these values: {statement}" + (f"\n  because {why}" if why else ""))
     print(message, file=sys.stderr, flush=True)
-    return False
+    return verdict
 
 
 def claim_close(statement, actual, expected, *, rtol=1e-7, atol=0.0, why=""):
     """:func:`claim` that ``actual`` equals ``expected`` elementwise within tolerances.
 
     The test is numpy's ``|actual - expected| <= atol + rtol * |expected|``; on failure the
-    message gives the largest absolute and relative differences and where they occur.
+    message gives the largest absolute and relative differences and where they occur. A
+    claim that holds shows how many values were compared and the largest difference.
 
     Parameters
     ----------
@@ -92,7 +172,7 @@ def claim_close(statement, actual, expected, *, rtol=1e-7, atol=0.0, why=""):
 
     Returns
     -------
-    bool
+    Verdict
         Whether the claim holds.
     """
     for name, value in (("rtol", rtol), ("atol", atol)):
@@ -107,9 +187,12 @@ def claim_close(statement, actual, expected, *, rtol=1e-7, atol=0.0, why=""):
             f"got shapes {np.shape(actual)} and {np.shape(expected)}"
         ) from None
     close = np.isclose(actual, expected, rtol=rtol, atol=atol)
-    if close.all():
-        return claim(statement, True)
     error = np.abs(actual - expected)
+    if close.all():
+        largest = float(np.max(error, initial=0.0))
+        numbers = (f"{_count(close.size)} values, largest difference {largest:.1g}" if close.size > 1
+                   else f"difference {largest:.1g}")
+        return claim(statement, True, numbers=numbers)
     worst = np.unravel_index(np.nanargmax(np.where(close, -np.inf, error)), error.shape)
     relative = error[worst] / abs(expected[worst]) if expected[worst] != 0 else np.inf
     detail = (

@@ -1,22 +1,27 @@
-"""rope_core.claims: a failed claim names itself on stderr and never raises."""
+"""rope_core.claims: a failed claim names itself on stderr and never raises; a claim that holds
+shows one line in a notebook and is not echoed again as a bare ``True``."""
 
 from __future__ import annotations
 
+import IPython
+import IPython.display
 import numpy as np
 import pytest
 
-from rope_core.claims import MARKER, claim, claim_close
+from rope_core.claims import CSS_CLASS, MARKER, Verdict, claim, claim_close
 
 
-def test_a_holding_claim_returns_true_and_writes_nothing(capsys):
-    assert claim("two is even", 2 % 2 == 0) is True
-    assert claim("all positive", np.array([1.0, 2.0]) > 0) is True
-    assert claim("lazily checked", lambda: np.bool_(True)) is True
+def test_a_holding_claim_returns_a_true_verdict_and_writes_nothing(capsys):
+    for verdict in (claim("two is even", 2 % 2 == 0), claim("all positive", np.array([1.0, 2.0]) > 0),
+                    claim("lazily checked", lambda: np.bool_(True))):
+        assert isinstance(verdict, Verdict) and verdict.holds is True
+        assert verdict and verdict == True  # noqa: E712 (equal to the bool, as the docstring says)
     assert capsys.readouterr() == ("", "")
 
 
 def test_a_failed_claim_names_the_claim_and_the_reason_on_stderr(capsys):
-    assert claim("every pair is slow", np.array([True, False]), why="pair 1 turns 3.2 times") is False
+    verdict = claim("every pair is slow", np.array([True, False]), why="pair 1 turns 3.2 times")
+    assert not verdict and verdict.holds is False and verdict == False  # noqa: E712
     out, err = capsys.readouterr()
     assert out == ""
     assert err.startswith(MARKER)
@@ -24,17 +29,17 @@ def test_a_failed_claim_names_the_claim_and_the_reason_on_stderr(capsys):
 
 
 def test_claim_close_reports_the_worst_difference(capsys):
-    assert claim_close("halved", [1.0, 2.0, 3.0], [1.0, 2.0, 3.0]) is True
+    assert claim_close("halved", [1.0, 2.0, 3.0], [1.0, 2.0, 3.0]).holds is True
     assert capsys.readouterr().err == ""
-    assert claim_close("halved", [1.0, 2.5, 3.0], [1.0, 2.0, 3.0], rtol=1e-3) is False
+    assert claim_close("halved", [1.0, 2.5, 3.0], [1.0, 2.0, 3.0], rtol=1e-3).holds is False
     err = capsys.readouterr().err
     assert err.startswith(MARKER) and "halved" in err
     assert "1 of 3 values differ" in err and "index (1,)" in err and "2.5 against 2" in err
 
 
 def test_claim_close_uses_both_tolerances(capsys):
-    assert claim_close("near zero", [1e-12], [0.0], atol=1e-9) is True
-    assert claim_close("near zero", [1e-12], [0.0]) is False
+    assert claim_close("near zero", [1e-12], [0.0], atol=1e-9).holds is True
+    assert claim_close("near zero", [1e-12], [0.0]).holds is False
     assert "rel. error inf" in capsys.readouterr().err
 
 
@@ -46,6 +51,7 @@ def test_claim_close_uses_both_tolerances(capsys):
         (lambda: claim("x", 1), TypeError, "holds"),
         (lambda: claim("x", np.array([0.5])), TypeError, "holds"),
         (lambda: claim("x", True, why=3), TypeError, "why"),
+        (lambda: claim("x", True, numbers=3), TypeError, "numbers"),
         (lambda: claim_close("x", [1.0], [1.0], rtol=-1), ValueError, "rtol"),
         (lambda: claim_close("x", [1.0], [1.0], atol=float("nan")), ValueError, "atol"),
         (lambda: claim_close("x", [1.0, 2.0], [1.0, 2.0, 3.0]), ValueError, "broadcast"),
@@ -54,3 +60,42 @@ def test_claim_close_uses_both_tolerances(capsys):
 def test_bad_input_names_the_argument(call, error, names):
     with pytest.raises(error, match=names):
         call()
+
+
+@pytest.fixture
+def kernel_display(monkeypatch):
+    """What claims display, as if they ran in a Jupyter kernel: a list of mime bundles."""
+    shown = []
+    monkeypatch.setattr(IPython, "get_ipython", lambda: type("Shell", (), {"kernel": object()})())
+    monkeypatch.setattr(IPython.display, "display", lambda bundle, raw: shown.append(bundle))
+    return shown
+
+
+def test_in_a_kernel_a_holding_claim_shows_one_line_with_its_numbers(kernel_display, capsys):
+    claim("every angle is small", np.arange(1000) < 2000)
+    claim_close("cos² + sin² = 1", np.cos(np.arange(3.0)) ** 2 + np.sin(np.arange(3.0)) ** 2, 1.0)
+    claim("one fact", True)
+    first, second, third = kernel_display
+    assert first["text/plain"] == "✓ every angle is small · all 1\u202f000 values"
+    assert second["text/plain"].startswith("✓ cos² + sin² = 1 · 3 values, largest difference ")
+    assert third["text/plain"] == "✓ one fact"
+    assert first["text/html"].startswith(f'<div class="{CSS_CLASS}">') and first["text/html"].count("<div") == 1
+    assert "every angle is small" in first["text/html"] and "all 1\u202f000 values" in first["text/html"]
+    assert capsys.readouterr() == ("", "")
+
+
+def test_in_a_kernel_a_failed_claim_shows_no_check_mark(kernel_display, capsys):
+    claim("x < y", np.array([True, False]))
+    assert kernel_display == [] and capsys.readouterr().err.startswith(MARKER)
+
+
+def test_statements_are_escaped_in_the_line(kernel_display):
+    claim("a < b & c", True)
+    assert "a &lt; b &amp; c" in kernel_display[0]["text/html"]
+
+
+def test_a_verdict_is_not_echoed_as_the_last_expression_of_a_cell():
+    # IPython's display hook shows an object's _ipython_display_ instead of its repr.
+    verdict = claim("two is even", True)
+    assert verdict._ipython_display_() is None
+    assert repr(verdict) == "Verdict(holds=True, statement='two is even')"

@@ -22,12 +22,41 @@ def test_gallery_file_is_the_generated_one():
     assert make_gallery.main(["--check"]) == 0, "run: python scripts/make_gallery.py"
 
 
-def test_gallery_shows_every_registered_widget_once_in_order():
+def test_gallery_shows_every_registered_widget_once_in_book_order():
     text = (ROOT / "book" / "gallery.md").read_text()
     calls = re.findall(r"^widgets\.(\w+)\(\)$", text, flags=re.M)
-    assert calls == [cls.__name__ for cls in widgets.REGISTRY]
+    taught = make_gallery.taught_in(widgets.REGISTRY)
+    assert sorted(calls) == sorted(cls.__name__ for cls in widgets.REGISTRY)
+    places = [(taught[name].number, taught[name].offset) for name in calls if name in taught]
+    assert places == sorted(places), "the gallery follows the chapters"
     headings = re.findall(r"^## (.+)$", text, flags=re.M)
     assert len(headings) == len(widgets.REGISTRY) == len(set(headings))
+
+
+def test_every_widget_has_one_card_linking_to_the_section_that_teaches_it():
+    text = (ROOT / "book" / "gallery.md").read_text()
+    cards = re.findall(r"^:::\{grid-item-card\} ([^\n]+)\n(.*?)^:::$", text, flags=re.M | re.S)
+    assert len(cards) == len(widgets.REGISTRY)
+    taught = make_gallery.taught_in(widgets.REGISTRY)
+    assert taught["RotationExplorer"].page == "02-rotations"
+    for cls in widgets.REGISTRY:
+        card = next(body for title, body in cards if f"#gallery-{make_gallery._kebab(cls.__name__)})" in body)
+        if cls.__name__ in taught:
+            where = taught[cls.__name__]
+            assert f"chapter {where.number}, " in card and f"<{where.page}#" in card
+            chapter = (ROOT / "book" / f"{where.page}.md").read_text()
+            assert re.search(rf"^#{{2,3}} {re.escape(where.heading)}$", chapter, flags=re.M)
+
+
+def test_print_twins_are_print_only_and_cells_show_no_construction_code():
+    text = (ROOT / "book" / "gallery.md").read_text()
+    figures = re.findall(r"^tags: \[(.*)\]\nmystnb:\n  figure:", text, flags=re.M)
+    assert figures and all("print-only" in tags for tags in figures)
+
+
+def test_a_heading_slug_is_mysts():
+    assert make_gallery._slug("Shift both, the score stays") == "shift-both-the-score-stays"
+    assert make_gallery._slug("The same argument in $d$ dimensions") == "the-same-argument-in--dimensions"
 
 
 def test_a_new_widget_needs_only_its_class_and_a_registry_entry():
@@ -43,12 +72,19 @@ def test_a_new_widget_needs_only_its_class_and_a_registry_entry():
     section = text.split("## Phase wheel\n\n", 1)[1]
     assert section.startswith(r"Every pair's phase {math}`m\theta_i` on one wheel, see `rope_core.rope_angles`.")
     assert "Parameters" not in section
-    assert re.findall(r"^widgets\.(\w+)\(\)$", text, flags=re.M)[-1] == "PhaseWheel"
+    assert re.findall(r"^widgets\.(\w+)\(\)$", text, flags=re.M)[-1] == "PhaseWheel"  # not taught yet: last
+    card = text.split(":::{grid-item-card} Phase wheel\n", 1)[1].split(":::", 1)[0]
+    assert "Every pair's phase" in card and "taught in" not in card
+
+
+def test_a_registry_out_of_book_order_is_refused():
+    with pytest.raises(ValueError, match="book order"):
+        make_gallery.render(widgets.REGISTRY[::-1])
 
 
 def test_text_for_a_widget_that_is_not_registered_is_refused():
     texts = make_gallery.sections()
-    with pytest.raises(ValueError, match="LayoutExplorer"):
+    with pytest.raises(ValueError, match=widgets.REGISTRY[-1].__name__):
         make_gallery.render(widgets.REGISTRY[:-1], texts)
 
 

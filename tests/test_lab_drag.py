@@ -77,9 +77,12 @@ def test_dragging_q_and_k_in_jupyterlab_turns_the_python_traits_by_47_degrees(
         panel = page.locator(f"[id='{panel_id}']")
 
         # The page's length of the dragged vector: a read-out's data attribute.
-        for index, cls, handle, trait, (length_of, key) in (
-                (0, "RotationExplorer", "q", "q_angle", ('[data-readout="q"]', "length")),
-                (1, "RelativeInvariance", "k", "k_angle", ('[data-readout="lengths"]', "k"))):
+        # the widgets' places on the page: the gallery's order (book order)
+        order = re.findall(r"^widgets\.(\w+)\(\)$", chapter.read_text(encoding="utf-8"), flags=re.M)
+        for cls, handle, trait, (length_of, key) in (
+                ("RotationExplorer", "q", "q_angle", ('[data-readout="q"]', "length")),
+                ("RelativeInvariance", "k", "k_angle", ('[data-readout="lengths"]', "k"))):
+            index = order.index(cls)
             before = kernel_angles(page, path)[(cls, trait)]
             root = panel.locator(".rope-w").nth(index)   # our widget's own class, in gallery order
             knob = root.get_by_role("slider", name=f"direction of {handle}")

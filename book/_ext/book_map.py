@@ -1,0 +1,408 @@
+"""Where the reader is: chapter numbers, "chapter k of n", reading time, the map of the book.
+
+Everything is derived from ``_toc.yml`` and the pages themselves, so a chapter added, moved or
+lengthened updates every count and link at the next build:
+
+- the chapters are the pages of the numbered parts of ``_toc.yml`` (``numbered: 1``), in order;
+  equations, figures and exercises are numbered per chapter ("(7.3)", "Exercise 7.2") by
+  ``numfig_secnum_depth: 1`` in ``_config.yml``;
+- each chapter page opens with a line "Chapter k of n · part · about m min" and a progress bar;
+- ``{book-contents}`` writes the list of chapters with their reading times, grouped by part,
+  and ``{book-map}`` a picture of the parts: the chapters of the first part on one line, the
+  others fanning out from its end. Both link to every chapter.
+- Sections: ``{ref}`02-rotations#turn-it-yourself``` refers to a section of another page by
+  its heading anchor (the gallery's cards link to where each widget is taught).
+- Glossary terms: in every page but the glossary, the first use of each term of the
+  ``{glossary}`` (in running text or as inline code) links to its entry, and its definition's
+  first sentence shows on hover.
+
+Reading time: prose words (paragraphs and list items outside code, figures and exercise
+solutions) at ``WORDS_PER_MINUTE``, plus ``SECONDS_PER_EQUATION`` per display equation.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from html import escape
+from pathlib import Path
+
+from docutils import nodes
+from sphinx.transforms.post_transforms import SphinxPostTransform
+from sphinx.util.docutils import SphinxDirective
+
+WORDS_PER_MINUTE = 200  # technical prose read with attention
+SECONDS_PER_EQUATION = 20
+
+
+def _skipped(node) -> bool:
+    """Text a reader does not read through: code cells, captions, solutions, tables of contents."""
+    current = node.parent
+    while current is not None:
+        if isinstance(current, (nodes.literal_block, nodes.caption, nodes.figure, nodes.table)):
+            return True
+        if isinstance(current, nodes.Element) and current.get("nb_element"):
+            return True
+        if type(current).__name__.startswith("solution"):
+            return True
+        current = current.parent
+    return False
+
+
+def page_stats(doctree) -> dict[str, int]:
+    """``{"words": prose words, "equations": display equations}`` of one page."""
+    words = 0
+    for paragraph in doctree.findall(nodes.paragraph):
+        if not _skipped(paragraph):
+            words += len(paragraph.astext().split())
+    equations = sum(1 for node in doctree.findall(nodes.math_block) if not _skipped(node))
+    return {"words": words, "equations": equations}
+
+
+def minutes(stats: dict[str, int]) -> int:
+    return max(1, round(stats["words"] / WORDS_PER_MINUTE + stats["equations"] * SECONDS_PER_EQUATION / 60))
+
+
+def _record_stats(app, doctree):
+    app.env.rope_page_stats = getattr(app.env, "rope_page_stats", {})
+    app.env.rope_page_stats[app.env.docname] = page_stats(doctree)
+
+
+def section_label(docname: str, anchor: str) -> str:
+    """The label of a section by its page and heading anchor: ``02-rotations#turn-it-yourself``."""
+    return f"{docname.rsplit('/', 1)[-1]}#{anchor}"
+
+
+def _label_sections(app, doctree):
+    """Every section can be referred to as ``{ref}`page#anchor```: MyST's ``page.md#anchor``
+    links do not find the headings of notebooks in other pages."""
+    std = app.env.get_domain("std")
+    for section in doctree.findall(nodes.section):
+        if not section["ids"] or not section.children or not isinstance(section[0], nodes.title):
+            continue
+        for anchor in section["ids"]:
+            name = section_label(app.env.docname, anchor)
+            std.labels.setdefault(name, (app.env.docname, anchor, section[0].astext()))
+            std.anonlabels.setdefault(name, (app.env.docname, anchor))
+
+
+def _purge(app, env, docname):
+    getattr(env, "rope_page_stats", {}).pop(docname, None)
+
+
+def _merge(app, env, docnames, other):
+    env.rope_page_stats = getattr(env, "rope_page_stats", {})
+    for docname in docnames:
+        if docname in getattr(other, "rope_page_stats", {}):
+            env.rope_page_stats[docname] = other.rope_page_stats[docname]
+
+
+def parts(env) -> list[tuple[str, list[str]]]:
+    """``[(caption, [docname, ...]), ...]``: the numbered parts of ``_toc.yml``, in order."""
+    site_map = getattr(env, "external_site_map", None)
+    if site_map is None:
+        return []
+    found = []
+    for tree in site_map.root.subtrees:
+        if tree.numbered:
+            found.append((tree.caption or "", [str(item) for item in tree.files()]))
+    return found
+
+
+def chapters(env) -> list[dict]:
+    """The chapters in reading order: docname, number, title, part (index and caption), stats."""
+    stats = getattr(env, "rope_page_stats", {})
+    result = []
+    for part_index, (caption, docnames) in enumerate(parts(env)):
+        for docname in docnames:
+            number = env.toc_secnumbers.get(docname, {}).get("")
+            title = env.titles[docname].astext() if docname in env.titles else docname
+            page = stats.get(docname, {"words": 0, "equations": 0})
+            result.append({
+                "docname": docname, "number": ".".join(map(str, number)) if number else "",
+                "title": title, "part": part_index, "caption": caption,
+                "words": page["words"], "equations": page["equations"], "minutes": minutes(page),
+            })
+    return result
+
+
+def _roman(n: int) -> str:
+    return ["I", "II", "III", "IV", "V", "VI"][n] if n < 6 else str(n + 1)
+
+
+def _thousands(n: int) -> str:
+    return f"{n:,}".replace(",", "\N{NARROW NO-BREAK SPACE}")
+
+
+class BookContents(nodes.General, nodes.Element):
+    """Placeholder for the chapter list, filled when every page has been read."""
+
+
+class BookMap(nodes.General, nodes.Element):
+    """Placeholder for the picture of the book's parts."""
+
+
+class BookContentsDirective(SphinxDirective):
+    def run(self):
+        return [BookContents()]
+
+
+class BookMapDirective(SphinxDirective):
+    def run(self):
+        return [BookMap()]
+
+
+def contents_html(app, fromdoc: str) -> str:
+    listed = chapters(app.env)
+    total_minutes = sum(c["minutes"] for c in listed)
+    total_words = sum(c["words"] for c in listed)
+    hours, rest = divmod(total_minutes, 60)
+    lines = [
+        f'<p class="rope-book-length">{len(listed)} chapters, about {_thousands(total_words)} words of prose: '
+        f"about {hours} h {rest:02d} min of reading, more with the code and the exercises.</p>"
+    ]
+    part = None
+    for chapter in listed:
+        if chapter["part"] != part:
+            if part is not None:
+                lines.append("</ol>")
+            part = chapter["part"]
+            lines.append(f'<p class="rope-part-title">Part {_roman(part)}: {escape(chapter["caption"])}</p>')
+            lines.append(f'<ol class="rope-contents" start="{chapter["number"] or 1}">')
+        uri = app.builder.get_relative_uri(fromdoc, chapter["docname"])
+        lines.append(
+            f'<li><a href="{uri}">{escape(chapter["title"])}</a>'
+            f' <span class="rope-minutes">{chapter["minutes"]} min</span></li>'
+        )
+    if part is not None:
+        lines.append("</ol>")
+    return "\n".join(lines)
+
+
+def map_html(app, fromdoc: str) -> str:
+    """The map twice: with the fan's chapter titles (wide screens) and without (phones)."""
+    return "".join(f'<div class="rope-map-{kind}">{map_svg(app, fromdoc, labels, kind)}</div>'
+                   for kind, labels in (("wide", True), ("narrow", False)))
+
+
+def map_svg(app, fromdoc: str, labels: bool = True, key: str = "wide") -> str:
+    """The book as a picture: the first part's chapters in a line, the rest fanning out."""
+    listed = chapters(app.env)
+    if not listed:
+        return ""
+    spine = [c for c in listed if c["part"] == listed[0]["part"]]
+    fan = [c for c in listed if c["part"] != listed[0]["part"]]
+    step, radius, top = 56, 19, 34
+    label_width = 250 if labels else 0   # 30 characters at 14 px
+    width = 30 + (len(spine) - 1) * step + (130 + radius + 8 + label_width if fan else radius + 10)
+    fan_gap = 40
+    height = max(top + 60, 30 + len(fan) * fan_gap)
+    spine_y = height / 2 if fan else top
+    items = [f'<svg class="rope-map" viewBox="0 0 {width} {height + 10}" role="group" '
+             f'aria-labelledby="rope-map-title-{key}" xmlns="http://www.w3.org/2000/svg">',
+             f'<title id="rope-map-title-{key}">The map of the book: chapters '
+             f'{spine[0]["number"]} to {spine[-1]["number"]} build one argument in order; '
+             + (f'chapters {fan[0]["number"]} to {fan[-1]["number"]} each start from it.' if fan else "")
+             + "</title>"]
+    positions = {}
+    for i, c in enumerate(spine):
+        positions[c["docname"]] = (30 + i * step, spine_y)
+    last_x = 30 + (len(spine) - 1) * step
+    fan_x = last_x + 130
+    for i, c in enumerate(fan):
+        positions[c["docname"]] = (fan_x, 25 + i * fan_gap)
+    # the spine's line, then the fan's curves
+    if len(spine) > 1:
+        items.append(f'<line class="rope-map-edge" x1="30" y1="{spine_y}" x2="{last_x}" y2="{spine_y}"/>')
+    for c in fan:
+        x, y = positions[c["docname"]]
+        items.append(f'<path class="rope-map-edge" d="M {last_x} {spine_y} C {last_x + 70} {spine_y}, '
+                     f'{x - 70} {y}, {x - radius} {y}"/>')
+    for c in listed:
+        x, y = positions[c["docname"]]
+        uri = app.builder.get_relative_uri(fromdoc, c["docname"])
+        label = escape(f'Chapter {c["number"]}: {c["title"]}, about {c["minutes"]} min')
+        part_class = "rope-map-spine" if c in spine else "rope-map-fan"
+        text = ""
+        if c in fan and labels:
+            text = (f'<text class="rope-map-label" x="{x + radius + 8}" y="{y + 5}">'
+                    f'{escape(_short(c["title"]))}</text>')
+        # The link holds the number only, so its visible text ("7") is part of its name.
+        items.append(
+            f'<a href="{uri}" aria-label="{label}"><title>{label}</title>'
+            f'<circle class="rope-map-node {part_class}" cx="{x}" cy="{y}" r="{radius}"/>'
+            f'<text class="rope-map-number" x="{x}" y="{y + 5}" text-anchor="middle">{c["number"]}</text></a>{text}'
+        )
+    caption = escape(spine[0]["caption"])
+    items.append(f'<text class="rope-map-part" x="10" y="{spine_y + radius + 24}">Part I: {caption}</text>')
+    if fan:
+        items.append(f'<text class="rope-map-part" x="{width - 4}" y="{height + 6}" text-anchor="end">'
+                     f'Part II: {escape(fan[0]["caption"])}</text>')
+    items.append("</svg>")
+    return "\n".join(items)
+
+
+def _short(title: str) -> str:
+    """A chapter title for the map: its words after the leading verb, at most 30 characters."""
+    return title if len(title) <= 30 else title[:29].rsplit(" ", 1)[0] + "…"
+
+
+def _fill_placeholders(app, doctree, docname):
+    for node_type, render in ((BookContents, contents_html), (BookMap, map_html)):
+        for node in list(doctree.findall(node_type)):
+            if app.builder.format == "html":
+                node.replace_self(nodes.raw("", render(app, docname), format="html"))
+            else:
+                node.replace_self([])
+
+
+def where_html(app, docname: str) -> str:
+    """"Chapter k of n · Part … · about m min" and a progress bar, for a chapter page."""
+    listed = chapters(app.env)
+    index = next((i for i, c in enumerate(listed) if c["docname"] == docname), None)
+    if index is None:
+        return ""
+    c = listed[index]
+    return (
+        f'<nav class="rope-where" aria-label="Where you are in the book">'
+        f'<span>Chapter {c["number"]} of {len(listed)}</span>'
+        f' · <span>Part {_roman(c["part"])}: {escape(c["caption"])}</span>'
+        f' · <span>about {c["minutes"]} min</span>'
+        f'<span class="rope-progress" aria-hidden="true"><span style="width: {100 * (index + 1) / len(listed):.1f}%">'
+        f"</span></span></nav>\n"
+    )
+
+
+def _page_context(app, pagename, templatename, context, doctree):
+    if doctree is None or "body" not in context:
+        return
+    banner = where_html(app, pagename)
+    if banner:
+        body = context["body"]
+        at = body.find("<h1")
+        context["body"] = body[:at] + banner + body[at:] if at >= 0 else banner + body
+
+
+GREEK = {name: chr(code) for name, code in (
+    ("alpha", 0x3B1), ("beta", 0x3B2), ("gamma", 0x3B3), ("delta", 0x3B4), ("Delta", 0x394),
+    ("theta", 0x3B8), ("Theta", 0x398), ("lambda", 0x3BB), ("pi", 0x3C0), ("omega", 0x3C9))}
+SYMBOLS = {"langle": "⟨", "rangle": "⟩", "cdot": "·", "times": "×", "le": "≤", "ge": "≥", "to": "→",
+           "infty": "∞", "sqrt": "√", ",": " ", "quad": " "}
+
+
+def plain_math(tex: str) -> str:
+    """A formula as plain text for a tooltip (which cannot show maths): ``\\theta_i`` → ``θ_i``."""
+    tex = re.sub(r"\\(?:mathbf|mathrm|text|operatorname|boldsymbol)\{([^{}]*)\}", r"\1", tex)
+    tex = re.sub(r"\\([A-Za-z]+|,)", lambda m: GREEK.get(m.group(1), SYMBOLS.get(m.group(1), "")), tex)
+    return tex.replace("{", "").replace("}", "").replace("\\", "")
+
+
+def _hover_text(node) -> str:
+    """A node's text with its maths as plain text."""
+    copy = node.deepcopy()
+    for math in list(copy.findall(nodes.math)):
+        math.replace_self(nodes.Text(plain_math(math.astext())))
+    return copy.astext()
+
+
+def glossary_terms(env) -> dict[str, tuple[str, str, str]]:
+    """``{term (lower case): (glossary docname, anchor, first sentence of the definition)}``."""
+    terms = {}
+    entries = env.get_domain("std").objects  # {(type, name): (docname, anchor)}
+    by_doc = {}
+    for (kind, name), (docname, anchor) in entries.items():
+        if kind == "term":
+            by_doc.setdefault(docname, {})[anchor] = name
+    for docname, anchors in by_doc.items():
+        doctree = env.get_doctree(docname)
+        for item in doctree.findall(nodes.definition_list_item):
+            term = next(iter(item.findall(nodes.term)), None)
+            definition = next(iter(item.findall(nodes.definition)), None)
+            if term is None or definition is None or not term.get("ids"):
+                continue
+            anchor = term["ids"][0]
+            if anchor in anchors:
+                text = " ".join(_hover_text(definition).split())
+                first = re.split(r"(?<=[.;])\s", text, maxsplit=1)[0]
+                terms[anchors[anchor].lower()] = (docname, anchor, first)
+    return terms
+
+
+# Where no term is linked: headings, links, code, captions, the glossary's own terms.
+NOT_PROSE = (nodes.title, nodes.reference, nodes.FixedTextElement, nodes.caption, nodes.term)
+
+
+class LinkGlossaryTerms(SphinxPostTransform):
+    """The first use of each glossary term on a page links to its entry (hover: definition)."""
+
+    default_priority = 900
+    formats = ("html",)
+
+    def run(self, **kwargs):
+        if not hasattr(self.app, "rope_glossary_terms"):  # once per build (and per process)
+            self.app.rope_glossary_terms = glossary_terms(self.env)
+        terms = self.app.rope_glossary_terms
+        docname = self.env.docname
+        terms = {t: v for t, v in terms.items() if v[0] != docname}
+        if not terms:
+            return
+        pattern = re.compile(r"(?<![\w-])(" + "|".join(sorted(map(re.escape, terms), key=len, reverse=True))
+                             + r")(?:s)?(?![\w-])", flags=re.I)
+        seen = set()
+        for node in list(self.document.findall(nodes.Text)):
+            # only text directly in a paragraph (not in emphasis, maths, code or links)
+            if isinstance(node.parent, nodes.paragraph) and not self._inside(node, NOT_PROSE):
+                self._link_text(node, pattern, terms, seen, docname)
+        for literal in list(self.document.findall(nodes.literal)):
+            name = literal.astext().lower()
+            if name in terms and name not in seen and not self._inside(literal, NOT_PROSE):
+                seen.add(name)
+                literal.replace_self(self._reference(literal.deepcopy(), terms[name], docname))
+
+    @staticmethod
+    def _inside(node, types) -> bool:
+        current = node.parent
+        while current is not None:
+            if isinstance(current, types):
+                return True
+            current = current.parent
+        return False
+
+    def _reference(self, child, entry, docname):
+        glossary_doc, anchor, definition = entry
+        uri = self.app.builder.get_relative_uri(docname, glossary_doc) + "#" + anchor
+        return nodes.reference("", "", child, internal=True, refuri=uri, reftitle=definition,
+                               classes=["rope-term"])
+
+    def _link_text(self, node, pattern, terms, seen, docname):
+        text = str(node)
+        pieces, last = [], 0
+        for match in pattern.finditer(text):
+            name = match.group(1).lower()
+            if name in seen:
+                continue
+            seen.add(name)
+            pieces.append(nodes.Text(text[last:match.start()]))
+            pieces.append(self._reference(nodes.Text(match.group(0)), terms[name], docname))
+            last = match.end()
+        if pieces:
+            pieces.append(nodes.Text(text[last:]))
+            node.parent.replace(node, [p for p in pieces if not (isinstance(p, nodes.Text) and not str(p))])
+
+
+def setup(app):
+    # The pages must be read again when this file changes (what it records while reading).
+    app.add_config_value("rope_book_map_source", hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16], "env")
+    app.add_post_transform(LinkGlossaryTerms)
+    app.add_node(BookContents)
+    app.add_node(BookMap)
+    app.add_directive("book-contents", BookContentsDirective)
+    app.add_directive("book-map", BookMapDirective)
+    app.connect("doctree-read", _record_stats)
+    app.connect("doctree-read", _label_sections)
+    app.connect("env-purge-doc", _purge)
+    app.connect("env-merge-info", _merge)
+    app.connect("doctree-resolved", _fill_placeholders)
+    app.connect("html-page-context", _page_context)
+    return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1", "env_version": 1}
+

@@ -1,0 +1,250 @@
+"""The page shows the idea; the proof is one click away. Rules applied to every page at build time.
+
+- **Check cells.** A code cell that checks a claim (it calls ``claim``/``claim_close`` of
+  ``rope_core.claims``, a numpy ``assert_*`` or has an ``assert``) shows the claims' one-line results ("✓ ...");
+  its code and what it printed move into a toggle under them. Figures, tables and widgets
+  it draws stay visible. Tags on the cell: ``show-input`` keeps the code on the page (for a
+  cell that teaches), ``show-output`` keeps what it prints visible.
+- **Set-up cells.** A cell tagged ``parameters``, a cell of imports and aliases only
+  (``R = rope_core.rotation_matrix``) and any cell before the page's first section fold into
+  a one-line toggle. A ``hide-input`` cell (a figure's drawing code) folds under its figure.
+- **Widget cells.** A cell that only imports and builds a widget (``RelativeInvariance()``)
+  shows the widget; its code folds under it.
+- **Included teaching code.** ``{literalinclude}`` with ``:pyobject:`` shows the function
+  without its docstring; the docstring is one click away under it. ``:docstring: keep``
+  shows it in place.
+
+Nothing changes in the notebooks: in JupyterLab every cell, check and docstring is there and
+runs; the build executes every check, so a claim that fails still fails the strict build.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import re
+import textwrap
+from html import escape
+from pathlib import Path
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+from sphinx.directives.code import LiteralInclude
+from sphinx.transforms.post_transforms import SphinxPostTransform
+
+CLAIM_CLASS = "rope-claim"  # rope_core.claims.CSS_CLASS: the HTML of one claim's line
+CHECK_CALLS = {"claim", "claim_close"}
+CHECK_LINE = re.compile(r"^\s*(?:assert\b|claim(?:_close)?\(|\S*assert_\w+\()", flags=re.M)  # code that is not Python
+SHOW_INPUT, SHOW_OUTPUT = "show-input", "show-output"
+FOLDED_OUTPUTS = {"stream", "text_plain"}  # printed numbers and echoed values
+
+
+class Fold(nodes.Element):
+    """A ``<details>`` box whose ``<summary>`` says what it holds."""
+
+
+def visit_fold(self, node):
+    classes = " ".join(["rope-fold", *node["classes"]])
+    self.body.append(f'<details class="{classes}"><summary>{escape(node["summary"])}</summary>\n')
+
+
+def depart_fold(self, node):
+    self.body.append("</details>\n")
+
+
+def _statements(source: str):
+    """The cell's top-level statements, or ``None`` when it is not plain Python (magics)."""
+    try:
+        return ast.parse(textwrap.dedent(source)).body
+    except SyntaxError:
+        return None
+
+
+def is_check_call(node) -> bool:
+    """``claim(...)``, ``claim_close(...)``, ``np.testing.assert_allclose(...)`` and the like."""
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+    return name in CHECK_CALLS or name.startswith("assert_")
+
+
+def check_statements(source: str):
+    """The checks in a cell's code (``assert`` statements and check calls, outermost
+    only), or ``None`` when the code is not plain Python (a magic)."""
+    statements = _statements(source)
+    if statements is None:
+        return None
+    found = []
+
+    def visit(node):
+        if isinstance(node, ast.Assert) or is_check_call(node):
+            found.append(node)
+            return
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    for statement in statements:
+        visit(statement)
+    return found
+
+
+def is_check(source: str) -> bool:
+    """Whether a cell checks a claim: it calls ``claim``/``claim_close``/``assert_*`` or asserts."""
+    checks = check_statements(source)
+    if checks is None:
+        return bool(CHECK_LINE.search(source))
+    return bool(checks)
+
+
+def is_setup(source: str) -> bool:
+    """Whether a cell only imports and names things (``R = rope_core.rotation_matrix``)."""
+    statements = _statements(source)
+    return bool(statements) and all(map(_names_only, statements))
+
+
+def _names_only(statement) -> bool:
+    """An import, or an alias such as ``R = rope_core.rotation_matrix``."""
+    return isinstance(statement, (ast.Import, ast.ImportFrom)) or (
+        isinstance(statement, ast.Assign) and isinstance(statement.value, (ast.Name, ast.Attribute)))
+
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def is_widget_cell(cell, source: str) -> bool:
+    """Whether a cell only imports and builds a widget that it shows."""
+    statements = _statements(source)
+    if not statements:
+        return False
+    *before, last = statements
+    if not (isinstance(last, ast.Expr) and isinstance(last.value, ast.Call)) or not all(map(_names_only, before)):
+        return False
+    output = _part(cell, "cell_code_output")
+    return output is not None and any(WIDGET_VIEW in node.astext() for node in output.findall(nodes.raw))
+
+
+def opens_the_page(cell) -> bool:
+    """Whether a cell comes before the page's first section: set-up, not yet the story."""
+    return isinstance(cell.parent, nodes.section) and isinstance(cell.parent.parent, nodes.document)
+
+
+def _part(cell, element):
+    return next((c for c in cell.children if c.get("nb_element") == element), None)
+
+
+def _is_claim_line(node) -> bool:
+    return isinstance(node, nodes.raw) and f'class="{CLAIM_CLASS}"' in node.astext()
+
+
+def _is_folded_output(node) -> bool:
+    return isinstance(node, nodes.literal_block) and bool(FOLDED_OUTPUTS & set(node["classes"]))
+
+
+class FoldChecksAndSetup(SphinxPostTransform):
+    """Check cells: claim lines on the page, code and printed numbers in a toggle. Setup
+    cells: folded. Runs before MyST-NB's own hide-input (priority 199)."""
+
+    default_priority = 190
+    formats = ("html",)
+
+    def run(self, **kwargs):
+        for cell in list(self.document.findall(nodes.container)):
+            if cell.get("nb_element") != "cell_code":
+                continue
+            tags = set(cell.get("cell_metadata", {}).get("tags", []))
+            source = _part(cell, "cell_code_source")
+            if source is None or SHOW_INPUT in tags:
+                continue
+            code = source.astext()
+            if is_check(code):
+                self.fold_check(cell, source, keep_prints=SHOW_OUTPUT in tags)
+            elif is_widget_cell(cell, code):
+                cell.append(self.fold(cell, source, [], "Show the widget's code", "rope-setup"))  # under it
+            elif "parameters" in tags or is_setup(code) or opens_the_page(cell):
+                what = "parameters" if "parameters" in tags else "imports" if is_setup(code) else "set-up code"
+                cell.insert(0, self.fold(cell, source, [], f"Show the {what}", "rope-setup"))
+            elif "hide-input" in tags:  # a figure's drawing code: under the figure, as the others
+                cell.append(self.fold(cell, source, [], "Show the code", "rope-setup"))
+
+    @staticmethod
+    def fold(cell, source, folded_outputs, summary, css_class):
+        fold = Fold(summary=summary, classes=[css_class])
+        fold.append(source)
+        if folded_outputs:
+            fold.append(nodes.container("", *folded_outputs, classes=["cell_output", "rope-check-output"]))
+        cell.remove(source)
+        cell.attributes.pop("hide_mode", None)  # folded here, not again by MyST-NB
+        return fold
+
+    def fold_check(self, cell, source, keep_prints):
+        output = _part(cell, "cell_code_output")
+        lines, folded = [], []
+        for node in list(output.children) if output is not None else []:
+            if _is_claim_line(node):
+                lines.append(node)
+            elif _is_folded_output(node) and not keep_prints:
+                folded.append(node)
+            else:
+                continue
+            output.remove(node)
+        summary = "Show the check" + (" and its numbers" if folded else "")
+        fold = self.fold(cell, source, folded, summary, "rope-check")
+        results = nodes.container("", *lines, fold, classes=["rope-check-results"])
+        cell.insert(0, results)
+        if output is not None and not output.children:
+            cell.remove(output)
+        cell["classes"].append("rope-check-cell")
+
+
+def split_docstring(code: str) -> tuple[str, str]:
+    """``(code without the docstring, the docstring's lines)`` of the first def or class.
+
+    >>> split_docstring('def f(x):\\n    \"\"\"Twice x.\"\"\"\\n    return 2 * x\\n')
+    ('def f(x):\\n    return 2 * x\\n', '    \"\"\"Twice x.\"\"\"\\n')
+    """
+    try:
+        tree = ast.parse(textwrap.dedent(code))
+    except SyntaxError:
+        return code, ""
+    definition = next((n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                              ast.ClassDef))), None)
+    if definition is None or ast.get_docstring(definition, clean=False) is None:
+        return code, ""
+    first = definition.body[0]
+    lines = code.splitlines(keepends=True)
+    start, end = first.lineno - 1, first.end_lineno
+    return "".join(lines[:start] + lines[end:]), "".join(lines[start:end])
+
+
+class TeachingInclude(LiteralInclude):
+    """``literalinclude`` that shows a ``:pyobject:`` without its docstring, which is folded
+    under the code (``:docstring: keep`` leaves it in place)."""
+
+    option_spec = {**LiteralInclude.option_spec, "docstring": lambda arg: directives.choice(arg, ("keep", "fold"))}
+
+    def run(self):
+        keep = self.options.pop("docstring", "fold") == "keep"
+        result = super().run()
+        if keep or "pyobject" not in self.options:
+            return result
+        for block in (n for node in result for n in node.findall(nodes.literal_block)):
+            code, docstring = split_docstring(block.astext())
+            if not docstring:
+                continue
+            block.children = [nodes.Text(code)]
+            block.rawsource = code
+            fold = Fold(summary=f"Show the docstring of {self.options['pyobject']}", classes=["rope-docstring"])
+            fold.append(nodes.literal_block(docstring, textwrap.dedent(docstring), language="python"))
+            return [*result, fold]
+        return result
+
+
+def setup(app):
+    # The pages must be read again when this file changes (what it records while reading).
+    app.add_config_value("rope_teach_first_source", hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16], "env")
+    app.add_node(Fold, html=(visit_fold, depart_fold))
+    app.add_post_transform(FoldChecksAndSetup)
+    app.add_directive("literalinclude", TeachingInclude, override=True)
+    app.add_css_file("rope-site/rope-reader.css")
+    return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1"}

@@ -1,0 +1,183 @@
+"""What a reader sees by default on the built chapters: results, not the checks' code.
+
+The counts come from ``scripts/measure_pages.py`` (what is inside a closed fold is not seen).
+The build rules that make them zero are in ``book/_ext/teach_first.py``; the rules for where
+the reader is (numbers, "chapter k of n", reading time) in ``book/_ext/book_map.py``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "book" / "_ext"))
+_spec = importlib.util.spec_from_file_location("measure_pages", ROOT / "scripts" / "measure_pages.py")
+measure_pages = sys.modules["measure_pages"] = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(measure_pages)
+
+import book_map  # noqa: E402  (book/_ext is not a package)
+import teach_first  # noqa: E402
+
+# ---- the rules, on source text (fast) ---------------------------------------------------
+
+
+@pytest.mark.parametrize(("source", "check"), [
+    ('claim("x", True)', True),
+    ('ok = claim_close("x", a, b,\n                 rtol=1e-9)', True),
+    ("for d in (64, 128):\n    claims.claim(f'{d}', d > 0)", True),
+    ("assert np.all(x > 0)", True),
+    ("print(claim)", False),
+    ("x = rope_core.apply_rope(q, m)\nprint(x)", False),
+    ("%timeit f()\nclaim('fast', True)", True),  # not Python (a magic): read line by line
+])
+def test_a_check_cell_is_one_that_calls_claim_or_asserts(source, check):
+    assert teach_first.is_check(source) is check
+
+
+@pytest.mark.parametrize(("source", "setup"), [
+    ("import numpy as np\n\nimport rope_core\nfrom rope_core import plots", True),
+    ("import numpy as np\nR = rope_core.rotation_matrix", True),
+    ("rng = np.random.default_rng(seed)", False),
+    ("", False),
+])
+def test_a_setup_cell_only_imports_and_names(source, setup):
+    assert teach_first.is_setup(source) is setup
+
+
+def test_the_docstring_is_split_from_the_code_it_documents():
+    code = 'def f(x):\n    """Twice x.\n\n    Returns\n    -------\n    float\n    """\n    return 2 * x\n'
+    shown, docstring = teach_first.split_docstring(code)
+    assert shown == "def f(x):\n    return 2 * x\n"
+    assert docstring.count("\n") == 6 and "Twice x." in docstring
+    assert teach_first.split_docstring("def g():\n    return 1\n") == ("def g():\n    return 1\n", "")
+    method = "    def h(self):\n        'One line.'\n        return 1\n"
+    assert teach_first.split_docstring(method)[0] == "    def h(self):\n        return 1\n"
+
+
+def test_glossary_tooltips_show_formulas_as_plain_text():
+    assert book_map.plain_math(r"\lambda_i = 2\pi/\theta_i") == "λ_i = 2π/θ_i"
+    assert book_map.plain_math(r"\theta_i = \text{base}^{-2i/d}") == "θ_i = base^-2i/d"
+    assert "\\" not in book_map.plain_math(r"\langle \mathbf{q}, \mathbf{k}\rangle \unknown")
+
+
+def test_measuring_counts_only_what_is_visible():
+    from bs4 import BeautifulSoup
+
+    page = BeautifulSoup(
+        '<article><div class="highlight"><pre>claim("a", True)\nx = 1</pre></div>'
+        '<details><summary>s</summary><div class="highlight"><pre>claim("b", True)</pre></div></details>'
+        '<div class="dropdown"><p class="admonition-title">Solution</p><p>hidden words</p></div>'
+        '<div class="cell_output"><div class="highlight"><pre>True</pre></div></div>'
+        "<p>one two three</p></article>", "html.parser")
+    pres = page.find_all("pre")
+    assert [measure_pages.is_hidden(p) for p in pres] == [False, True, False]
+    assert measure_pages.check_line_count('claim("a",\n      True)\nx = 1\nassert x') == 3
+    assert measure_pages.docstring_line_count('def f():\n    """A.\n\n    B.\n    """\n    return 1') == 4
+
+
+# ---- the built book ------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def counts(built_book):
+    return measure_pages.measure_book(built_book)
+
+
+@pytest.mark.book
+@pytest.mark.parametrize("key", ["check_lines", "docstring_lines", "bare_bools"])
+def test_chapters_show_no_check_code_no_docstrings_and_no_bare_booleans(counts, key):
+    pages = {name: c[key] for name, c in counts.items() if name != "total" and c[key]}
+    assert not pages, f"visible {key.replace('_', ' ')} by default: {pages}"
+
+
+@pytest.mark.book
+def test_every_claim_still_shows_its_result(built_book):
+    # Folding must not lose a claim: every chapter shows at least one "✓" line, and every
+    # check toggle holds code.
+    for page in measure_pages.chapter_pages(built_book):
+        html = page.read_text()
+        assert html.count('class="rope-claim"') >= 1, f"{page.name} shows no claim results"
+        for fold in re.findall(r'<details class="rope-fold rope-check">(.*?)</details>', html, flags=re.S):
+            assert 'class="highlight' in fold, f"{page.name}: a check toggle without its code"
+
+
+@pytest.mark.book
+def test_chapters_are_numbered_and_say_where_the_reader_is(built_book):
+    pages = measure_pages.chapter_pages(built_book)
+    for page in pages:
+        html = page.read_text()
+        where = re.search(r'<nav class="rope-where"[^>]*><span>Chapter (\d+) of (\d+)</span>.*?about (\d+) min', html)
+        assert where, f"{page.name}: no 'Chapter k of n' line"
+        assert int(where.group(2)) == len(pages) and 1 <= int(where.group(3)) <= 90
+        number = int(where.group(1))
+        # equations and exercises carry the chapter's number: (k.1), Exercise k.1
+        assert re.search(rf'<span class="eqno">\({number}\.1\)', html), f"{page.name}: equations not numbered ({number}.n)"
+        assert re.search(rf"Exercise {number}\.1\b", html), f"{page.name}: exercises not numbered {number}.n"
+
+
+# ---- in the browser ----------------------------------------------------------------------
+
+# Characters per full line of long paragraphs of plain text (no maths, code or markup): the
+# text's characters per pixel of rendered line, times the paragraph's width.
+MEASURE_JS = """
+() => [...document.querySelectorAll('article p')]
+  .filter((p) => p.children.length === 0 && p.innerText.length > 200)
+  .map((p) => {
+    const range = document.createRange(); range.selectNodeContents(p);
+    const drawn = [...range.getClientRects()].reduce((sum, r) => sum + r.width, 0);
+    return p.innerText.length / drawn * p.clientWidth;
+  })
+"""
+
+
+@pytest.mark.browser
+def test_desktop_paragraphs_keep_a_comfortable_measure(book_server, browser_page):
+    page, log = browser_page
+    per_line = []
+    for name in ("index", "rope-in-15-minutes", "01-why-positions", "02-rotations", "07-relative-position",
+                 "09-longer-contexts", "12-serving"):
+        page.goto(f"{book_server}/book/{name}.html", wait_until="load")
+        per_line += page.evaluate(MEASURE_JS)
+    assert per_line and max(per_line) <= 75, f"characters per line: {per_line}"
+    assert log.page_errors == []
+
+
+@pytest.mark.browser
+def test_a_check_opens_to_its_code_and_the_claims_stay_above(book_server, browser_page, screenshot_dir):
+    page, log = browser_page
+    page.goto(f"{book_server}/book/02-rotations.html", wait_until="load")
+    check = page.locator("details.rope-check").first
+    code = check.locator(".cell_input")
+    assert check.locator("xpath=..").locator(".rope-claim").count() >= 1
+    assert not code.is_visible()
+    check.locator("summary").click()
+    assert code.is_visible() and "claim" in code.inner_text()
+    check.screenshot(path=str(screenshot_dir / "reader-check-open.png"))
+    docstring = page.locator("details.rope-docstring").first
+    docstring.locator("summary").click()
+    assert '"""' in docstring.inner_text()
+
+
+@pytest.mark.browser
+def test_the_landing_page_starts_with_a_widget_and_a_way_in(built_book, book_server, browser_page):
+    from _browser import axe_serious
+
+    page, log = browser_page
+    page.goto(f"{book_server}/book/index.html", wait_until="load")
+    widget_top = page.locator(".rope-w").first.bounding_box()["y"]
+    assert widget_top < 900, "the live figure is on the first screen"
+    first_link = page.locator("article a.sd-btn").first
+    assert "15 minutes" in first_link.inner_text()
+    assert page.locator("article a.sd-btn", has_text="Start with chapter 1").count() == 1
+    chapters = len(measure_pages.chapter_pages(built_book))
+    assert page.locator(".rope-map-wide svg.rope-map a").count() == chapters
+    assert page.locator("ol.rope-contents li").count() == chapters
+    assert axe_serious(page) == []
+    page.locator("article a.sd-btn", has_text="Start with chapter 1").click()
+    page.wait_for_load_state()
+    assert page.url.endswith("01-why-positions.html")

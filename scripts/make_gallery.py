@@ -125,22 +125,39 @@ def sections():
     return {
         "RotationExplorer": Section(
             "Rotate one vector",
-            r"""A query $\mathbf{q}$ and its rotation $R(m\theta)\,\mathbf{q}$; the dots trace the positions before $m$.
-The complex read-out is the same rotation written as $\mathbf{q}\,e^{im\theta}$ (chapter
+            r"""A query $\mathbf{q}$ and its rotation $R(m\theta)\,\mathbf{q}$, the rotated axis vectors
+$R\mathbf{e}_0$, $R\mathbf{e}_1$ (the columns of the live matrix beside it) and the trail of earlier
+positions. The complex read-out is the same rotation written as $q\,e^{\mathrm{i}m\theta}$ (chapter
 {doc}`03-complex-form`).""",
-            r"The rotation explorer's view at positions 3 and 10 ($\theta = 0.5$): the green arrow is $\mathbf{q}$ turned by $m\theta$.",
-            "Two panels. Left, a blue vector q at about 27 degrees and a green copy of it rotated by 1.5 radians, "
-            "with an arc between them. Right, the same vector rotated by 5 radians, with grey dots marking the ten "
-            "earlier positions on the circle.",
-            function="plot_rotation", left="(1.0, 0.5), position=3, theta=0.5",
-            right="(1.0, 0.5), position=10, theta=0.5",
+            r"The rotation explorer's view at positions 3 and 21 ($\theta = 0.3$, the widget's default): the green "
+            r"arrow is $\mathbf{q}$ turned by $m\theta$; at 21 it is back near its start.",
+            "Two panels. Left, a blue vector q at about 27 degrees and a green copy of it rotated by 0.9 radians, "
+            "with an arc between them. Right, the same vector rotated by 6.3 radians, almost back on q, with grey "
+            "dots marking the 21 earlier positions on the circle.",
+            function="plot_rotation", left="(1.0, 0.5), position=3, theta=0.3",
+            right="(1.0, 0.5), position=21, theta=0.3",
             lesson="A rotation turns a vector and keeps its length; the angle grows with the position.",
-            thumb_alt="A blue vector q and a green copy turned by 1.5 radians, with the arc between them.",
+            thumb_alt="A blue vector q and a green copy turned by 0.9 radians, with the arc between them.",
+        ),
+        "CandidateExplorer": Section(
+            "Test a candidate encoding",
+            r"""The wish of {doc}`04-deriving-rope` as a picture: a score that depends on the positions only
+through $n - m$ is constant along every diagonal of the matrix of scores over $(m, n)$. Pick a
+candidate $f$ and see whether its diagonals stay one colour; the imaginary part shows why the
+complex wish rules out the parity candidate.""",
+            "The score matrices of the rotation (every diagonal constant) and of the quadratic candidate (not).",
+            "Two 16 by 16 heat maps with query position down and key position across. Left, the rotation, with stripes "
+            "parallel to the main diagonal, each one colour. Right, the quadratic candidate, whose colours change along "
+            "every diagonal.",
+            function="plot_candidate_scores", left='"rotation"', right='"quadratic"',
+            lesson="A score that depends on n − m only is constant along every diagonal of the (m, n) matrix.",
+            thumb_alt="A heat map of scores over query and key positions with stripes parallel to the diagonal.",
         ),
         "RelativeInvariance": Section(
             "Shift two positions together",
-            r"""The query sits at $m + s$, the key at $n + s$. Move $s$: both arrows turn, the angle between
-them does not, and neither does the score.""",
+            r"""The query sits at $m + \Delta$, the key at $n + \Delta$; the dashed arrows are the pair before the
+shift. Move $\Delta$: both arrows turn, the angle between them does not, and neither does the score
+(the flat strip); only $n - m$ moves it (the cosine).""",
             "Shifting both positions by 9 turns both vectors by the same angle; the score in the title does not change.",
             "Two panels with a blue rotated query and an orange rotated key. Between the left panel (no shift) and the "
             "right panel (shift 9) both arrows have turned by the same angle, and both titles show the same score, "
@@ -187,17 +204,17 @@ that pair of $R_m x$, turned by $m\theta_i$.""",
         ),
         "DecayExplorer": Section(
             "Watch the decay bound (and what it does not say)",
-            """RoFormer's bound shrinks with distance on average; an aligned pair's score follows it, a
-random pair's score hovers around zero at every distance. All three curves are divided by
-their value at distance 0, so they show shapes, not sizes: the bound limits the *size* of a
-score (times a factor that depends on the content), and a normalised score may sit above the
-normalised bound.""",
-            "The decay bound and two actual scores against distance for base 10 000 and base 100.",
-            "Two line plots against distance from 0 to 1024. The bound and the aligned score start at 1 and fall "
-            "quickly, the random score wanders near zero. With base 100 the curves drop faster and oscillate more.",
+            r"""RoFormer's bound and the scores it bounds, in one unit: the score divided by
+$\lVert\mathbf{q}\rVert\,\lVert\mathbf{k}\rVert$. Each dashed line bounds the scores of its colour
+and stays far above them; the bounds fall with distance, the random pairs' band does not.""",
+            "Scores divided by |q||k| and their bounds (dashed) against distance for base 10 000 and base 100; "
+            "the y axis is linear up to 1 and logarithmic above.",
+            "Two plots against distance from 0 to 1024. In each, three dashed bound lines sit between 2 and 120, "
+            "far above the scores below 1. The aligned score falls from 1 with oscillations, a green band of "
+            "correlated pairs falls from 0.5, an orange band of random pairs stays centred on 0 with the same width.",
             function="plot_decay", left="base=10000.0", right="base=100.0",
-            lesson="RoFormer's bound shrinks with distance; a score need not.",
-            thumb_alt="The decay bound and an aligned score falling with distance, a random score near zero.",
+            lesson="RoFormer's bound stays far above every score; random scores do not decay at all.",
+            thumb_alt="Dashed bound lines far above a falling aligned score and a flat band of random scores.",
         ),
         "ContextExtension": Section(
             "Stretch the context",

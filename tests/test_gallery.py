@@ -84,8 +84,9 @@ def test_a_registry_out_of_book_order_is_refused():
 
 def test_text_for_a_widget_that_is_not_registered_is_refused():
     texts = make_gallery.sections()
-    with pytest.raises(ValueError, match=widgets.REGISTRY[-1].__name__):
-        make_gallery.render(widgets.REGISTRY[:-1], texts)
+    last = max(i for i, cls in enumerate(widgets.REGISTRY) if cls.__name__ in texts)
+    with pytest.raises(ValueError, match=widgets.REGISTRY[last].__name__):
+        make_gallery.render(widgets.REGISTRY[:last], texts)
 
 
 def test_the_score_quoted_in_the_alt_text_is_the_widgets():

@@ -21,6 +21,7 @@ from rope_core import widgets as W
 from rope_core.widgets import _base
 
 IMPORT = re.compile(r'^import\s[^"\n;]*?from\s+"([^"]+)"', re.M)
+SHARED = ("common.js", "drag.js", "lesson.js")   # modules that widgets import, not widgets
 
 
 def test_every_widget_imports_each_shared_module_by_one_url():
@@ -29,9 +30,9 @@ def test_every_widget_imports_each_shared_module_by_one_url():
         for url in IMPORT.findall(cls._esm):
             assert url.startswith("data:text/javascript;charset=utf-8,"), (cls.__name__, url[:60])
             shared = unquote(url.split(",", 1)[1])
-            name = next(n for n in ("common.js", "drag.js") if shared.startswith(_base._source(n)[:200]))
+            name = next(n for n in SHARED if shared.startswith(_base._source(n)[:200]))
             urls.setdefault(name, set()).add(url)
-    assert set(urls) == {"common.js", "drag.js"}
+    assert set(urls) == set(SHARED)
     assert all(len(found) == 1 for found in urls.values()), {k: len(v) for k, v in urls.items()}
     # The shared stylesheet travels once, with common.js; a widget's _css is its own rules only.
     assert all(_base._COMMON_CSS not in cls._css for cls in W.REGISTRY)
@@ -52,7 +53,7 @@ def test_static_files_link_in_node(tmp_path):
         for specifier in IMPORT.findall(text):
             imported, version = re.fullmatch(r"\./([a-z_]+\.js)\?v=([0-9a-f]{12})", specifier).groups()
             assert version == _base.version(files[imported]), (name, specifier)
-    widgets = sorted(set(names.values()) - {"common.js", "drag.js"})
+    widgets = sorted(set(names.values()) - set(SHARED))
     script = "\n".join(
         f'assert.equal(typeof (await import("./{name}")).default.render, "function", "{name}");'
         for name in widgets)

@@ -73,13 +73,13 @@ def test_heatmap_blocks_are_rope_matrix():
 
 
 def test_decay_series_match_rope_core():
-    widget = W.DecayExplorer(dim=16, bases=(100.0,), max_distance=40, step=8)
+    widget = W.DecayExplorer(dim=16, bases=(100.0,), max_distance=40, step=8, slider_step=16, samples=50)
     series = widget.data["series"][0]
     distances = np.arange(0, 41, 8)
-    bound = rc.long_term_decay_bound(distances, 16, 100.0)
-    np.testing.assert_allclose(series["bound"], bound / bound[0], atol=1e-6)
+    np.testing.assert_allclose(series["bound"], rc.long_term_decay_bound(distances, 16, 100.0), atol=1e-4)
     aligned = rc.relative_scores(np.ones(16), np.ones(16), [0], distances, base=100.0)[0] / 16
     np.testing.assert_allclose(series["aligned"], aligned, atol=1e-6)
+    assert widget.data["stops"] == [0, 2, 4]
 
 
 def test_context_extension_matches_inverse_frequencies():
@@ -116,6 +116,7 @@ def test_layout_explorer_permutation():
         (lambda: W.RotationMatrixHeatmap(dims=(64,)), "dims"),
         (lambda: W.DecayExplorer(dim=5), "dim"),
         (lambda: W.DecayExplorer(step=0), "step"),
+        (lambda: W.DecayExplorer(step=4, slider_step=6), "slider_step"),
         (lambda: W.ContextExtension(factors=(0.5, 2)), "factors"),
         (lambda: W.ContextExtension(positions=(1.5,)), "positions"),
         (lambda: W.LayoutExplorer(dims=(3,)), "dims"),

@@ -28,7 +28,7 @@ ORDER = [cls.__name__ for cls in W.REGISTRY]  # the gallery shows the registry i
 def gallery(book_server, browser_page):
     page, log = browser_page
     page.goto(f"{book_server}/book/gallery.html", wait_until="networkidle")
-    page.wait_for_function("document.querySelectorAll('.rope-w input[type=range]').length >= 21", timeout=20000)
+    page.wait_for_function("document.documentElement.dataset.ropeWidgets === 'ready'", timeout=30000)
     yield page, log
     assert not log.external_requests, log.external_requests
     assert not log.page_errors, log.page_errors
@@ -72,10 +72,11 @@ def test_readouts_equal_rope_core(gallery):
     root, data = widget(page, "RotationExplorer"), W.RotationExplorer().data
     for _ in range(3):
         press(root, "position", times=7)
-        press(root, "q_angle", times=2)
+        press(root, "theta")
         m, t = slider_index(root, "position"), slider_index(root, "theta")
-        a, k = slider_index(root, "q_angle"), slider_index(root, "length")
-        q = data["lengths"][k] * np.array([np.cos(np.radians(data["q_angles_deg"][a])), np.sin(np.radians(data["q_angles_deg"][a]))])
+        shown_q = root.locator('[data-readout="q"]')
+        angle, length = float(shown_q.get_attribute("data-angle")), float(shown_q.get_attribute("data-length"))
+        q = length * np.array([np.cos(np.radians(angle)), np.sin(np.radians(angle))])
         expected = rc.rotate_2d(q, m * data["thetas"][t])
         shown = root.locator('[data-readout="rotated"]')
         got = [float(shown.get_attribute("data-x")), float(shown.get_attribute("data-y"))]
@@ -110,14 +111,14 @@ def test_readouts_equal_rope_core(gallery):
         got = float(root.locator('[data-readout="block"]').get_attribute("data-cos"))
         assert abs(got - rc.rope_matrix(m, data["dims"][d], data["bases"][b])[2 * i, 2 * i]) < 1e-6
 
-    # Decay: the relative bound at the chosen distance.
+    # Decay: the bound for q = k at the chosen distance, B(r) in the score's own unit.
     root, data = widget(page, "DecayExplorer"), W.DecayExplorer().data
     for _ in range(3):
         press(root, "distance", times=11)
-        r, b = slider_index(root, "distance"), slider_index(root, "base")
-        bound = rc.long_term_decay_bound([0, data["distances"][r]], data["dim"], data["bases"][b])
-        got = float(root.locator('[data-readout="bound"]').get_attribute("data-value"))
-        assert abs(got - bound[1] / bound[0]) < 1e-6
+        r, b = data["distances"][data["stops"][slider_index(root, "distance")]], slider_index(root, "base")
+        bound = rc.long_term_decay_bound(r, data["dim"], data["bases"][b])
+        got = float(root.locator('[data-readout="aligned"]').get_attribute("data-bound"))
+        assert abs(got - bound) < 1e-4
 
     # Context extension: turns of the slowest pair under YaRN.
     root, data = widget(page, "ContextExtension"), W.ContextExtension().data
@@ -202,7 +203,7 @@ CONTRAST = """
 def test_widgets_readable_in_both_modes(scheme, book_server, browser_page, dark_browser_page, screenshot_dir):
     page, log = browser_page if scheme == "light" else dark_browser_page
     page.goto(f"{book_server}/book/gallery.html", wait_until="networkidle")
-    page.wait_for_function(f"document.querySelectorAll('.rope-w > .rope-w-body > svg').length === {len(ORDER)}", timeout=20000)
+    page.wait_for_function("document.documentElement.dataset.ropeWidgets === 'ready'", timeout=30000)
     assert page.evaluate("document.documentElement.dataset.theme") == scheme
     widgets = page.locator(".rope-w")
     for w, name in enumerate(ORDER):

@@ -121,6 +121,9 @@ def test_bands_teach_each_scheme():
     (lambda: decay.decay_table(step=0), "step"),
     (lambda: decay.decay_table(bases=[]), "bases"),
     (lambda: decay.decay_table(seed=-1), "seed"),
+    (lambda: decay.decay_table(samples=1), "samples"),
+    (lambda: decay.decay_table(correlation=2.0), "correlation"),
+    (lambda: decay.pair_decay_bound(np.ones(4), np.ones(6), [0]), "k"),
 ])
 def test_bad_arguments_name_themselves(build, match):
     with pytest.raises((ValueError, TypeError), match=match):
@@ -165,43 +168,113 @@ def test_static_view_draws_the_demos_table(factor):
 
 # --- rope_core.demos.decay ---------------------------------------------------------------
 
-def closed_form_decay(dim, base, distances, seed):
+def closed_form_decay(dim, base, distances):
+    """B(r) = mean_j |S_j(r)| and the aligned cosine, from their definitions."""
     theta = base ** (-2 * np.arange(dim // 2) / dim)
     partial = np.cumsum(np.exp(1j * np.outer(distances, theta)), axis=1)          # S_{j+1}, (R, d/2)
     bound = np.abs(partial).sum(axis=1) / (dim // 2)
     aligned = np.cos(np.outer(distances, theta)).mean(axis=1)
-    q, k = np.random.default_rng(seed).normal(size=(2, dim))
-    random = np.array([rc.rope_matrix(0, dim, base) @ q @ (rc.rope_matrix(r, dim, base) @ k) for r in distances])
-    return bound / bound[0], aligned, random / (np.linalg.norm(q) * np.linalg.norm(k))
+    return bound, aligned
+
+
+def roformer_bound(q, k, r, base):
+    """RoFormer's bound for one pair, written out: max_i |h_{i+1} - h_i| * sum_j |S_j(r)|."""
+    dim = q.size
+    theta = base ** (-2 * np.arange(dim // 2) / dim)
+    h = [complex(q[2 * i], q[2 * i + 1]) * complex(k[2 * i], -k[2 * i + 1]) for i in range(dim // 2)] + [0]
+    content = max(abs(h[i + 1] - h[i]) for i in range(dim // 2))
+    return content * sum(abs(sum(np.exp(1j * r * theta[:j]))) for j in range(1, dim // 2 + 1))
 
 
 def test_decay_table_at_random_settings_equals_the_closed_forms(rng):
-    for _ in range(50):
-        dim, step = int(rng.choice([8, 16, 32, 64, 128])), int(rng.integers(1, 40))
+    for _ in range(6):
+        dim, step = int(rng.choice([8, 16, 32, 64])), int(rng.integers(1, 40))
         bases = sorted(float(10 ** e) for e in rng.uniform(1.5, 6.5, size=2))
-        max_distance, seed = int(rng.integers(step, 400)), int(rng.integers(0, 5))
-        table = decay.decay_table(dim, bases, max_distance, step, seed)
+        max_distance, seed = int(rng.integers(step, 300)), int(rng.integers(0, 5))
+        samples, rho = int(rng.integers(2, 30)), float(rng.uniform(-1, 1))
+        table = decay.decay_table(dim, bases, max_distance, step, seed, samples, rho)
         distances = np.arange(0, max_distance + 1, step)
         np.testing.assert_array_equal(table["distances"], distances)
+        pairs = {"random": decay.draw_pairs(dim, 0.0, samples, seed),
+                 "correlated": decay.draw_pairs(dim, rho, samples, seed + 1)}
         for b, base in enumerate(bases):
-            bound, aligned, random = closed_form_decay(dim, base, distances, seed)
+            bound, aligned = closed_form_decay(dim, base, distances)
             np.testing.assert_allclose(table["bound"][b], bound, rtol=1e-9, atol=1e-12)
             np.testing.assert_allclose(table["aligned"][b], aligned, atol=1e-9)
-            np.testing.assert_allclose(table["random"][b], random, atol=1e-9)
+            every = closed_form_decay(dim, base, np.arange(max_distance + 1))[0]
+            np.testing.assert_allclose(table["bound_average"][b], [every[: r + 1].mean() for r in distances], rtol=1e-9)
+            for name, (q, k) in pairs.items():
+                R = [rc.rope_matrix(r, dim, base) for r in distances]
+                cos = np.array([[(R[j] @ q[s]) @ k[s] / (np.linalg.norm(q[s]) * np.linalg.norm(k[s]))
+                                 for j in range(len(distances))] for s in range(samples)])
+                bounds = np.array([[roformer_bound(q[s], k[s], r, base) / (np.linalg.norm(q[s]) * np.linalg.norm(k[s]))
+                                    for r in distances] for s in range(min(samples, 3))])
+                np.testing.assert_allclose(table[name]["mean"][b], cos.mean(0), atol=1e-9)
+                np.testing.assert_allclose(table[name]["sd"][b], cos.std(0), atol=1e-9)
+                np.testing.assert_allclose(decay.pair_decay_bound(q[:3], k[:3], distances, base)
+                                           / (np.linalg.norm(q[:3], axis=1) * np.linalg.norm(k[:3], axis=1))[:, None],
+                                           bounds, rtol=1e-9)
+
+
+def test_draw_pairs_are_the_pairs_monte_carlo_logits_draws():
+    q, k = decay.draw_pairs(16, 0.3, 5, 7)
+    logits = rc.attention.monte_carlo_logits([0, 9], 16, base=100.0, correlation=0.3, n_samples=5, seed=7)
+    np.testing.assert_allclose(logits[:, 1], [rc.relative_scores(q[s], k[s], [9], [0], base=100.0)[0, 0] for s in range(5)],
+                               rtol=1e-10)
+    np.testing.assert_allclose(logits[:, 0], np.einsum("sd,sd->s", q, k), rtol=1e-10)
+
+
+def test_every_bound_lies_above_the_score_it_bounds_at_every_distance_and_base():
+    """The widget's lesson, on its own table: each bound is at or above its scores everywhere."""
+    t = decay.decay_table()
+    assert np.all(t["bound"] >= np.abs(t["aligned"]))
+    assert np.all(t["bound"] >= 1.5)   # B(r) >= 1.5 > every cosine
+    for name in ("random", "correlated"):
+        band = t[name]
+        assert np.all(band["bound"] >= np.abs(band["mean"]) + band["sd"])
+        assert np.all(band["tightest"] >= 1)      # every single pair, not only on average
+    # The text's numbers: 32.5 at r = 0 for every base; the aligned cosine is 1 there.
+    np.testing.assert_allclose(t["bound"][:, 0], 32.5)
+    np.testing.assert_allclose(t["aligned"][:, 0], 1.0)
+
+
+def test_bound_average_grows_with_the_base_at_every_distance_though_the_bound_does_not():
+    t = decay.decay_table()
+    assert np.all(np.diff(t["bound_average"][:, 1:], axis=0) > 0)
+    r128 = list(t["distances"]).index(128)
+    b5, b6 = t["bases"].index(1e5), t["bases"].index(1e6)
+    assert t["bound"][b6, r128] < t["bound"][b5, r128]       # one distance catches a dip
+
+
+def test_random_pairs_do_not_decay_and_correlated_pairs_do():
+    t = decay.decay_table()
+    se = t["random"]["sd"] / np.sqrt(t["samples"])
+    assert np.all(np.abs(t["random"]["mean"]) < 5 * se)     # mean zero at every distance, every base
+    np.testing.assert_allclose(t["random"]["sd"], 1 / np.sqrt(t["dim"]), rtol=0.15)
+    assert np.all(t["correlated"]["mean"][:, 0] > 0.45) and np.all(t["correlated"]["mean"][:, -1] < 0.3)
 
 
 def test_decay_widget_and_view_draw_the_demos_table():
     widget = W.DecayExplorer()
     table = decay.decay_table()
+    stops = widget.data["stops"]
+    assert [table["distances"][s] for s in stops] == list(range(0, 1025, 16))
     for b in range(len(table["bases"])):
-        for key in ("bound", "aligned", "random"):
-            np.testing.assert_allclose(widget.data["series"][b][key], table[key][b], atol=1e-6)
+        series = widget.data["series"][b]
+        np.testing.assert_allclose(series["aligned"], table["aligned"][b], atol=1e-6)
+        np.testing.assert_allclose(series["bound"], table["bound"][b], atol=1e-4)
+        np.testing.assert_allclose(series["bound_average"], table["bound_average"][b][stops], atol=1e-4)
+        for name in ("random", "correlated"):
+            for key in ("mean", "sd", "bound"):
+                np.testing.assert_allclose(series[name][key], table[name][key][b], atol=1e-4)
+            np.testing.assert_allclose(series[name]["tightest"], table[name]["tightest"][b][stops], atol=0.05)
     ax = plots.plot_decay(base=1e4)
     b = table["bases"].index(1e4)
     drawn = {line.get_label(): line.get_ydata() for line in ax.get_lines()}
-    np.testing.assert_array_equal(drawn["bound / bound(0)"], table["bound"][b])
-    np.testing.assert_array_equal(drawn["aligned q = k"], table["aligned"][b])
-    np.testing.assert_array_equal(drawn["random q, k"], table["random"][b])
+    np.testing.assert_array_equal(drawn["q = k"], table["aligned"][b])
+    np.testing.assert_array_equal(drawn["bound, q = k"], table["bound"][b])
+    np.testing.assert_array_equal(drawn["random q, k: mean ± 1 sd"], table["random"]["mean"][b])
+    np.testing.assert_array_equal(drawn["bound, random q, k (mean)"], table["random"]["bound"][b])
     plt.close(ax.figure)
 
 

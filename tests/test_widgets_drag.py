@@ -42,7 +42,8 @@ def test_widget_defaults_are_the_demos_defaults():
         defaults[k] for k in ("q_angle", "k_angle", "m", "n", "shift"))
     assert (relative.q_length, relative.k_length) == (defaults["q_length"], defaults["k_length"])
     assert relative.data == {"theta": defaults["theta"], "max_position": defaults["max_position"],
-                             "length_range": defaults["length_range"]}
+                             "length_range": defaults["length_range"], "compact": False}
+    assert relative.shift > 0       # it opens shifted, so its first frame shows the lesson
 
 
 def test_rotation_explorer_tables_are_the_demos_table_and_the_closed_form():
@@ -98,6 +99,17 @@ def test_relative_invariance_state_at_random_states(rng):
         expected = widget.q_length * widget.k_length * np.cos(between)
         assert state["score"] == pytest.approx(expected, abs=1e-12)
         assert state["reference"] == pytest.approx(expected, abs=1e-12)
+        # The ghosts are the state before the shift; the arc's angle is the same at every shift.
+        np.testing.assert_allclose(state["ghost_q"], closed_form(widget.q_length, widget.q_angle, widget.m * theta), atol=1e-12)
+        np.testing.assert_allclose(state["ghost_k"], closed_form(widget.k_length, widget.k_angle, widget.n * theta), atol=1e-12)
+        assert 0 <= state["angle"] < 2 * np.pi
+        assert abs(np.exp(1j * state["angle"]) - np.exp(1j * between)) < 1e-9
+        strips = widget.strips()
+        np.testing.assert_allclose(strips["by_shift"], expected, atol=1e-12)          # flat
+        offsets = strips["offsets"]
+        np.testing.assert_allclose(strips["by_offset"], widget.q_length * widget.k_length
+                                   * np.cos(np.radians(widget.k_angle - widget.q_angle) + offsets * theta), atol=1e-12)
+        assert strips["by_offset"][list(offsets).index(widget.n - widget.m)] == pytest.approx(expected, abs=1e-12)
 
 
 @pytest.mark.parametrize("bad", [float("nan"), float("inf"), -float("inf"), "30", True, None])
@@ -161,8 +173,11 @@ def test_static_views_draw_the_demos_table():
     ax = plots.plot_relative_invariance(widget._q, widget._k, m=3, n=9, shift=4, theta=widget._theta)
     state = widget.state()
     arrows = [text.xy for text in ax.texts if hasattr(text, "xy")]
+    np.testing.assert_allclose(arrows[0], state["ghost_q"], atol=1e-12)
+    np.testing.assert_allclose(arrows[1], state["ghost_k"], atol=1e-12)
     np.testing.assert_allclose(arrows[2], state["rotated_q"], atol=1e-12)
     np.testing.assert_allclose(arrows[3], state["rotated_k"], atol=1e-12)
+    assert "Delta = 4" in ax.get_title()
     assert float(re.search(r"= (-?[\d.]+)\$$", ax.get_title()).group(1)) == pytest.approx(state["score"], abs=5e-3)
     matplotlib.pyplot.close(ax.figure)
 
@@ -184,3 +199,25 @@ def test_bad_inputs_to_the_demos_name_the_argument():
         demo.relative_state((1.0, 0.0), (0.0, 1.0), 1, 2, 1.5, 0.1)
     with pytest.raises(ValueError, match="k must"):
         demo.relative_state((1.0, 0.0), (np.nan, 1.0), 1, 2, 0, 0.1)
+    with pytest.raises(ValueError, match="max_position"):
+        demo.relative_strips((1.0, 0.0), (0.0, 1.0), 1, 2, 0.1, -3)
+    with pytest.raises(TypeError, match="compact"):
+        W.RelativeInvariance(compact="yes")
+
+
+def test_rotation_explorer_closest_returns_are_the_demos_table():
+    """The page takes the last change of the closest return at or before m: that is the table's
+    closest position past half a turn, and its offset from q, at every θ and m."""
+    widget = W.RotationExplorer()
+    table = demo.rotation_table(widget.data["thetas"], len(widget.data["positions"]) - 1)
+    for t, changes in enumerate(widget.data["returns"]):
+        for m in widget.data["positions"]:
+            seen = [(j, offset) for j, offset in changes if j <= m]
+            best, offset = seen[-1] if seen else (-1, None)
+            assert best == table["closest"][t, m]
+            if best >= 0:
+                assert abs(offset - table["closest_offset"][t, m]) < 1e-6
+                # Past half a turn, and no earlier position past half a turn is closer to q.
+                earlier = [j for j in range(m + 1) if j * widget.data["thetas"][t] > np.pi]
+                assert best in earlier and offset <= min(table["offset"][t, j] for j in earlier) + 1e-6   # sent to 6 decimals
+    assert widget.data["first_return"][3] == 25 and widget.data["nearest_turn"][3] == 13   # θ = 0.5: chapter 2

@@ -21,7 +21,13 @@ from _browser import PHONE, open_page
 
 import rope_core as rc
 from rope_core import widgets as W
-from rope_core.demos.rotation import relative_state, rotation_state, unit_vector
+from rope_core.demos.rotation import (
+    relative_state,
+    relative_strips,
+    rotation_state,
+    rotation_table,
+    unit_vector,
+)
 
 pytestmark = [pytest.mark.book, pytest.mark.browser]
 ORDER = [cls.__name__ for cls in W.REGISTRY]
@@ -109,7 +115,8 @@ DRAWN = r"""(root) => {
   const cx = Number(axis.getAttribute("cx")), cy = Number(axis.getAttribute("cy")), unit = Number(axis.getAttribute("r"));
   const data = (x, y) => [(Number(x) - cx) / unit, (cy - Number(y)) / unit];
   const arrows = {};
-  for (const g of svg.querySelectorAll("g[data-vector]")) {
+  const shown = (node) => !node.closest('[style*="display: none"]');   // a hidden layer draws nothing
+  for (const g of [...svg.querySelectorAll("g[data-vector]")].filter(shown)) {
     const line = g.querySelector("line");
     const head = g.querySelector("polygon").getAttribute("points").trim().split(/\s+/)[0].split(",");
     arrows[g.dataset.vector] = {
@@ -125,8 +132,8 @@ DRAWN = r"""(root) => {
   }
   // Labels stay in drawing units: labelAt clamps them inside the drawing, in those units.
   const labels = {};
-  for (const t of svg.querySelectorAll("text[data-vector]")) labels[t.dataset.vector] = [Number(t.getAttribute("x")), Number(t.getAttribute("y"))];
-  const trail = [...svg.querySelectorAll("[data-mark=trail] circle")].map((c) => data(c.getAttribute("cx"), c.getAttribute("cy")));
+  for (const t of [...svg.querySelectorAll("text[data-vector]")].filter(shown)) labels[t.dataset.vector] = [Number(t.getAttribute("x")), Number(t.getAttribute("y"))];
+  const trail = [...svg.querySelectorAll("[data-mark=trail] circle.rope-w-muted-text")].filter((c) => c.style.display !== "none").map((c) => data(c.getAttribute("cx"), c.getAttribute("cy")));
   const path = svg.querySelector("path.rope-w-arc");
   let arc = null;
   if (path && path.getAttribute("d")) {
@@ -196,7 +203,40 @@ def check_rotation_explorer(root, data):
     assert_sig3([number(q_text.split(" = ")[1]), number(r_text.split(" = ")[1])], [length, length])
     # The drawing: q, R(mθ)q, the handle, the trail R(jθ)q (j < m) and the arc of mθ.
     drawn = root.evaluate(DRAWN)
-    assert set(drawn["arrows"]) == {"q", "rotated"}, drawn["arrows"]
+    assert set(drawn["arrows"]) == {"q", "rotated", "e0", "e1"}, drawn["arrows"]
+    # The rotated axis vectors are the columns of R(mθ), shown live beside the drawing.
+    c, s = np.cos(m * theta), np.sin(m * theta)
+    assert_drawn_at(drawn["arrows"]["e0"], [c, s], "R e0")
+    assert_drawn_at(drawn["arrows"]["e1"], [-s, c], "R e1")
+    cells = root.locator('[data-readout="matrix"] td')
+    shown = np.array([float(cells.nth(j).get_attribute("data-value")) for j in range(4)]).reshape(2, 2)
+    np.testing.assert_allclose(shown, rc.rotation_matrix(m * theta), atol=1e-6)
+    assert_sig3([number(cells.nth(j).inner_text()) for j in range(4)], shown.ravel())
+    colours = [cells.nth(j).evaluate("(td) => getComputedStyle(td).color") for j in range(4)]
+    e0 = root.locator("g[data-vector=e0] polygon").evaluate("(p) => getComputedStyle(p).fill")
+    e1 = root.locator("g[data-vector=e1] polygon").evaluate("(p) => getComputedStyle(p).fill")
+    assert colours[0] == colours[2] == e0 and colours[1] == colours[3] == e1 and e0 != e1, (colours, e0, e1)
+    # The closest return so far past half a turn (Python's table), ringed on the trail at R(jθ)q.
+    closest = root.locator('[data-readout="closest"]')
+    best = int(closest.get_attribute("data-position"))
+    table = rotation_table(data["thetas"], len(data["positions"]) - 1)
+    assert best == table["closest"][t, m]
+    ring = root.locator("[data-mark=closest]")
+    if best < 0:
+        assert ring.evaluate("(c) => c.style.display") == "none" and closest.inner_text() == "not past half a turn yet"
+    else:
+        assert abs(float(closest.get_attribute("data-offset")) - table["closest_offset"][t, m]) < 1e-6
+        assert closest.inner_text().startswith(f"m = {best}, ")
+        cx, cy, unit = drawn["frame"]
+        at = rc.rotate_2d(expected["q"], best * theta)
+        np.testing.assert_allclose([(float(ring.get_attribute("cx")) - cx) / unit, (cy - float(ring.get_attribute("cy"))) / unit], at, atol=1e-6)
+    # The arc's label says mθ in place: halfway along the arc, at radius 0.55.
+    label = root.locator("text[data-label=arc]")
+    if m:
+        cx, cy, unit = drawn["frame"]
+        middle = rc.rotate_2d(0.55 * unit_vector(angle), np.radians(expected["angle_deg"]) / 2)
+        np.testing.assert_allclose([(float(label.get_attribute("x")) - cx) / unit, (cy - float(label.get_attribute("y"))) / unit], middle, atol=1e-6)
+        assert label.text_content() == "mθ"
     assert_drawn_at(drawn["arrows"]["q"], expected["q"], "q")
     assert_drawn_at(drawn["arrows"]["rotated"], expected["rotated"], "R(mθ)q")
     np.testing.assert_allclose(drawn["handles"]["q"], expected["q"], atol=1e-6)
@@ -247,24 +287,82 @@ def check_relative_invariance(root, python_widget):
     # The claim the widget makes: the score depends on n - m only (q^T R_{n-m} k).
     assert abs(data_float(score, "value") - q @ rc.rotate_2d(k, (n - m) * python_widget._theta)) < 1e-9
     assert_sig3([number(score.inner_text()), number(reference.inner_text())], [expected["score"], expected["reference"]])
-    assert root.locator('[data-readout="positions"]').inner_text() == f"m + s = {m + s}, n + s = {n + s}, n − m = {n - m}"
-    text = vectors.inner_text()   # "q at a°, k at b°, angle between them c°"
+    assert root.locator('[data-readout="positions"]').inner_text() == \
+        f"m + Δ = {m + s}, n + Δ = {n + s}, n − m = {n - m}".replace("= -", "= −")
+    text = vectors.inner_text()   # "q at a°, k at b°, angle γ between them c°"
     q_text, k_text = text.split(", ")[:2]
+    assert abs(data_float(vectors, "gamma") - np.degrees(expected["angle"])) < 1e-6
     assert_sig3([number(q_text[5:-1]), number(k_text[5:-1])], [qa, ka])
     between = (ka + (n + s) * np.degrees(python_widget._theta)) - (qa + (m + s) * np.degrees(python_widget._theta))
     assert_sig3([number(text.rsplit(" ", 1)[1].rstrip("°"))], [between % 360.0])
     shown = [number(part.split(" = ")[1]) for part in shown_l.inner_text().split(", ")]   # |q|, |k|, |q||k|
     assert_sig3(shown, [q_len, k_len, q_len * k_len])
-    # The drawing: the ghosts q and k, R_{m+s}q and R_{n+s}k, and the handles on the rotated tips.
+    # The drawing: R_{m+Δ}q and R_{n+Δ}k, the ghosts before the shift (R_m q, R_n k; only when
+    # Δ > 0), the handles on the rotated tips, the arc of γ, and the two strip charts.
     drawn = root.evaluate(DRAWN)
-    assert set(drawn["arrows"]) == {"q", "k", "rotated_q", "rotated_k"}, drawn["arrows"]
-    for name, tip in (("q", q), ("k", k), ("rotated_q", expected["rotated_q"]), ("rotated_k", expected["rotated_k"])):
-        assert_drawn_at(drawn["arrows"][name], tip, name)
+    names = {"rotated_q", "rotated_k"} | ({"ghost_q", "ghost_k"} if s else set())
+    assert set(drawn["arrows"]) == names, drawn["arrows"]
+    for name in names:
+        assert_drawn_at(drawn["arrows"][name], expected[name], name)
+    for name in names - {"rotated_q", "rotated_k"}:
+        assert_labelled(drawn, name, expected[name], 0.3)
+    check_relative_marks(root, python_widget, expected, m, n, s)
     np.testing.assert_allclose(drawn["handles"]["q"], expected["rotated_q"], atol=1e-6)
     np.testing.assert_allclose(drawn["handles"]["k"], expected["rotated_k"], atol=1e-6)
     for name in ("rotated_q", "rotated_k"):
         assert_labelled(drawn, name, expected[name], 0.3)
     return qa, ka
+
+
+# The arcs of γ (drawing units → data units through the unit circle) and the strip charts' points.
+RELATIVE_MARKS = r"""(root) => {
+  const svg = root.querySelector("svg.rope-w-svg");
+  const axis = svg.querySelector("circle.rope-w-axis");
+  const cx = Number(axis.getAttribute("cx")), cy = Number(axis.getAttribute("cy")), unit = Number(axis.getAttribute("r"));
+  const arcs = {};
+  for (const path of [...svg.querySelectorAll("path[data-arc]")].filter((node) => !node.closest('[style*="display: none"]'))) {
+    const n = path.getAttribute("d").replace(/[MA]/g, " ").trim().split(/[\s,]+/).map(Number);
+    arcs[path.dataset.arc] = { start: [(n[0] - cx) / unit, (cy - n[1]) / unit], radius: n[2] / unit, large: n[5], sweep: n[6],
+                               end: [(n[7] - cx) / unit, (cy - n[8]) / unit] };
+  }
+  const strips = root.querySelector("svg.rope-w-strips");
+  const lines = {}, dots = {};
+  for (const l of strips.querySelectorAll("polyline[data-strip]")) lines[l.dataset.strip] = l.getAttribute("points").trim().split(/\s+/).map((p) => p.split(",").map(Number));
+  for (const d of strips.querySelectorAll("circle[data-strip-dot]")) dots[d.dataset.stripDot] = [Number(d.getAttribute("cx")), Number(d.getAttribute("cy")), getComputedStyle(d).visibility];
+  return { arcs, lines, dots };
+}"""
+
+
+def check_relative_marks(root, python_widget, expected, m, n, s):
+    """The arc of γ from R_{m+Δ}q to R_{n+Δ}k (and its dashed twin on the ghosts), and the strip
+    charts: the score at every Δ (flat, the dot at Δ) and at every n − m (a cosine, the dot at n − m)."""
+    marks = root.evaluate(RELATIVE_MARKS)
+    gamma = expected["angle"]
+    for name, a, radius in (("gamma", expected["rotated_q"], 0.3), ("ghost", expected["ghost_q"], 0.42)):
+        if name == "ghost" and not s:
+            assert name not in marks["arcs"]
+            continue
+        arc = marks["arcs"][name]
+        start = radius * np.asarray(a) / np.linalg.norm(a)
+        np.testing.assert_allclose(arc["start"], start, atol=1e-6)
+        np.testing.assert_allclose(arc["end"], rc.rotate_2d(start, gamma), atol=1e-6)
+        assert abs(arc["radius"] - radius) < 1e-6 and (arc["large"], arc["sweep"]) == (int(gamma > np.pi), 0)
+    strips = relative_strips(expected["q"], expected["k"], m, n, python_widget._theta, python_widget._max_position)
+    shift_line, dots = np.array(marks["lines"]["shift"]), marks["dots"]
+    # Same y for every Δ (flat) and for the dots on it; the pixel map is the chart's own.
+    ys = shift_line[:, 1]
+    assert ys.size == strips["shifts"].size and np.ptp(ys) < 0.02, ys
+    assert abs(dots["shift"][1] - ys[s]) < 0.01 and abs(dots["shift"][0] - shift_line[s, 0]) < 0.01
+    assert dots["ghost"][2] == ("visible" if s else "hidden")
+    if "offset" in marks["lines"]:
+        offset_line = np.array(marks["lines"]["offset"])
+        # A cosine: its drawn y is one affine map of rope_core's scores (points written to 0.01).
+        values = strips["by_offset"]
+        slope, intercept = np.polyfit(values, offset_line[:, 1], 1)
+        np.testing.assert_allclose(offset_line[:, 1], intercept + slope * values, atol=0.02)
+        np.testing.assert_allclose(ys, intercept + slope * strips["by_shift"], atol=0.02)
+        j = list(strips["offsets"]).index(n - m)
+        assert abs(dots["offset"][0] - offset_line[j, 0]) < 0.01 and abs(dots["offset"][1] - offset_line[j, 1]) < 0.01
 
 
 @pytest.mark.parametrize("mode", ["mouse-1280-light", "touch-390-dark"])
@@ -359,8 +457,8 @@ def test_random_states_show_rope_core_numbers(chromium, book_server, rng):
     context, page, log = open_gallery(chromium, book_server)
     try:
         root, data = widget(page, "RotationExplorer"), W.RotationExplorer().data
-        sliders = {"position": len(data["positions"]), "theta": len(data["thetas"]),
-                   "length": len(data["lengths"]), "q_angle": len(data["q_angles_deg"])}
+        sliders = {"position": len(data["positions"]), "theta": len(data["thetas"])}
+        assert root.locator('input[data-name="q_angle"], input[data-name="length"]').count() == 0   # the handle does it
         for _ in range(60):
             action = rng.integers(3)
             if action == 0:
@@ -419,7 +517,7 @@ def test_play_animates_m_and_the_shift_and_stops_at_the_end(chromium, book_serve
         read = ("(root) => [Number(root.querySelector('input[data-name=shift]').value),"
                 " Number(root.querySelector('[data-readout=score]').dataset.value)]")   # one frame, atomically
         start_shift, start_score = rel_root.evaluate(read)
-        rel_root.get_by_role("button", name="play s").click()
+        rel_root.get_by_role("button", name="play Δ").click()
         seen = set()
         for _ in range(4):   # watch a few frames: s moves, the score does not
             value = int(shift.input_value())
@@ -427,7 +525,7 @@ def test_play_animates_m_and_the_shift_and_stops_at_the_end(chromium, book_serve
             s, score = rel_root.evaluate(read)
             seen.add(s)
             assert abs(score - start_score) < 1e-9, (s, score, start_shift, start_score)
-        rel_root.get_by_role("button", name="play s").click()     # pause
+        rel_root.get_by_role("button", name="play Δ").click()     # pause
         paused = int(shift.input_value())
         page.wait_for_timeout(700)
         assert int(shift.input_value()) == paused, "pause stops the animation"

@@ -33,7 +33,7 @@ RELATIVE_DEFAULTS = {
     "q_angle": 20.0, "k_angle": 75.0,   # degrees; both draggable
     "q_length": 1.0, "k_length": 0.8,
     "theta": 0.3, "max_position": 24,
-    "m": 2, "n": 7, "shift": 0,
+    "m": 2, "n": 7, "shift": 9,         # opens shifted: the unshifted state is its ghost
     "length_range": (0.2, 1.3),    # dragged lengths of q and k are clamped to this
 }
 
@@ -85,14 +85,33 @@ def _check_position(value, name):
 
 
 def rotation_table(thetas, max_position):
-    r"""The angle :math:`m\theta` and its cosine and sine for every frequency stop and position.
+    r"""The angle :math:`m\theta`, its cosine and sine, and the closest return so far, for every
+    frequency stop and position.
 
-    Returns ``angle``, ``angle_deg`` (mod 360), ``cos`` and ``sin``, each of shape
-    ``(len(thetas), max_position + 1)``.
+    Returns
+    -------
+    dict
+        ``angle``, ``angle_deg`` (mod 360), ``cos`` and ``sin``; ``offset``, how far
+        :math:`R(m\theta)q` is from :math:`q`, :math:`|\arg e^{\mathrm{i}m\theta}| \in [0, \pi]`
+        (radians); ``closest``, the position :math:`j \le m` past half a turn
+        (:math:`j\theta > \pi`) with the smallest offset so far (the first of equals; −1 while
+        no position is past half a turn), and ``closest_offset``, its offset (NaN then). Each of
+        shape ``(len(thetas), max_position + 1)``.
     """
-    angles = np.arange(max_position + 1)[None, :] * np.asarray(thetas, dtype=np.float64)[:, None]
-    return {"angle": angles, "angle_deg": np.rad2deg(angles) % 360.0,
-            "cos": np.cos(angles), "sin": np.sin(angles)}
+    positions = np.arange(max_position + 1)
+    angles = positions[None, :] * np.asarray(thetas, dtype=np.float64)[:, None]
+    offset = np.abs(np.angle(np.exp(1j * angles)))
+    closest = np.full(angles.shape, -1)
+    closest_offset = np.full(angles.shape, np.nan)
+    for t in range(angles.shape[0]):
+        best = -1
+        for j in positions:
+            if angles[t, j] > np.pi and (best < 0 or offset[t, j] < offset[t, best]):
+                best = j
+            closest[t, j] = best
+            closest_offset[t, j] = offset[t, best] if best >= 0 else np.nan
+    return {"angle": angles, "angle_deg": np.rad2deg(angles) % 360.0, "cos": np.cos(angles), "sin": np.sin(angles),
+            "offset": offset, "closest": closest, "closest_offset": closest_offset}
 
 
 def rotation_state(q, position, theta):
@@ -123,18 +142,50 @@ def rotation_state(q, position, theta):
 def relative_state(q, k, m, n, shift, theta):
     r"""What the relative-position widget draws for one state.
 
-    Returns ``rotated_q`` :math:`R_{(m+s)\theta}q`, ``rotated_k`` :math:`R_{(n+s)\theta}k`
-    (shape (2,) each), ``score`` :math:`\langle R_{m+s}q, R_{n+s}k\rangle` and ``reference``,
-    the same score with the pair moved to positions :math:`(0, n-m)` (or :math:`(m-n, 0)`):
-    equal to ``score`` for every shift, which is what the widget shows.
+    Parameters
+    ----------
+    q, k : array_like, shape (2,)
+    m, n, shift : int
+        Positions of the query and the key, and the shift :math:`\Delta` applied to both (>= 0).
+    theta : float
+
+    Returns
+    -------
+    dict
+        ``rotated_q`` :math:`R_{m+\Delta}q`, ``rotated_k`` :math:`R_{n+\Delta}k`, ``ghost_q``
+        :math:`R_m q` and ``ghost_k`` :math:`R_n k` (the state before the shift; shape (2,)
+        each), ``score`` :math:`\langle R_{m+\Delta}q, R_{n+\Delta}k\rangle`, ``reference`` the
+        same score at :math:`\Delta = 0` (equal to ``score`` for every shift: the lesson), and
+        ``angle`` the angle :math:`\gamma \in [0, 2\pi)` from :math:`R_{m+\Delta}q` to
+        :math:`R_{n+\Delta}k`, counter-clockwise (the same at every shift).
     """
     q, k = _check_vector(q, "q"), _check_vector(k, "k")
     m, n, shift = (_check_position(v, name) for v, name in ((m, "m"), (n, "n"), (shift, "shift")))
     theta = float(theta)
     pm, pn = (m + shift) * theta, (n + shift) * theta
-    ref_m, ref_n = (0, n - m) if n >= m else (m - n, 0)
+    rotated_q, rotated_k = rotate_2d(q, pm), rotate_2d(k, pn)
+    angle = (np.arctan2(rotated_k[1], rotated_k[0]) - np.arctan2(rotated_q[1], rotated_q[0])) % (2 * np.pi)
     return {
-        "q": q, "k": k, "rotated_q": rotate_2d(q, pm), "rotated_k": rotate_2d(k, pn),
+        "q": q, "k": k, "rotated_q": rotated_q, "rotated_k": rotated_k,
+        "ghost_q": rotate_2d(q, m * theta), "ghost_k": rotate_2d(k, n * theta),
         "score": float(relative_scores(q, k, [pm], [pn])[0, 0]),
-        "reference": float(relative_scores(q, k, [ref_m * theta], [ref_n * theta])[0, 0]),
+        "reference": float(relative_scores(q, k, [m * theta], [n * theta])[0, 0]),
+        "angle": float(angle),
     }
+
+
+def relative_strips(q, k, m, n, theta, max_position):
+    r"""The two strip charts of the relative-position widget.
+
+    ``shifts`` :math:`\Delta = 0 \dots` ``max_position`` and ``by_shift``, the score
+    :math:`\langle R_{m+\Delta}q, R_{n+\Delta}k\rangle` at each (flat); ``offsets``
+    :math:`n - m = -\text{max} \dots \text{max}` and ``by_offset``, the score with the query at
+    :math:`m` and the key at :math:`m + (n - m)`, a cosine of :math:`(n - m)\theta`.
+    """
+    q, k = _check_vector(q, "q"), _check_vector(k, "k")
+    m, n = _check_position(m, "m"), _check_position(n, "n")
+    theta, top = float(theta), _check_position(max_position, "max_position")
+    shifts, offsets = np.arange(top + 1), np.arange(-top, top + 1)
+    by_shift = np.array([relative_scores(q, k, [(m + s) * theta], [(n + s) * theta])[0, 0] for s in shifts])
+    by_offset = relative_scores(q, k, [m * theta], (m + offsets) * theta)[0]
+    return {"shifts": shifts, "by_shift": by_shift, "offsets": offsets, "by_offset": by_offset}

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.patches import Arc, Rectangle
 
+from ..demos.candidates import CANDIDATE_DEFAULTS, CANDIDATES, candidate_table
 from ..demos.context import CONTEXT_DEFAULTS, EXTENSION_METHODS, context_extension_table
 from ..demos.decay import DECAY_DEFAULTS, decay_table
 from ..demos.rotation import relative_state, rotation_state
@@ -21,6 +22,7 @@ __all__ = [
     "plot_frequency_clocks",
     "plot_rotation_matrix",
     "plot_decay",
+    "plot_candidate_scores",
     "plot_context_extension",
     "plot_layouts",
 ]
@@ -76,16 +78,18 @@ def plot_rotation(q=(1.0, 0.5), position=3, theta=0.5, *, ax=None):
 
 
 def plot_relative_invariance(q=(1.0, 0.35), k=(0.2, 0.75), m=2, n=7, shift=0, theta=0.3, *, ax=None):
-    r"""Draw :math:`R_{m+s}q` and :math:`R_{n+s}k` and print their score in the title."""
+    r"""Draw :math:`R_{m+\Delta}q` and :math:`R_{n+\Delta}k`, the state before the shift
+    (:math:`R_m q`, :math:`R_n k`, dashed) when :math:`\Delta > 0`, and the score in the title."""
     shown = relative_state(q, k, m, n, shift, theta)   # the table the widget draws too
-    q, k, rq, rk = shown["q"], shown["k"], shown["rotated_q"], shown["rotated_k"]
+    rq, rk = shown["rotated_q"], shown["rotated_k"]
     ax = axes_or_new(ax, figsize=(4.2, 4.2))
-    _plane(ax, max(np.linalg.norm(q), np.linalg.norm(k)))
-    _arrow(ax, q, "#aaaaaa", "", style="--")
-    _arrow(ax, k, "#aaaaaa", "", style="--")
+    _plane(ax, max(np.linalg.norm(shown["q"]), np.linalg.norm(shown["k"])))
+    if shift:
+        _arrow(ax, shown["ghost_q"], "#999999", rf"$R_{{{m}}}q$", style="--")
+        _arrow(ax, shown["ghost_k"], "#999999", rf"$R_{{{n}}}k$", style="--")
     _arrow(ax, rq, PALETTE["query"], rf"$R_{{{m + shift}}}q$")
     _arrow(ax, rk, PALETTE["key"], rf"$R_{{{n + shift}}}k$")
-    ax.set_title(rf"$s = {shift}$: score $= {shown['score']:.3g}$")
+    ax.set_title(rf"$\Delta = {shift}$: score $= {shown['score']:.3g}$")
     return ax
 
 
@@ -130,20 +134,54 @@ def plot_rotation_matrix(position=SPECTRUM_DEFAULTS["matrix_position"], dim=SPEC
 
 
 def plot_decay(dim=DECAY_DEFAULTS["dim"], base=10000.0, max_distance=DECAY_DEFAULTS["max_distance"],
-               seed=DECAY_DEFAULTS["seed"], *, ax=None):
-    r"""The decay bound (relative to distance 0) and the aligned and random cosine scores:
-    the ``DecayExplorer`` widget at one base (:func:`rope_core.demos.decay.decay_table`)."""
-    curves = decay_table(dim, [base], max_distance, DECAY_DEFAULTS["step"], seed)
-    distances = curves["distances"]
-    ax = axes_or_new(ax, figsize=(6, 3.4))
-    ax.plot(distances, curves["bound"][0], color=PALETTE["accent"], label="bound / bound(0)")
-    ax.plot(distances, curves["aligned"][0], color=PALETTE["query"], label="aligned q = k")
-    ax.plot(distances, curves["random"][0], color=PALETTE["key"], label="random q, k")
-    ax.set_xlabel("relative distance $n - m$")
-    ax.set_ylabel("relative value")
-    ax.set_ylim(-1, 1.05)
-    ax.legend(loc="upper right", fontsize=8)
-    ax.set_title(f"d = {dim}, base = {base:g}")
+               seed=DECAY_DEFAULTS["seed"], samples=DECAY_DEFAULTS["samples"],
+               correlation=DECAY_DEFAULTS["correlation"], *, ax=None):
+    r"""Scores divided by :math:`|q|\,|k|` against distance, each with RoFormer's bound (dashed)
+    in the same unit: the ``DecayExplorer`` widget at one base
+    (:func:`rope_core.demos.decay.decay_table`). The y axis is linear up to 1 and logarithmic
+    above (symlog), so the scores and their far larger bounds fit one plot."""
+    curves = decay_table(dim, [base], max_distance, DECAY_DEFAULTS["step"], seed, samples, correlation)
+    r = curves["distances"]
+    ax = axes_or_new(ax, figsize=(6, 3.6))
+    ax.plot(r, curves["aligned"][0], color=PALETTE["query"], lw=1.2, label="q = k")
+    ax.plot(r, curves["bound"][0], color=PALETTE["query"], lw=1.2, ls="--", label="bound, q = k")
+    for group, colour, name in (("random", PALETTE["key"], "random q, k"),
+                                ("correlated", PALETTE["rotated"], f"correlated, ρ = {correlation:g}")):
+        band = curves[group]
+        ax.fill_between(r, band["mean"][0] - band["sd"][0], band["mean"][0] + band["sd"][0], color=colour,
+                        alpha=0.25, lw=0)
+        ax.plot(r, band["mean"][0], color=colour, lw=1.2, label=f"{name}: mean ± 1 sd")
+        ax.plot(r, band["bound"][0], color=colour, lw=1.2, ls="--" if group == "random" else ":",
+                label=f"bound, {name} (mean)")
+    ax.set_yscale("symlog", linthresh=1.0, linscale=1.5)
+    ax.set_ylim(-0.5, 300)
+    ax.axhline(1, color="#999999", lw=0.8, ls=(0, (2, 3)))
+    ax.set_xlabel("distance $r = m - n$ (tokens)")
+    ax.set_ylabel("score ÷ |q||k| (log above 1)")
+    ax.legend(loc="upper right", fontsize=7, ncol=2)
+    ax.set_title(f"d = {dim}, base = {base:g}, {samples} pairs per band")
+    return ax
+
+
+def plot_candidate_scores(name="rotation", part="real", size=CANDIDATE_DEFAULTS["size"], *, ax=None):
+    r"""The score matrix of one candidate encoding over positions :math:`m, n`, rows :math:`m`:
+    the ``CandidateExplorer`` widget at one setting (:func:`rope_core.demos.candidates.candidate_table`).
+    ``part`` is ``"real"`` (the score) or ``"imag"`` (the imaginary part of the product); the
+    title gives the largest spread along a diagonal :math:`n - m` (0: Toeplitz)."""
+    if name not in CANDIDATES:
+        raise ValueError(f"name must be one of {list(CANDIDATES)}, got {name!r}")
+    if part not in ("real", "imag"):
+        raise ValueError(f"part must be 'real' or 'imag', got {part!r}")
+    table = candidate_table(size=size)
+    matrix = table[name][part]
+    scale = max(float(np.abs(table[n][p]).max()) for n in table["names"] for p in ("real", "imag"))
+    ax = axes_or_new(ax, figsize=(4.4, 4.0))
+    image = ax.imshow(matrix, cmap="PuOr_r", vmin=-scale, vmax=scale)
+    ax.figure.colorbar(image, ax=ax, shrink=0.8, label="score" if part == "real" else "imaginary part")
+    worst = float(table[name][f"{part}_spread"].max())
+    ax.set_title(f"{name}: largest diagonal spread {0 if worst < 1e-9 else worst:.3g}")
+    ax.set_xlabel("key position $n$")
+    ax.set_ylabel("query position $m$")
     return ax
 
 

@@ -40,7 +40,8 @@ def probe_tokens(seq_len=PROBE_LENGTH, period=PROBE_PERIOD, rows=32, vocab=256):
     return induction_eval_set(seq_len, period, rows, vocab)[0]
 
 
-def head_summary(params, config, seq_len=PROBE_LENGTH, period=PROBE_PERIOD, rope_scaling="config"):
+def head_summary(params, config, seq_len=PROBE_LENGTH, period=PROBE_PERIOD, rope_scaling="config",
+                 rows=32):
     """Per head: attention mass on the previous token and on the induction target.
 
     The induction target of query :math:`t` is key :math:`t - p + 1`, the token that followed
@@ -50,7 +51,7 @@ def head_summary(params, config, seq_len=PROBE_LENGTH, period=PROBE_PERIOD, rope
     -------
     dict with ``previous`` and ``induction``: lists of shape (n_layers, n_heads)
     """
-    weights = attention(params, config, probe_tokens(seq_len, period, vocab=config.vocab),
+    weights = attention(params, config, probe_tokens(seq_len, period, rows, config.vocab),
                         rope_scaling)
     # Only queries that can copy (t >= p) are meaningful for the induction target.
     induction = weights[..., period:, :]

@@ -29,6 +29,23 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
+
+from . import analysis
+from .model import ModelConfig
+from .tasks import CharCorpus
+from .train import (
+    CharTask,
+    InductionTask,
+    TrainConfig,
+    char_loss,
+    induction_accuracy,
+    load_checkpoint,
+    pair_usage,
+    save_checkpoint,
+    train,
+)
+
 RESULTS_DIR = Path(__file__).parent / "results"
 RESULTS_FILE = "results.json"
 SCHEMA_VERSION = 1
@@ -125,22 +142,6 @@ def _checkpoint_name(base):
 
 def run_one(run, workdir, checkpoint_dir):
     """Train and evaluate one run (in a worker process); return its results."""
-    import numpy as np
-
-    from . import analysis
-    from .model import ModelConfig
-    from .tasks import CharCorpus
-    from .train import (
-        CharTask,
-        InductionTask,
-        TrainConfig,
-        char_loss,
-        induction_accuracy,
-        load_checkpoint,
-        save_checkpoint,
-        train,
-    )
-
     start = time.process_time()
     out = {"id": run["id"]}
     if run["task"] == "characters":
@@ -167,15 +168,19 @@ def run_one(run, workdir, checkpoint_dir):
         config = ModelConfig(encoding=run["encoding"], base=run["base"], **run["model"])
         tc = TrainConfig(seed=run["seed"], **run["train"])
         params, history = train(config, InductionTask(config.vocab), tc)
+        if run["encoding"] == "rope":  # first, so that the fine-tunes' weights are never lost
+            save_checkpoint(Path(workdir) / (run["id"].replace("/", "_") + ".npz"), params, config)
+            if run["seed"] == 0:
+                save_checkpoint(Path(checkpoint_dir) / _checkpoint_name(run["base"]), params,
+                                config, {"run": run["id"], "steps": run["train"]["steps"]})
         out["history"] = _history(history)
         out["accuracy"] = _accuracy_table(params, config, run["encoding"] == "rope")
         if run["encoding"] == "rope":
-            save_checkpoint(Path(workdir) / (run["id"].replace("/", "_") + ".npz"), params, config)
             summary = analysis.head_summary(params, config)
             layer, head = analysis.previous_token_head(summary)
             out["heads"] = summary
             out["previous_token_head"] = [layer, head]
-            out["pair_usage"] = np.round(analysis.pair_usage(
+            out["pair_usage"] = np.round(pair_usage(
                 params, config, analysis.probe_tokens()), 4).tolist()
             out["ablation"] = analysis.group_ablations(params, config)
             # Attention on t-1 of that head at 4x, by scheme (the PI mechanism).
@@ -183,11 +188,8 @@ def run_one(run, workdir, checkpoint_dir):
                 scheme: analysis.head_summary(params, config, 256, analysis.PROBE_PERIOD,
                                               analysis.scheme_scaling(scheme, 4))["previous"][layer][head]
                 for scheme in analysis.SCHEMES}
-            if run["seed"] == 0:
-                if run["base"] == BASES[0]:
-                    out["ablation_table"] = analysis.ablation_table(params, config)
-                save_checkpoint(Path(checkpoint_dir) / _checkpoint_name(run["base"]), params, config,
-                                {"run": run["id"], "steps": run["train"]["steps"]})
+            if run["seed"] == 0 and run["base"] == BASES[0]:
+                out["ablation_table"] = analysis.ablation_table(params, config)
     else:  # fine-tune a pretrained RoPE model under a scheme at 4x the training length
         params, config, _ = load_checkpoint(Path(workdir) / (run["after"].replace("/", "_") + ".npz"))
         scaling = analysis.scheme_scaling(run["scheme"], 4)
@@ -213,9 +215,6 @@ def _history(history):
 
 def _accuracy_table(params, config, schemes):
     """Accuracy by scheme, length and period; a learned table stops at its training length."""
-    from . import analysis
-    from .train import induction_accuracy
-
     table = {}
     for scheme in (analysis.SCHEMES if schemes else ("none",)):
         for length in EVAL_LENGTHS:
@@ -239,8 +238,6 @@ def _worker(run, workdir, checkpoint_dir):
 
 def environment():
     """What the results were computed with: Python, numpy, its BLAS, the CPU."""
-    import numpy as np
-
     blas = "unknown"
     try:
         config = np.show_config(mode="dicts")

@@ -124,3 +124,18 @@ def scheme_ranking(per_scheme):
     """Scheme names from best to worst by their mean over seeds."""
     return sorted(per_scheme, key=lambda s: -spread(per_scheme[s])[0])
 
+
+
+def coverage(results):
+    """Which runs of the plan are in ``results``: rows ``{experiment, seeds, planned}``."""
+    from .experiments import plan
+
+    planned = plan(results["meta"]["seeds"], results["settings"])
+    groups = {}
+    for run in planned:
+        name = run["id"].rsplit("/s", 1)[0]
+        group = groups.setdefault(name, {"experiment": name, "seeds": [], "planned": []})
+        group["planned"].append(run["seed"])
+        if run["id"] in results["runs"]:
+            group["seeds"].append(run["seed"])
+    return list(groups.values())

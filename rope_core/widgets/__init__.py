@@ -9,6 +9,7 @@ from .._extras import require
 require("widgets", ["anywidget", "ipywidgets", "traitlets"], part="rope_core.widgets")
 
 from .explorers import (  # noqa: E402
+    CandidateExplorer,
     ContextExtension,
     DecayExplorer,
     FrequencyClocks,
@@ -17,15 +18,17 @@ from .explorers import (  # noqa: E402
     RotationExplorer,
     RotationMatrixHeatmap,
 )
+from .trained import TrainedModelExplorer  # noqa: E402
 
 # The one widget registry, in book order (where a chapter first builds each widget; the
 # gallery is in that order): the tests, the gallery check and the benchmark iterate it
 # (adding a widget = one class + one entry here, at its chapter's place + its gallery section).
-REGISTRY = (RotationExplorer, RotationMatrixHeatmap, FrequencyClocks, RelativeInvariance,
-            LayoutExplorer, DecayExplorer, ContextExtension)
+REGISTRY = (RelativeInvariance, RotationExplorer, CandidateExplorer, RotationMatrixHeatmap, FrequencyClocks,
+            LayoutExplorer, DecayExplorer, ContextExtension, TrainedModelExplorer)
 
 __all__ = [
     "REGISTRY",
+    "CandidateExplorer",
     "ContextExtension",
     "DecayExplorer",
     "FrequencyClocks",
@@ -33,4 +36,5 @@ __all__ = [
     "RelativeInvariance",
     "RotationExplorer",
     "RotationMatrixHeatmap",
+    "TrainedModelExplorer",
 ]

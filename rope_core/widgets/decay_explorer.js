@@ -1,6 +1,8 @@
-// Decay: RoFormer's bound and two actual scores at one base, and beside it the bound for every
-// base at once (one labelled family). Every number comes from Python (rope_core.demos.decay).
-import { svgEl, htmlEl, slider, readout, frame, keepTextSize, syncer } from "./common.js";
+// Decay: RoFormer's bound drawn above the scores it bounds, in one unit (score ÷ |q||k|), at one
+// base; beside it the bound for every base at once. Every number comes from Python
+// (rope_core.demos.decay); the page looks values up and draws.
+import { svgEl, htmlEl, slider, readout, fmt3, frame, keepTextSize, syncer, stepButtons } from "./common.js";
+import { lesson, question } from "./lesson.js";
 
 const DECAY_SUPERSCRIPT = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
 
@@ -11,128 +13,227 @@ function baseLabel(value) {
   return Number(value).toLocaleString("en-US").replace(/,/g, "\u2009");
 }
 
-// Three significant digits (read-outs teach with three; data-value keeps every digit).
-function sig3(value) {
-  const v = Number(value);
-  if (v === 0) return "0";
-  if (Math.abs(v) >= 1000) return Math.round(v).toLocaleString("en-US").replace(/,/g, "\u2009");
-  return String(Number(v.toPrecision(3))).replace("-", "−");
+// The y axis: linear up to 1 (every cosine), logarithmic above (the bounds), continuous at 1.
+// Exposed on the drawing (data-y-map) so a test can read the drawn curves back into numbers.
+const Y_MAP = { lo: -0.5, hi: 300, linear: 1, decade: 0.6 };
+function yUnits(y) {
+  return y <= Y_MAP.linear ? y : Y_MAP.linear + Y_MAP.decade * Math.log10(y / Y_MAP.linear);
 }
 
-function distanceAxes(svg, { left, right, top, bottom, width, height, px, py, xmax, yticks }) {
-  for (const y of yticks) {
-    svgEl("line", { x1: left, x2: width - right, y1: py(y), y2: py(y), class: "rope-w-axis", "data-y-tick": y }, svg);
-    svgEl("text", { x: left - 4, y: py(y) + 4, "text-anchor": "end", class: "rope-w-muted-text" }, svg).textContent = sig3(y);
-  }
-  for (const [x, anchor] of [[0, "start"], [xmax / 4, "middle"], [xmax / 2, "middle"], [3 * xmax / 4, "middle"], [xmax, "end"]]) {
-    svgEl("line", { x1: px(x), x2: px(x), y1: height - bottom, y2: height - bottom + 4, class: "rope-w-axis", "data-x-tick": x }, svg);
-    svgEl("text", { x: px(x), y: height - bottom + 15, class: "rope-w-muted-text", "text-anchor": anchor }, svg).textContent = String(Math.round(x));
-  }
-  svgEl("text", { x: left + (width - left - right) / 2, y: height - 4, "text-anchor": "middle" }, svg).textContent = "relative distance r = n − m (tokens)";
+// A ratio as a reader says it: "28×", "370×".
+function times(ratio) {
+  return `${ratio >= 10 ? Math.round(ratio) : Number(ratio.toPrecision(2))}×`;
 }
 
 function render({ model, el }) {
   const data = model.get("data");
-  const width = 440, height = 300, left = 40, right = 10, top = 12, bottom = 40;
-  const { root, svg, controls } = frame(el, { title: "Decay bound and actual scores against distance", width, height });
+  const width = 460, height = 330, left = 54, right = 12, top = 14, bottom = 44;
+  const { root, svg, controls } = frame(el, { title: "RoFormer's bound against the scores it bounds", width, height });
   svg.classList.add("rope-w-large");
+  // A horizontal drag on the plot sets the distance; a vertical swipe still scrolls the page
+  // (touch-action on the drawing itself: its child elements' own value is not honoured everywhere).
+  svg.style.touchAction = "pan-y";
+  svg.dataset.yMap = JSON.stringify({ ...Y_MAP, top, bottom: height - bottom });
+  lesson(root, "Every curve is a score divided by |q||k|; each dashed line is RoFormer's bound on the scores of its colour, in the same unit. The bounds fall with distance and stay far above the scores.");
   const state = { b: model.get("base_index"), r: model.get("distance_index") };
   const out = {};
   const xmax = data.distances[data.distances.length - 1];
   const px = (x) => left + (width - left - right) * x / xmax;
-  const py = (y) => top + (height - top - bottom) * (1 - (y + 1) / 2);  // y in [-1, 1]
-  const geometry = { left, right, top, bottom, width, height, px, py, xmax, yticks: [-1, -0.5, 0, 0.5, 1] };
-  const names = [["bound", "rope-w-accent", "bound B(r) / B(0)"], ["aligned", "rope-w-q", "aligned q = k"], ["random", "rope-w-k", "random q, k"]];
+  const span = yUnits(Y_MAP.hi) - yUnits(Y_MAP.lo);
+  const py = (y) => top + (height - top - bottom) * (1 - (yUnits(Math.max(Y_MAP.lo, Math.min(Y_MAP.hi, y))) - yUnits(Y_MAP.lo)) / span);
+  const groups = [
+    ["aligned", "rope-w-q", "q = k"],
+    ["random", "rope-w-k", `random q, k (${data.samples} pairs)`],
+    ["correlated", "rope-w-rot", `correlated, ρ = ${data.correlation} (${data.samples} pairs)`],
+  ];
+  const at = (i) => data.stops[i];  // slider stop -> index into the curves
 
-  // Small multiples: the bound for every base, one panel each on the same axes, the chosen base framed.
-  const fw = 210, fh = 140, fl = 30, fr = 8, ft = 22, fb = 22;
+  // Axes, drawn once: y ticks (linear to 1, decades above), the line where the scale changes,
+  // x ticks, both axis titles.
+  const axes = svgEl("g", {}, svg);
+  for (const y of [-0.5, 0, 0.5, 1, 10, 100]) {
+    svgEl("line", { x1: left, x2: width - right, y1: py(y), y2: py(y), class: "rope-w-axis", "data-y-tick": y }, axes);
+    svgEl("text", { x: left - 4, y: py(y) + 4, "text-anchor": "end", class: "rope-w-muted-text" }, axes).textContent = String(y).replace("-", "−");
+  }
+  for (const y of [3, 30, 300]) svgEl("line", { x1: left - 3, x2: left, y1: py(y), y2: py(y), class: "rope-w-axis" }, axes);
+  svgEl("line", { x1: left, x2: width - right, y1: py(1), y2: py(1), class: "rope-w-outline rope-w-dotted", "data-scale-change": 1 }, axes);
+  svgEl("text", { x: width - right - 2, y: py(1) - 4, "text-anchor": "end", class: "rope-w-muted-text", "data-label": "scale" }, axes).textContent = "log scale above 1";
+  for (const [x, anchor] of [[0, "start"], [xmax / 4, "middle"], [xmax / 2, "middle"], [3 * xmax / 4, "middle"], [xmax, "end"]]) {
+    svgEl("line", { x1: px(x), x2: px(x), y1: height - bottom, y2: height - bottom + 4, class: "rope-w-axis", "data-x-tick": x }, axes);
+    svgEl("text", { x: px(x), y: height - bottom + 16, class: "rope-w-muted-text", "text-anchor": anchor }, axes).textContent = String(Math.round(x));
+  }
+  svgEl("text", { x: left + (width - left - right) / 2, y: height - 6, "text-anchor": "middle", "data-axis": "x" }, axes).textContent = "distance r = m − n (tokens)";
+  const yTitle = svgEl("text", { x: 0, y: 0, "text-anchor": "middle", "data-axis": "y",
+    transform: `translate(14 ${top + (height - top - bottom) / 2}) rotate(-90)` }, axes);
+  yTitle.textContent = "score ÷ |q||k|";
+  const curves = svgEl("g", {}, svg);
+  const marks = svgEl("g", {}, svg);
+  // The plot is a control too: press or drag along it to choose the distance (pan-y: a vertical
+  // swipe still scrolls the page on a phone).
+  const scrub = svgEl("rect", { x: left, y: top, width: width - left - right, height: height - top - bottom, class: "rope-w-scrub", "data-scrub": "" }, svg);
+
+  const points = (values) => values.map((v, i) => `${px(data.distances[i]).toFixed(2)},${py(v).toFixed(2)}`).join(" ");
+  const parts = {};
+  function drawCurves(series) {
+    curves.replaceChildren();
+    for (const [key, colourVar] of groups) {
+      const colour = `var(--${colourVar})`;
+      if (key === "aligned") {
+        svgEl("polyline", { points: points(series.aligned), class: "rope-w-line", style: `stroke: ${colour}`, "data-series": "aligned" }, curves);
+        svgEl("polyline", { points: points(series.bound), class: "rope-w-line rope-w-dashed", style: `stroke: ${colour}`, "data-series": "aligned-bound" }, curves);
+        continue;
+      }
+      const band = series[key];
+      const upper = band.mean.map((m, i) => m + band.sd[i]), lower = band.mean.map((m, i) => m - band.sd[i]);
+      svgEl("polygon", { points: `${points(upper)} ${points(lower).split(" ").reverse().join(" ")}`, class: "rope-w-band",
+        style: `fill: ${colour}`, "data-series": `${key}-band` }, curves);
+      svgEl("polyline", { points: points(band.mean), class: "rope-w-line", style: `stroke: ${colour}`, "data-series": `${key}-mean` }, curves);
+      svgEl("polyline", { points: points(band.bound), class: `rope-w-line ${key === "random" ? "rope-w-dashed" : "rope-w-dotted"}`,
+        style: `stroke: ${colour}`, "data-series": `${key}-bound` }, curves);
+    }
+  }
+
+  // Small multiples: B(r) (the bound for q = k) for every base on the same axes, with its
+  // average over 0 … r (dotted): the average grows with the base although B(r) wiggles.
+  const fw = 210, fh = 140, fl = 30, fr = 8, ft = 24, fb = 22;
   const section = htmlEl("div", { class: "rope-w-family" }, root);
-  htmlEl("div", { class: "rope-w-title", style: "margin: 8px 0 4px" }, section, "The bound B(r) / B(0) for every base at once, read at the distance r chosen above");
+  htmlEl("div", { class: "rope-w-title", style: "margin: 8px 0 4px" }, section,
+    "The bound for q = k, B(r), at every base (dotted: its average over distances 0 … r)");
   const grid = htmlEl("div", { class: "rope-w-multiples", "data-plot": "family" }, section);
+  const familyNote = htmlEl("p", { class: "rope-w-hint", "data-readout": "family" }, section);
   const fpx = (x) => fl + (fw - fl - fr) * x / xmax;
-  const fpy = (y) => ft + (fh - ft - fb) * (1 - y);  // y in [0, 1]
+  const fymax = 35;
+  const fpy = (y) => ft + (fh - ft - fb) * (1 - y / fymax);
   const panels = data.bases.map((base) => svgEl("svg", { viewBox: `0 0 ${fw} ${fh}`, role: "img", class: "rope-w-svg rope-w-multiple",
     "aria-label": `decay bound against distance for base ${baseLabel(base)}` }, grid));
   panels.forEach(keepTextSize);
+  parts.panels = data.series.map((series, b) => {
+    const panel = panels[b];
+    for (const y of [0, 10, 20, 30]) {
+      svgEl("line", { x1: fl, x2: fw - fr, y1: fpy(y), y2: fpy(y), class: "rope-w-axis" }, panel);
+      svgEl("text", { x: fl - 3, y: fpy(y) + 4, "text-anchor": "end", class: "rope-w-muted-text" }, panel).textContent = String(y);
+    }
+    for (const [x, anchor] of [[0, "start"], [xmax, "end"]]) {
+      svgEl("text", { x: fpx(x), y: fh - 6, "text-anchor": anchor, class: "rope-w-muted-text" }, panel).textContent = `r = ${x}`;
+    }
+    const line = series.bound.map((v, i) => `${fpx(data.distances[i]).toFixed(1)},${fpy(v).toFixed(1)}`).join(" ");
+    const average = series.bound_average.map((v, i) => `${fpx(data.distances[at(i)]).toFixed(1)},${fpy(v).toFixed(1)}`).join(" ");
+    return {
+      curve: svgEl("polyline", { points: line, class: "rope-w-line", style: "stroke: var(--rope-w-q)", "data-base": data.bases[b] }, panel),
+      average: svgEl("polyline", { points: average, class: "rope-w-line rope-w-dotted", style: "stroke: var(--rope-w-fg)", "data-average": data.bases[b] }, panel),
+      line: svgEl("line", { y1: ft, y2: fh - fb, class: "rope-w-context", "stroke-dasharray": "3 3" }, panel),
+      dot: svgEl("circle", { r: 3.2, style: "fill: var(--rope-w-q)" }, panel),
+      title: svgEl("text", { x: fl, y: 15, "data-base": data.bases[b] }, panel),
+    };
+  });
 
-  // Static parts (axes, the curves of the family) are drawn once; a redraw moves the marks.
-  const parts = { panels: [] };
   function drawFamily() {
-    const r = data.distances[state.r];
+    const r = at(state.r);
     data.series.forEach((series, b) => {
-      const panel = panels[b];
-      if (!parts.panels[b]) {
-        for (const y of [0, 0.5, 1]) {
-          svgEl("line", { x1: fl, x2: fw - fr, y1: fpy(y), y2: fpy(y), class: "rope-w-axis" }, panel);
-          svgEl("text", { x: fl - 3, y: fpy(y) + 4, "text-anchor": "end", class: "rope-w-muted-text" }, panel).textContent = sig3(y);
-        }
-        for (const [x, anchor] of [[0, "start"], [xmax, "end"]]) {
-          svgEl("text", { x: fpx(x), y: fh - 6, "text-anchor": anchor, class: "rope-w-muted-text" }, panel).textContent = `r = ${x}`;
-        }
-        const points = series.bound.map((v, i) => `${fpx(data.distances[i]).toFixed(1)},${fpy(v).toFixed(1)}`).join(" ");
-        const last = series.bound[series.bound.length - 1];
-        parts.panels[b] = {
-          curve: svgEl("polyline", { points, class: "rope-w-line", style: "stroke: var(--rope-w-accent)", "data-base": data.bases[b], "data-end": last }, panel),
-          line: svgEl("line", { y1: ft, y2: fh - fb, class: "rope-w-context", "stroke-dasharray": "3 3" }, panel),
-          dot: svgEl("circle", { r: 3.2, style: "fill: var(--rope-w-fg)" }, panel),
-          title: svgEl("text", { x: fl, y: 14, "data-base": data.bases[b] }, panel),
-        };
-      }
       const part = parts.panels[b], chosen = b === state.b;
-      panel.toggleAttribute("data-chosen", chosen);
+      panels[b].toggleAttribute("data-chosen", chosen);
       part.curve.style.strokeWidth = chosen ? 2 : 1.3;
-      for (const [k, v] of [["x1", fpx(r)], ["x2", fpx(r)]]) part.line.setAttribute(k, v);
-      part.dot.setAttribute("cx", fpx(r));
-      part.dot.setAttribute("cy", fpy(series.bound[state.r]));
+      for (const key of ["x1", "x2"]) part.line.setAttribute(key, fpx(data.distances[r]));
+      part.dot.setAttribute("cx", fpx(data.distances[r]));
+      part.dot.setAttribute("cy", fpy(series.bound[r]));
       part.title.setAttribute("font-weight", chosen ? 600 : 400);
-      part.title.textContent = `base ${baseLabel(data.bases[b])} · ${sig3(series.bound[state.r])}`;
-      part.title.dataset.value = series.bound[state.r];
+      part.title.textContent = `${baseLabel(data.bases[b])}: ${fmt3(series.bound[r])}, mean ${fmt3(series.bound_average[state.r])}`;
+      Object.assign(part.title.dataset, { value: series.bound[r], average: series.bound_average[state.r] });
     });
+    // Where B(r) itself is lower at a larger base, say so: it oscillates; its average does not.
+    const values = data.series.map((s) => s.bound[r]);
+    const dips = [];
+    for (let b = 1; b < values.length; b++) if (values[b] < values[b - 1]) dips.push(b);
+    const rText = `r = ${data.distances[r]}`;
+    if (dips.length) {
+      const b = dips[0];
+      familyNote.textContent = `At ${rText} the bound is lower at base ${baseLabel(data.bases[b])} (${fmt3(values[b])}) than at ${baseLabel(data.bases[b - 1])} (${fmt3(values[b - 1])}): B(r) oscillates, so one distance can catch a dip. Its average over 0 … r (dotted) still grows with the base.`;
+    } else {
+      familyNote.textContent = `At ${rText} the bound grows with the base, and so does its average over 0 … r (dotted).`;
+    }
+    familyNote.dataset.dips = dips.join(",");
   }
 
   function draw() {
     const series = data.series[state.b];
-    if (!parts.axes) {
-      parts.axes = svgEl("g", {}, svg);
-      distanceAxes(parts.axes, geometry);
-      parts.curves = svgEl("g", {}, svg);
-      parts.marks = svgEl("g", {}, svg);
+    if (parts.base !== state.b) { parts.base = state.b; drawCurves(series); }
+    const i = at(state.r), r = data.distances[i], x = px(r);
+    marks.replaceChildren();
+    svgEl("line", { x1: x, x2: x, y1: top, y2: height - bottom, class: "rope-w-context", "stroke-dasharray": "4 3", "data-mark": "cursor" }, marks);
+    const dot = (y, colourVar, name) => svgEl("circle", { cx: x, cy: py(y), r: 3.5, style: `fill: var(--${colourVar})`, "data-mark": name }, marks);
+    dot(series.aligned[i], "rope-w-q", "aligned");
+    dot(series.bound[i], "rope-w-q", "aligned-bound");
+    for (const [key, colourVar] of groups.slice(1)) {
+      dot(series[key].mean[i], colourVar, `${key}-mean`);
+      dot(series[key].bound[i], colourVar, `${key}-bound`);
     }
-    if (parts.base !== state.b) {
-      parts.base = state.b;
-      parts.curves.replaceChildren();
-      names.forEach(([key, colourVar]) => {
-        const points = series[key].map((v, i) => `${px(data.distances[i])},${py(v)}`).join(" ");
-        svgEl("polyline", { points, class: "rope-w-line", style: `stroke: var(--${colourVar})`, "data-series": key }, parts.curves);
-      });
-    }
-    const x = px(data.distances[state.r]);
-    parts.marks.replaceChildren();
-    svgEl("line", { x1: x, x2: x, y1: top, y2: height - bottom, class: "rope-w-context", "stroke-dasharray": "4 3" }, parts.marks);
-    for (const [key, colourVar] of names) {
-      svgEl("circle", { cx: x, cy: py(series[key][state.r]), r: 3.5, style: `fill: var(--${colourVar})` }, parts.marks);
-    }
-    out.distance.textContent = String(data.distances[state.r]);
-    out.distance.dataset.value = data.distances[state.r];
-    for (const [key] of names) {
-      out[key].textContent = sig3(series[key][state.r]);
-      out[key].dataset.value = series[key][state.r];
+    // The gap between the aligned score and its bound, bracketed and labelled with the ratio.
+    const score = series.aligned[i], bound = series.bound[i];
+    const gx = r > xmax * 0.7 ? x - 8 : x + 8;
+    svgEl("path", { d: `M ${gx} ${py(bound)} h ${gx > x ? 4 : -4} V ${py(score)} h ${gx > x ? -4 : 4}`, class: "rope-w-gap", "data-mark": "gap" }, marks);
+    const gapText = Math.abs(score) < 0.01 ? "score ≈ 0" : `bound = ${times(bound / Math.abs(score))} |score|`;
+    const label = svgEl("text", { x: gx + (gx > x ? 8 : -8), y: (py(bound) + py(score)) / 2, "text-anchor": gx > x ? "start" : "end",
+      class: "rope-w-halo", "data-mark": "gap-label" }, marks);
+    label.textContent = gapText;
+
+    out.distance.textContent = String(r);
+    out.distance.dataset.value = r;
+    out.aligned.textContent = `score ${fmt3(score)}, bound ${fmt3(bound)}${Math.abs(score) < 0.01 ? "" : ` (${times(bound / Math.abs(score))})`}`;
+    Object.assign(out.aligned.dataset, { score, bound });
+    for (const [key] of groups.slice(1)) {
+      const band = series[key];
+      out[key].textContent = `score ${fmt3(band.mean[i])} ± ${fmt3(band.sd[i])}, bound ${fmt3(band.bound[i])} (each pair's own bound ≥ ${times(band.tightest[state.r])} its |score|)`;
+      Object.assign(out[key].dataset, { mean: band.mean[i], sd: band.sd[i], bound: band.bound[i], tightest: band.tightest[state.r] });
     }
     drawFamily();
+    ask.refresh();
   }
+
   const sync = syncer(model, state, draw);
   slider(controls, { label: "base", name: "base", values: data.bases, index: state.b, format: baseLabel, onInput: sync("b", "base_index") });
-  slider(controls, { label: "distance r", name: "distance", values: data.distances, index: state.r, onInput: sync("r", "distance_index") });
+  const distanceControl = slider(controls, { label: "distance r", name: "distance", values: data.stops.map((s) => data.distances[s]), index: state.r, onInput: sync("r", "distance_index") });
+  stepButtons(distanceControl, "distance r");
+  // Press or drag on the plot: the nearest slider stop.
+  let scrubbing = null;
+  const scrubTo = (event) => {
+    const point = svg.createSVGPoint();
+    point.x = event.clientX; point.y = event.clientY;
+    const local = point.matrixTransform(svg.getScreenCTM().inverse());
+    const r = Math.max(0, Math.min(xmax, (local.x - left) / (width - left - right) * xmax));
+    let best = 0;
+    data.stops.forEach((s, j) => { if (Math.abs(data.distances[s] - r) < Math.abs(data.distances[data.stops[best]] - r)) best = j; });
+    if (best !== state.r) distanceControl.set(best);
+  };
+  scrub.addEventListener("pointerdown", (event) => {
+    if (event.button !== 0 && event.pointerType === "mouse") return;
+    scrubbing = event.pointerId;
+    scrub.setPointerCapture(event.pointerId);
+    scrubTo(event);
+  });
+  scrub.addEventListener("pointermove", (event) => { if (scrubbing === event.pointerId) scrubTo(event); });
+  for (const name of ["pointerup", "pointercancel"]) scrub.addEventListener(name, () => { scrubbing = null; });
+
   const legend = htmlEl("div", { class: "rope-w-legend" }, controls);
-  for (const [, colourVar, label] of names) {
+  for (const [, colourVar, label] of groups) {
     const item = htmlEl("span", { class: "rope-w-legend-item" }, legend);
     htmlEl("span", { class: "rope-w-swatch", style: `background: var(--${colourVar})` }, item);
     item.append(label);
   }
+  const dashed = htmlEl("span", { class: "rope-w-legend-item" }, legend);
+  htmlEl("span", { class: "rope-w-swatch", style: "background: repeating-linear-gradient(90deg, var(--rope-w-fg) 0 4px, transparent 4px 7px)" }, dashed);
+  dashed.append("RoFormer's bound (bands: mean over the pairs)");
   out.distance = readout(controls, "distance", "at distance r =");
-  out.bound = readout(controls, "bound", "B(r) / B(0):");
-  out.aligned = readout(controls, "aligned", "aligned cosine:");
-  out.random = readout(controls, "random", "random cosine:");
+  out.aligned = readout(controls, "aligned", "q = k:");
+  out.random = readout(controls, "random", "random:");
+  out.correlated = readout(controls, "correlated", `correlated:`);
+  const ask = question(controls, {
+    prompt: "The dashed bounds fall with distance. Does the score of random pairs (orange band) fall too?",
+    choices: [{ label: "yes, it falls" }, { label: "no, it stays", correct: true }],
+    explain: () => {
+      const band = data.series[state.b].random, corr = data.series[state.b].correlated, i = at(state.r), last = band.mean.length - 1;
+      return `Random pairs score ${fmt3(band.mean[0])} ± ${fmt3(band.sd[0])} at r = 0 and ${fmt3(band.mean[i])} ± ${fmt3(band.sd[i])} at r = ${data.distances[i]} (${fmt3(band.mean[last])} ± ${fmt3(band.sd[last])} at r = ${data.distances[last]}): centred on 0, the same width, no decay. Only correlated pairs fall on average (${fmt3(corr.mean[0])} → ${fmt3(corr.mean[i])}), and every bound stays far above.`;
+    },
+  });
   draw();
 }
 export default { render };

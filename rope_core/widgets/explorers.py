@@ -11,6 +11,7 @@ from .. import (
     atlas,
 )
 from .._checks import check_dim
+from ..demos.candidates import CANDIDATE_DEFAULTS, CANDIDATES, candidate_table
 from ..demos.context import (
     BAND_NAMES,
     CONTEXT_DEFAULTS,
@@ -30,6 +31,7 @@ from ..demos.rotation import (
     check_length,
     check_length_range,
     relative_state,
+    relative_strips,
     rotation_state,
     rotation_table,
     unit_vector,
@@ -47,6 +49,9 @@ from ._base import (
 
 _CONTEXT_CSS = (Path(__file__).parent / "context.css").read_text()
 _SPECTRUM_CSS = (Path(__file__).parent / "spectrum.css").read_text()
+# The lesson line, the question and the step buttons of the teaching widgets (lesson.js) and
+# their styles, shared by those widgets.
+_LESSON_CSS = (Path(__file__).parent / "lesson.css").read_text()
 
 
 class _Degrees(traitlets.Float):
@@ -93,6 +98,7 @@ class RotationExplorer(RopeWidget):
     """
 
     _esm = module("rotation_explorer")
+    _css = _LESSON_CSS
     _sliders = {"position": lambda w: w._max_position + 1, "theta_index": lambda w: len(w._thetas),
                 "length_index": lambda w: len(w._lengths)}
     position = traitlets.Int(ROTATION_DEFAULTS["position"]).tag(sync=True)
@@ -138,11 +144,31 @@ class RotationExplorer(RopeWidget):
 
     def _compute(self):
         tables = rotation_table(self._thetas, self._max_position)
+        closest, closest_offset = tables.pop("closest"), tables.pop("closest_offset")
+        offset = tables.pop("offset")   # the page needs it only where the question's answer quotes it
         return {
             "thetas": self._thetas, "positions": list(range(self._max_position + 1)),
             "q_angles_deg": self._q_angles, "lengths": self._lengths, "length_range": self._length_range,
             **{name: table(values) for name, values in tables.items()},
+            # The closest return so far, as the positions where it changes: [[j, offset], ...] per θ
+            # (the page takes the last j <= m; a table per position would be 30x larger).
+            "returns": [[[int(j), round(float(closest_offset[t][j]), 6)] for j in np.flatnonzero(np.diff(row, prepend=-1))
+                         if row[j] >= 0] for t, row in enumerate(closest)],
+            # The chapter's question, answered by the table: the first position past half a turn
+            # back within 0.1 rad of q (None: not on the slider), and the whole number nearest 2π/θ.
+            **self._question(tables["angle"], offset),
         }
+
+    def _question(self, angle, offset):
+        """The chapter's question, answered by the table: for each θ the first position past half
+        a turn back within 0.1 rad of q (None: not on the slider) and the whole number nearest
+        2π/θ (None past the slider), with their offsets from q."""
+        first = [next((j for j in range(self._max_position + 1) if angle[t][j] > np.pi and offset[t][j] < 0.1), None)
+                 for t in range(len(self._thetas))]
+        nearest = [int(round(2 * np.pi / theta)) for theta in self._thetas]
+        at = lambda t, j: None if j is None or j > self._max_position else round(float(offset[t][j]), 6)  # noqa: E731
+        return {"first_return": first, "first_return_offset": [at(t, j) for t, j in enumerate(first)],
+                "nearest_turn": nearest, "nearest_turn_offset": [at(t, j) for t, j in enumerate(nearest)]}
 
     def state(self):
         """What the page shows now, from rope_core: ``demos.rotation.rotation_state``."""
@@ -150,17 +176,82 @@ class RotationExplorer(RopeWidget):
         return rotation_state(q, self.position, self._thetas[self.theta_index])
 
 
+class CandidateExplorer(RopeWidget):
+    r"""The wish of chapter 4 as a picture: pick a candidate encoding :math:`f(q, m)` and watch
+    the score matrix :math:`S_{mn} = \operatorname{Re}[f(q, m)\,\overline{f(k, n)}]` over the
+    positions :math:`m, n` become Toeplitz (constant along every diagonal :math:`n - m`) or not.
+
+    A slider picks a diagonal :math:`n - m`, drawn beside the matrix as the score against
+    :math:`m` (flat exactly when the diagonal is constant); a toggle shows the imaginary part of
+    the product instead, which the complex wish also asks to depend on :math:`n - m` only (the
+    parity candidate passes the real wish and fails this one). Every number is
+    :func:`rope_core.demos.candidates.candidate_table`.
+
+    Parameters
+    ----------
+    q, k : complex
+        The query and the key, as complex numbers.
+    theta : float
+        Angle per position of the candidates that turn.
+    size : int
+        Positions :math:`0 \dots` ``size`` − 1 on each axis (2 to 24).
+    """
+
+    _esm = module("candidate_explorer")
+    _css = _LESSON_CSS
+    _sliders = {"candidate_index": lambda w: len(CANDIDATES), "part_index": lambda w: 2,
+                "diagonal_index": lambda w: 2 * w._size - 1}
+    candidate_index = traitlets.Int(0).tag(sync=True)
+    part_index = traitlets.Int(0).tag(sync=True)
+    diagonal_index = traitlets.Int(CANDIDATE_DEFAULTS["size"] - 1 + 3).tag(sync=True)
+
+    def __init__(self, q=CANDIDATE_DEFAULTS["q"], k=CANDIDATE_DEFAULTS["k"], theta=CANDIDATE_DEFAULTS["theta"],
+                 size=CANDIDATE_DEFAULTS["size"], **kwargs):
+        self._size = check_max_position(size, "size", upper=24)
+        if self._size < 2:
+            raise ValueError(f"size must be an integer in [2, 24], got {size!r}")
+        self._table = candidate_table(q, k, theta, self._size)
+        if "diagonal_index" not in kwargs:
+            kwargs["diagonal_index"] = self._size - 1 + min(3, self._size - 1)
+        super().__init__(**kwargs)
+        self.data = self._compute()
+
+    def _compute(self):
+        t = self._table
+        scale = max(float(np.abs(t[name][part]).max()) for name in t["names"] for part in ("real", "imag"))
+        return {
+            "names": t["names"], "formulas": [CANDIDATES[name][0] for name in t["names"]],
+            "ideas": [CANDIDATES[name][1] for name in t["names"]],
+            "positions": t["positions"].tolist(), "offsets": t["offsets"].tolist(), "theta": t["theta"],
+            "q": [t["q"].real, t["q"].imag], "k": [t["k"].real, t["k"].imag], "scale": round(scale, 6),
+            "tables": [{part: table(t[name][part]) for part in ("real", "imag", "real_spread", "imag_spread")}
+                       for name in t["names"]],
+        }
+
+    def state(self):
+        """The matrix and diagonal the page shows now, from rope_core: ``demos.candidates``."""
+        name = self._table["names"][self.candidate_index]
+        part = ("real", "imag")[self.part_index]
+        offset = int(self._table["offsets"][self.diagonal_index])
+        matrix = self._table[name][part]
+        return {"name": name, "part": part, "matrix": matrix, "offset": offset,
+                "diagonal": np.diagonal(matrix, offset=offset), "spreads": self._table[name][f"{part}_spread"]}
+
+
 class RelativeInvariance(RopeWidget):
-    r"""Two vectors at positions :math:`m` and :math:`n`, and a slider that shifts both:
-    the score :math:`\langle R_{m+s} q, R_{n+s} k\rangle` stays put while the drawing turns.
+    r"""Two vectors at positions :math:`m` and :math:`n`, and a shift :math:`\Delta` of both:
+    the score :math:`\langle R_{m+\Delta} q, R_{n+\Delta} k\rangle` stays put while the drawing
+    turns. It opens shifted, with the state before the shift (:math:`\Delta = 0`) as labelled
+    dashed ghosts, the angle between the rotated vectors as an arc, and two strip charts: the
+    score against :math:`\Delta` (flat) and against :math:`n - m` (a cosine), with moving dots.
     Drag :math:`q` or :math:`k` on the drawing (or turn them with the arrow keys), or press play
-    to watch the shift :math:`s` advance.
+    to watch :math:`\Delta` advance.
 
     Their tips follow the pointer: directions are the synced float traits ``q_angle`` and
     ``k_angle`` (degrees), lengths ``q_length`` and ``k_length`` (clamped to ``length_range``),
     so the reader sees the rotation keep each length while the score scales with both; the page
-    rotates them itself; ``state()`` gives the same numbers from rope_core
-    (``rope_core.demos.rotation.relative_state``).
+    rotates them itself; ``state()`` and ``strips()`` give the same numbers from rope_core
+    (``rope_core.demos.rotation.relative_state`` and ``relative_strips``).
 
     Parameters
     ----------
@@ -174,9 +265,13 @@ class RelativeInvariance(RopeWidget):
         Frequency of the single 2-D pair.
     max_position : int
         Range of the ``m``, ``n`` and shift sliders (each 0 .. max_position).
+    compact : bool
+        Only the drawing, the shift slider, play and the score-against-:math:`\Delta` strip
+        (for a first encounter, before the positions are introduced one by one).
     """
 
     _esm = module("relative_invariance")
+    _css = _LESSON_CSS
     _sliders = {name: (lambda w: w._max_position + 1) for name in ("m", "n", "shift")}
     m = traitlets.Int(RELATIVE_DEFAULTS["m"]).tag(sync=True)
     n = traitlets.Int(RELATIVE_DEFAULTS["n"]).tag(sync=True)
@@ -189,7 +284,7 @@ class RelativeInvariance(RopeWidget):
     def __init__(self, q_angle_deg=RELATIVE_DEFAULTS["q_angle"], k_angle_deg=RELATIVE_DEFAULTS["k_angle"],
                  q_length=RELATIVE_DEFAULTS["q_length"], k_length=RELATIVE_DEFAULTS["k_length"],
                  theta=RELATIVE_DEFAULTS["theta"], max_position=RELATIVE_DEFAULTS["max_position"],
-                 length_range=RELATIVE_DEFAULTS["length_range"], **kwargs):
+                 length_range=RELATIVE_DEFAULTS["length_range"], compact=False, **kwargs):
         kwargs.setdefault("q_angle", check_choices([q_angle_deg], "q_angle_deg", positive=False)[0])
         kwargs.setdefault("k_angle", check_choices([k_angle_deg], "k_angle_deg", positive=False)[0])
         lo, hi = check_length_range(length_range)
@@ -198,10 +293,13 @@ class RelativeInvariance(RopeWidget):
         kwargs.setdefault("k_length", check_length(k_length, "k_length", self._length_range))
         self._theta = check_choices([theta], "theta")[0]
         self._max_position = check_max_position(max_position, upper=128)
+        if not isinstance(compact, bool):
+            raise TypeError(f"compact must be True or False, got {compact!r}")
         self._fit_default_indices(kwargs, m=self._max_position + 1, n=self._max_position + 1,
                                   shift=self._max_position + 1)
         super().__init__(**kwargs)
-        self.data = {"theta": self._theta, "max_position": self._max_position, "length_range": self._length_range}
+        self.data = {"theta": self._theta, "max_position": self._max_position, "length_range": self._length_range,
+                     "compact": compact}
 
     @traitlets.validate("q_length", "k_length")
     def _check_lengths(self, proposal):
@@ -228,6 +326,10 @@ class RelativeInvariance(RopeWidget):
     def state(self):
         """What the page shows now, from rope_core: ``demos.rotation.relative_state``."""
         return relative_state(self._q, self._k, self.m, self.n, self.shift, self._theta)
+
+    def strips(self):
+        """The strip charts the page draws now, from rope_core: ``demos.rotation.relative_strips``."""
+        return relative_strips(self._q, self._k, self.m, self.n, self._theta, self._max_position)
 
 
 class FrequencyClocks(RopeWidget):
@@ -389,11 +491,16 @@ class RotationMatrixHeatmap(RopeWidget):
 
 
 class DecayExplorer(RopeWidget):
-    r"""RoFormer's relative decay bound and actual scores against distance, for a base.
+    r"""RoFormer's decay bound drawn above the scores it bounds, against distance, for a base.
 
-    Three curves, each 1 at distance 0: the bound :math:`\frac{1}{d/2}\sum_j|S_j|` divided by
-    its value at 0, and the cosine similarity :math:`\langle R_0 q, R_r k\rangle/(|q||k|)` for
-    an aligned pair (:math:`q = k`, all ones) and for a random pair (seeded Gaussian).
+    Every curve is a score divided by :math:`|q|\,|k|` (a cosine) or the bound on it, in that
+    same unit (:mod:`rope_core.demos.decay`): the aligned pair :math:`q = k = (1, \dots, 1)`
+    (its cosine is 1 at distance 0, its bound :math:`B(r) = \frac{1}{d/2}\sum_j |S_j(r)|` is
+    32.5 there for :math:`d = 128`), and two bands of ``samples`` pairs each, independent and
+    correlated (mean ± one standard deviation of the cosine, and the mean of each pair's own
+    bound). Small multiples show :math:`B(r)` for every base with its average over
+    :math:`0 \dots r`, which grows with the base at every distance although :math:`B(r)` itself
+    oscillates.
 
     Parameters
     ----------
@@ -401,35 +508,54 @@ class DecayExplorer(RopeWidget):
     bases : sequence of float
     max_distance : int
     step : int
-        Distances ``0, step, 2 step, ..., max_distance``.
+        Curves are drawn at distances ``0, step, 2 step, ..., max_distance``.
     seed : int
+    samples : int
+        Pairs per band.
+    correlation : float
+        Feature correlation :math:`\rho` of the correlated band.
+    slider_step : int
+        The distance slider (and a drag along the plot) stops every ``slider_step`` tokens, a
+        multiple of ``step``.
     """
 
     _esm = module("decay_explorer")
-    _css = _CONTEXT_CSS
-    _sliders = {"base_index": lambda w: len(w._bases), "distance_index": lambda w: w._distances}
+    _css = _CONTEXT_CSS + _LESSON_CSS
+    _sliders = {"base_index": lambda w: len(w._bases), "distance_index": lambda w: len(w._stops)}
     base_index = traitlets.Int(2).tag(sync=True)
-    distance_index = traitlets.Int(32).tag(sync=True)
+    distance_index = traitlets.Int(8).tag(sync=True)
 
     def __init__(self, dim=DECAY_DEFAULTS["dim"], bases=DECAY_DEFAULTS["bases"],
                  max_distance=DECAY_DEFAULTS["max_distance"], step=DECAY_DEFAULTS["step"],
-                 seed=DECAY_DEFAULTS["seed"], **kwargs):
+                 seed=DECAY_DEFAULTS["seed"], samples=DECAY_DEFAULTS["samples"],
+                 correlation=DECAY_DEFAULTS["correlation"], slider_step=16, **kwargs):
         self._dim = check_dim(dim)
         self._bases = check_choices(bases, "bases")
         self._max_distance = check_max_position(max_distance, "max_distance", upper=65536)
         self._step = check_max_position(step, "step", upper=self._max_distance)
-        self._seed = seed
+        slider_step = check_max_position(slider_step, "slider_step", upper=self._max_distance)
+        if slider_step % self._step:
+            raise ValueError(f"slider_step must be a multiple of step ({self._step}), got {slider_step}")
+        self._seed, self._samples, self._correlation = seed, samples, correlation
         distances = np.arange(0, self._max_distance + 1, self._step)
-        self._distances = distances.size
-        self._fit_default_indices(kwargs, base_index=len(self._bases), distance_index=distances.size)
+        self._stops = list(range(0, distances.size, slider_step // self._step))
+        self._fit_default_indices(kwargs, base_index=len(self._bases), distance_index=len(self._stops))
         super().__init__(**kwargs)
-        self.data = self._compute(distances)
+        self.data = self._compute()
 
-    def _compute(self, distances):
-        curves = decay_table(self._dim, self._bases, self._max_distance, self._step, self._seed)
-        series = [{key: table(curves[key][b]) for key in ("bound", "aligned", "random")}
+    def _compute(self):
+        t = decay_table(self._dim, self._bases, self._max_distance, self._step, self._seed, self._samples,
+                        self._correlation)
+        # Bounds and bands to 4 decimals (the page shows 3 significant digits; the aligned
+        # cosine keeps 6); each pair's tightest ratio only where the slider stops.
+        series = [{"aligned": table(t["aligned"][b]), "bound": table(t["bound"][b], 4),
+                   "bound_average": table(t["bound_average"][b][self._stops], 4),
+                   **{group: {**{key: table(t[group][key][b], 4) for key in ("mean", "sd", "bound")},
+                              "tightest": table(t[group]["tightest"][b][self._stops], 1)}
+                      for group in ("random", "correlated")}}
                   for b in range(len(self._bases))]
-        return {"dim": self._dim, "bases": self._bases, "distances": distances.tolist(), "series": series}
+        return {"dim": self._dim, "bases": self._bases, "distances": t["distances"].tolist(), "stops": self._stops,
+                "samples": t["samples"], "correlation": t["correlation"], "series": series}
 
 
 class ContextExtension(RopeWidget):

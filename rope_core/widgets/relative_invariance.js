@@ -1,15 +1,28 @@
-import { svgEl, htmlEl, slider, readout, arrow, syncer } from "./common.js";
+// Shift both positions by Δ: both vectors turn, the angle between them and the score do not.
+// The dial shows R_{m+Δ}q and R_{n+Δ}k over the dashed state before the shift (Δ = 0), the
+// angle γ between them as an arc; two strip charts show the score against Δ (flat) and against
+// n − m (a cosine). The page does the elementary 2-D rotations (drag.js's rotate); the browser
+// tests check every number and mark against rope_core.
+import { svgEl, htmlEl, slider, readout, typeset, keepTextSize, arrow, syncer } from "./common.js";
 import { dial, wrapDeg, rotate, polar, num, vectorLabel, labelAt, dragHandle, playToEnd } from "./drag.js";
+import { lesson, question } from "./lesson.js";
 
 function render({ model, el }) {
   const data = model.get("data");
+  const compact = Boolean(data.compact);
   const scale = 120;
   const { svg, controls, centre, px, py } = dial(el, {
     title: "Shift both positions: the score does not move",
-    label: "R(m+s)q and R(n+s)k; drag either tip to turn q or k", scale,
+    label: "R_{m+Δ}q and R_{n+Δ}k over the state before the shift; drag either tip to turn q or k", scale,
   });
+  const root = svg.closest(".rope-w");
+  if (compact) root.classList.add("rope-w-compact");
+  lesson(root, "Shifting the query and the key by the same Δ turns both arrows by the same angle: the angle γ between them, and so the score, stay what they were before the shift (dashed).");
+  const ghostLayer = svgEl("g", {}, svg);
+  const arcLayer = svgEl("g", {}, svg);
   const layer = svgEl("g", {}, svg);
   const handleLayer = svgEl("g", {}, svg);
+  svgEl("text", { x: 8, y: 332, class: "rope-w-muted-text", "data-label": "ghost-legend" }, svg).textContent = "dashed: before the shift (Δ = 0)";
   const state = {
     m: model.get("m"), n: model.get("n"), s: model.get("shift"),
     q: model.get("q_angle"), k: model.get("k_angle"),
@@ -20,7 +33,7 @@ function render({ model, el }) {
   const degOf = (rad) => (rad * 180) / Math.PI;
   const out = {};
   const controlsOf = {};
-  // The handles sit on the rotated tips: dragging R(m+s)q by Δ turns q by Δ, and moving it
+  // The handles sit on the rotated tips: dragging R_{m+Δ}q by α turns q by α, and moving it
   // out by Δr lengthens q by Δr (the rotation keeps lengths).
   const handles = {};
   for (const key of ["q", "k"]) {
@@ -32,32 +45,115 @@ function render({ model, el }) {
     });
   }
 
+  // The strip charts: score against Δ (0 … max) and against n − m (−max … max), same y scale.
+  const sw = 340, sh = 130, gap = 16, half = (sw - gap) / 2, st = 22, sb = 26, sl = 8;
+  const strips = svgEl("svg", { viewBox: `0 0 ${sw} ${sh}`, width: sw, height: sh, role: "img", class: "rope-w-svg rope-w-strips",
+    "aria-label": "the score against the shift Δ (flat) and against n − m (a cosine)" }, svg.parentNode);
+  keepTextSize(strips);
+  // The dial and the strips in one column, shown before the controls.
+  const column = htmlEl("div", { class: "rope-w-column" }, svg.parentNode);
+  column.append(svg, strips);
+  const ymax = data.length_range[1] * data.length_range[1];
+  const sy = (v) => st + (sh - st - sb) * (1 - (v + ymax) / (2 * ymax));
+  const chart = (x0, lo, hi, title, axis, w = half) => {
+    const sx = (v) => x0 + sl + (w - 2 * sl) * (v - lo) / (hi - lo);
+    svgEl("line", { x1: sx(lo), x2: sx(hi), y1: sy(0), y2: sy(0), class: "rope-w-axis" }, strips);
+    typeset(svgEl("text", { x: x0 + sl, y: 14, "data-strip-title": axis }, strips), title);
+    for (const v of [lo, hi]) {
+      svgEl("text", { x: sx(v), y: sh - 8, "text-anchor": v === lo ? "start" : "end", class: "rope-w-muted-text" }, strips).textContent = String(v).replace("-", "−");
+    }
+    svgEl("text", { x: sx((lo + hi) / 2), y: sh - 8, "text-anchor": "middle", class: "rope-w-muted-text" }, strips).textContent = axis;
+    return sx;
+  };
+  const top = data.max_position;
+  const sxShift = chart(0, 0, top, "score against Δ", "Δ", compact ? sw : half);   // compact: the one strip, full width
+  const sxOffset = compact ? null : chart(half + gap, -top, top, "score against n − m", "n − m");
+  const shiftLine = svgEl("polyline", { class: "rope-w-line", style: "stroke: var(--rope-w-accent)", "data-strip": "shift" }, strips);
+  const shiftDot = svgEl("circle", { r: 4.5, style: "fill: var(--rope-w-accent)", "data-strip-dot": "shift" }, strips);
+  const ghostDot = svgEl("circle", { r: 4, class: "rope-w-outline", "data-strip-dot": "ghost" }, strips);
+  const offsetLine = compact ? null : svgEl("polyline", { class: "rope-w-line", style: "stroke: var(--rope-w-accent)", "data-strip": "offset" }, strips);
+  const offsetDot = compact ? null : svgEl("circle", { r: 4.5, style: "fill: var(--rope-w-accent)", "data-strip-dot": "offset" }, strips);
+
+  const dot = (a, b) => a[0] * b[0] + a[1] * b[1];
+  let drawnFor = null;   // the q, k, m, n the Δ-independent parts were last drawn for
   function numbers() {
     const pm = state.m + state.s, pn = state.n + state.s;
     const q = polar(state.qLength, state.q), k = polar(state.kLength, state.k);
     const rq = rotate(q, pm * theta), rk = rotate(k, pn * theta);
-    // The same pair moved so that the earlier position is 0: R(0)q, R(n−m)k (or R(m−n)q, R(0)k).
-    const [a, b] = state.n >= state.m ? [0, state.n - state.m] : [state.m - state.n, 0];
-    const ra = rotate(q, a * theta), rb = rotate(k, b * theta);
-    return { pm, pn, rq, rk, score: rq[0] * rk[0] + rq[1] * rk[1], reference: ra[0] * rb[0] + ra[1] * rb[1] };
+    const gq = rotate(q, state.m * theta), gk = rotate(k, state.n * theta);
+    return { pm, pn, q, k, rq, rk, gq, gk, score: dot(rq, rk), reference: dot(gq, gk) };
+  }
+
+  // The arc of γ from a to b (counter-clockwise), radius r; its label at the middle, further out.
+  function angleArc(a, b, r, cls, name, parent = arcLayer) {
+    const start = Math.atan2(a[1], a[0]);
+    let gamma = Math.atan2(b[1], b[0]) - start;
+    gamma = ((gamma % (2 * Math.PI)) + 2 * Math.PI) % (2 * Math.PI);
+    const p0 = [r * Math.cos(start), r * Math.sin(start)], p1 = [r * Math.cos(start + gamma), r * Math.sin(start + gamma)];
+    svgEl("path", { d: `M ${px(p0[0])} ${py(p0[1])} A ${scale * r} ${scale * r} 0 ${gamma > Math.PI ? 1 : 0} 0 ${px(p1[0])} ${py(p1[1])}`,
+      class: cls, "data-arc": name }, parent);
+    return gamma;
   }
 
   function draw() {
-    const { pm, pn, rq, rk, score, reference } = numbers();
+    const { pm, pn, q, k, rq, rk, gq, gk, score, reference } = numbers();
+    // What does not depend on Δ (the ghosts, both strips' curves) is redrawn only when q, k, m
+    // or n change: playing Δ moves the arrows, the arc and the dots only.
+    const key = [state.m, state.n, state.q, state.k, state.qLength, state.kLength].join(",");
+    const fixedChanged = key !== drawnFor;
+    drawnFor = key;
+    if (fixedChanged) ghostLayer.replaceChildren();
+    arcLayer.replaceChildren();
     layer.replaceChildren();
-    const q = polar(state.qLength, state.q), k = polar(state.kLength, state.k);
     // data-vector names each arrow for the tests, which read its drawn tip back into data units.
-    arrow(layer, centre, centre, px(q[0]), py(q[1]), "ghost").dataset.vector = "q";
-    arrow(layer, centre, centre, px(k[0]), py(k[1]), "ghost").dataset.vector = "k";
+    const ghosts = state.s !== 0;
+    ghostLayer.style.display = ghosts ? "" : "none";
+    if (fixedChanged) {
+      arrow(ghostLayer, centre, centre, px(gq[0]), py(gq[1]), "ghost").dataset.vector = "ghost_q";
+      arrow(ghostLayer, centre, centre, px(gk[0]), py(gk[1]), "ghost").dataset.vector = "ghost_k";
+      for (const [name, v, text] of [["ghost_q", gq, `R_{${state.m}} q`], ["ghost_k", gk, `R_{${state.n}} k`]]) {
+        const label = vectorLabel(ghostLayer, ...labelAt(px, py, v, 0.3), text);
+        label.dataset.vector = name;
+        label.classList.add("rope-w-muted-text");
+      }
+      angleArc(gq, gk, 0.42, "rope-w-outline rope-w-dashed", "ghost", ghostLayer);
+    }
+    const gamma = angleArc(rq, rk, 0.3, "rope-w-arc", "gamma");
+    const mid = Math.atan2(rq[1], rq[0]) + gamma / 2;
+    const gammaLabel = svgEl("text", { x: px(0.17 * Math.cos(mid)), y: py(0.17 * Math.sin(mid)), "text-anchor": "middle", "dominant-baseline": "middle",
+      class: "rope-w-halo", "data-label": "gamma" }, arcLayer);
+    gammaLabel.textContent = "γ";
     arrow(layer, centre, centre, px(rq[0]), py(rq[1]), "q").dataset.vector = "rotated_q";
     arrow(layer, centre, centre, px(rk[0]), py(rk[1]), "k").dataset.vector = "rotated_k";
     vectorLabel(layer, ...labelAt(px, py, rq, 0.3), `R_{${pm}} q`).dataset.vector = "rotated_q";
     vectorLabel(layer, ...labelAt(px, py, rk, 0.3), `R_{${pn}} k`).dataset.vector = "rotated_k";
     handles.q.place(px(rq[0]), py(rq[1]), state.q);
     handles.k.place(px(rk[0]), py(rk[1]), state.k);
-    out.positions.textContent = `m + s = ${pm}, n + s = ${pn}, n − m = ${state.n - state.m}`;
-    out.vectors.textContent = `q at ${num(state.q)}°, k at ${num(state.k)}°, angle between them ${num(wrapDeg(state.k - state.q + degOf((pn - pm) * theta)))}°`;
-    Object.assign(out.vectors.dataset, { q: state.q, k: state.k, qx: rq[0], qy: rq[1], kx: rk[0], ky: rk[1] });
+
+    // Strip charts: the page's own rotations at every Δ and every n − m (checked in the tests).
+    if (fixedChanged) {
+      const byShift = positions.map((s) => dot(rotate(q, (state.m + s) * theta), rotate(k, (state.n + s) * theta)));
+      shiftLine.setAttribute("points", byShift.map((v, s) => `${sxShift(s).toFixed(2)},${sy(v).toFixed(2)}`).join(" "));
+    }
+    shiftDot.setAttribute("cx", sxShift(state.s));
+    shiftDot.setAttribute("cy", sy(score));
+    ghostDot.setAttribute("cx", sxShift(0));
+    ghostDot.setAttribute("cy", sy(reference));
+    ghostDot.style.visibility = ghosts ? "visible" : "hidden";
+    if (!compact && fixedChanged) {
+      const offsets = Array.from({ length: 2 * top + 1 }, (_, j) => j - top);
+      const rqm = rotate(q, state.m * theta);
+      const byOffset = offsets.map((o) => dot(rqm, rotate(k, (state.m + o) * theta)));
+      offsetLine.setAttribute("points", byOffset.map((v, j) => `${sxOffset(offsets[j]).toFixed(2)},${sy(v).toFixed(2)}`).join(" "));
+      offsetDot.setAttribute("cx", sxOffset(state.n - state.m));
+      offsetDot.setAttribute("cy", sy(score));
+    }
+
+    const minus = (v) => String(v).replace("-", "−");
+    out.positions.textContent = `m + Δ = ${pm}, n + Δ = ${pn}, n − m = ${minus(state.n - state.m)}`;
+    const between = wrapDeg(state.k - state.q + degOf((pn - pm) * theta));
+    out.vectors.textContent = `q at ${num(state.q)}°, k at ${num(state.k)}°, angle γ between them ${num(between)}°`;
+    Object.assign(out.vectors.dataset, { q: state.q, k: state.k, qx: rq[0], qy: rq[1], kx: rk[0], ky: rk[1], gamma: degOf(gamma) });
     // The lengths, read off the rotated vectors (the rotation keeps them; the score scales with both).
     const lengths = [Math.hypot(rq[0], rq[1]), Math.hypot(rk[0], rk[1])];
     out.lengths.textContent = `|q| = ${num(lengths[0])}, |k| = ${num(lengths[1])}, |q||k| = ${num(lengths[0] * lengths[1])}`;
@@ -66,6 +162,7 @@ function render({ model, el }) {
     out.score.dataset.value = score;
     out.reference.textContent = num(reference);
     out.reference.dataset.value = reference;
+    ask.refresh();
   }
 
   function setVector(key, deg, done, length = state[`${key}Length`]) {
@@ -90,17 +187,31 @@ function render({ model, el }) {
   }
 
   const sync = syncer(model, state, draw);
-  controlsOf.m = slider(controls, { label: "query position m", name: "m", values: positions, index: state.m, onInput: sync("m", "m") });
-  controlsOf.n = slider(controls, { label: "key position n", name: "n", values: positions, index: state.n, onInput: sync("n", "n") });
-  controlsOf.shift = slider(controls, { label: "shift both by s", name: "shift", values: positions, index: state.s, onInput: sync("s", "shift") });
-  controls.insertBefore(playToEnd(controls, controlsOf.shift, "play s").button, controls.firstChild);
-  out.positions = readout(controls, "positions", "");
-  out.vectors = readout(controls, "vectors", "");
+  const hidden = htmlEl("div", { hidden: "" }, null);   // compact: m and n stay as set, out of sight
+  controlsOf.shift = slider(controls, { label: "shift both by Δ", name: "shift", values: positions, index: state.s, onInput: sync("s", "shift") });
+  controlsOf.m = slider(compact ? hidden : controls, { label: "query position m", name: "m", values: positions, index: state.m, onInput: sync("m", "m") });
+  controlsOf.n = slider(compact ? hidden : controls, { label: "key position n", name: "n", values: positions, index: state.n, onInput: sync("n", "n") });
+  controls.insertBefore(playToEnd(controls, controlsOf.shift, "play Δ").button, controls.firstChild);
+  out.score = readout(controls, "score", "score ⟨R_{m+Δ}q, R_{n+Δ}k⟩ =");
+  out.reference = readout(controls, "reference", "before the shift (Δ = 0):");
+  const details = compact ? hidden : controls;
+  out.positions = readout(details, "positions", "");
+  out.vectors = readout(details, "vectors", "");
   out.vectors.setAttribute("aria-live", "polite");
-  out.lengths = readout(controls, "lengths", "");
-  out.score = readout(controls, "score", "⟨R_{m+s}q, R_{n+s}k⟩ =");
-  out.reference = readout(controls, "reference", "same offset, earlier position at 0 =");
-  htmlEl("div", { class: "rope-w-hint" }, controls, "Drag the tip of q or k to turn it or change its length (or focus it and press the arrow keys, + or −); play moves s.");
+  out.lengths = readout(details, "lengths", "");
+  const ask = question(controls, compact ? {
+    prompt: "Press play: Δ runs up to " + top + ". Will the score move?",
+    choices: [{ label: "it will change" }, { label: "it will stay", correct: true }],
+    explain: () => `At Δ = ${state.s} it is ${num(numbers().score)}, as at Δ = 0 (${num(numbers().reference)}): the strip is flat because both arrows turn by the same angle.`,
+  } : {
+    prompt: "Which one moves the score: shifting both by Δ, or changing n − m?",
+    choices: [{ label: "shifting both" }, { label: "changing n − m", correct: true }, { label: "both do" }],
+    explain: () => {
+      const { score } = numbers();
+      return `The score is ${num(score)} at every Δ (the flat strip), but changing n − m slides the dot along the cosine on the right: the score depends on the positions only through n − m.`;
+    },
+  });
+  htmlEl("div", { class: "rope-w-hint" }, controls, "Drag the tip of q or k to turn it or change its length (or focus it and press the arrow keys, + or −); play moves Δ.");
   draw();
 }
 export default { render };

@@ -1,23 +1,41 @@
-import { svgEl, htmlEl, slider, readout, arrow, syncer } from "./common.js";
+// Rotate q by mθ: q, R(mθ)q, the rotated axis vectors R e₀ and R e₁ (the columns of the live
+// 2×2 matrix, drawn in the matrix's colours), the arc mθ labelled in place, and the trail of
+// earlier positions (numbered on hover, the closest return so far ringed). The page turns q with
+// cos mθ, sin mθ (drag.js's rotate); the table (angles, offsets, closest returns) is Python's.
+import { svgEl, htmlEl, slider, readout, typeset, arrow, syncer } from "./common.js";
 import { dial, wrapDeg, rotate, polar, num, vectorLabel, labelAt, dragHandle, playToEnd } from "./drag.js";
+import { lesson, question } from "./lesson.js";
 
 function render({ model, el }) {
   const data = model.get("data");
   const scale = 95;
-  const { svg, controls, size, centre, px, py } = dial(el, {
+  const { svg, controls, centre, px, py } = dial(el, {
     title: "Rotate q by mθ",
     label: "q and its rotation R(mθ)q; drag the tip of q to turn it", scale,
   });
+  const root = svg.closest(".rope-w");
+  lesson(root, "R(mθ) turns q by mθ and keeps its length; its columns are where it sends the axis vectors e₀ and e₁ (dashed). One θ brings q back near its start every 2π/θ positions, but never exactly.");
+  const axes = svgEl("g", { "data-mark": "axes" }, svg);
   const trail = svgEl("g", { "data-mark": "trail" }, svg);
+  const ring = svgEl("circle", { r: 6, class: "rope-w-closest", "data-mark": "closest" }, svg);
+  const ringLabel = svgEl("text", { class: "rope-w-halo rope-w-muted-text", "data-mark": "closest-label" }, svg);
+  const dots = [];   // [visible dot, pointer target] per earlier position, reused across redraws
   const arc = svgEl("path", { class: "rope-w-arc" }, svg);
+  const arcLabel = svgEl("text", { class: "rope-w-halo", "text-anchor": "middle", "dominant-baseline": "middle", "data-label": "arc" }, svg);
   const layer = svgEl("g", {}, svg);
+  const tip = svgEl("text", { class: "rope-w-halo", "data-label": "trail", visibility: "hidden" }, svg);
+  // The trail's pointer targets sit above the arrows, below the handle: one listener for all.
+  const hits = svgEl("g", { "data-mark": "trail-targets" }, svg);
   const handleLayer = svgEl("g", {}, svg);
-  const arcLabel = svgEl("text", { class: "rope-w-muted-text", x: 8, y: size - 8 }, svg);
-
-  const state = {
-    t: model.get("theta_index"), l: model.get("length_index"), m: model.get("position"),
-    angle: model.get("q_angle"), length: model.get("q_length"),
+  const tipAt = (event) => {
+    const j = Number(event.target.dataset.position);
+    if (Number.isInteger(j)) showTip(j, Number(event.target.getAttribute("cx")), Number(event.target.getAttribute("cy")));
   };
+  hits.addEventListener("pointerover", tipAt);
+  hits.addEventListener("pointerdown", tipAt);
+  hits.addEventListener("pointerout", () => hideTip());
+
+  const state = { t: model.get("theta_index"), m: model.get("position"), angle: model.get("q_angle"), length: model.get("q_length") };
   const out = {};
   const controlsOf = {};
   const handle = dragHandle(svg, handleLayer, {
@@ -26,15 +44,56 @@ function render({ model, el }) {
     scale, range: data.length_range, set: (deg, done, length) => setVector(deg, done, length),
   });
 
+  // A trail dot's number, beside it, while the pointer is on it (or a finger taps it).
+  const showTip = (j, x, y) => {
+    tip.textContent = `m = ${j}`;
+    tip.setAttribute("x", x + 8);
+    tip.setAttribute("y", y - 8);
+    tip.setAttribute("visibility", "visible");
+    tip.dataset.position = j;
+  };
+  const hideTip = () => tip.setAttribute("visibility", "hidden");
+
   function draw() {
     const { t, m } = state;
     const theta = data.thetas[t];
     const q = polar(state.length, state.angle);
     const r = rotate(q, m * theta);          // R(mθ) q, computed here for continuous q
-    trail.replaceChildren();
-    for (let j = 0; j < m; j++) {
+    const c = Math.cos(m * theta), s = Math.sin(m * theta);   // the same turn as r
+    // R e₀ = (cos, sin) and R e₁ = (−sin, cos): the matrix's columns, dashed, unit length.
+    axes.replaceChildren();
+    arrow(axes, centre, centre, px(c), py(s), "e0 ghost-axis").dataset.vector = "e0";
+    arrow(axes, centre, centre, px(-s), py(c), "e1 ghost-axis").dataset.vector = "e1";
+    typeset(svgEl("text", { x: px(1.14 * c), y: py(1.14 * s), "text-anchor": "middle", "dominant-baseline": "middle", class: "rope-w-e0-text", "data-vector": "e0" }, axes), "Re_0");
+    typeset(svgEl("text", { x: px(-1.14 * s), y: py(1.14 * c), "text-anchor": "middle", "dominant-baseline": "middle", class: "rope-w-e1-text", "data-vector": "e1" }, axes), "Re_1");
+
+    // The trail R(jθ)q, j < m, moved in place (play adds one dot a frame): a visible dot and a
+    // 9-unit target for the pointer per position; the closest return past half a turn (j ≤ m)
+    // ringed and numbered.
+    // The closest return so far: the last change of it at or before m (Python's list).
+    let best = -1, bestOffset = null;
+    for (const [j, offset] of data.returns[t]) if (j <= m) { best = j; bestOffset = offset; }
+    while (dots.length < m) {
+      const j = dots.length;
+      dots.push([svgEl("circle", { r: 2.2, class: "rope-w-muted-text", "data-position": j }, trail),
+                 svgEl("circle", { r: 9, class: "rope-w-hit-dot", "data-position": j }, hits)]);
+    }
+    dots.forEach(([dot, hit], j) => {
+      const shown = j < m;
+      dot.style.display = hit.style.display = shown ? "" : "none";
+      if (!shown) return;
       const p = rotate(q, j * theta);
-      svgEl("circle", { cx: px(p[0]), cy: py(p[1]), r: 2, class: "rope-w-muted-text" }, trail);
+      for (const node of [dot, hit]) { node.setAttribute("cx", px(p[0])); node.setAttribute("cy", py(p[1])); }
+    });
+    ring.style.display = ringLabel.style.display = best >= 0 ? "" : "none";
+    if (best >= 0) {
+      const p = rotate(q, best * theta);
+      Object.assign(ring.dataset, { position: best });
+      ring.setAttribute("cx", px(p[0]));
+      ring.setAttribute("cy", py(p[1]));
+      ringLabel.setAttribute("x", px(p[0]) + 9);
+      ringLabel.setAttribute("y", py(p[1]) + 14);
+      ringLabel.textContent = String(best);
     }
     layer.replaceChildren();
     // data-vector names each arrow for the tests, which read its drawn tip back into data units.
@@ -43,12 +102,17 @@ function render({ model, el }) {
     vectorLabel(layer, ...labelAt(px, py, q), "q").dataset.vector = "q";
     vectorLabel(layer, ...labelAt(px, py, r, 0.42), "R(mθ) q").dataset.vector = "rotated";
     handle.place(px(q[0]), py(q[1]), state.angle);
-    // The arc of angle mθ at radius 0.35 of the unit circle, from q's direction.
+    // The arc of angle mθ at radius 0.35 of the unit circle, from q's direction, labelled "mθ"
+    // in place at radius 0.55 halfway along it (for more than a turn, halfway along its last turn).
     const rad = 0.35, deg = data.angle_deg[t][m];
     const start = polar(rad, state.angle), end = rotate(start, m * theta);
     arc.setAttribute("d", m === 0 ? "" :
       `M ${px(start[0])} ${py(start[1])} A ${scale * rad} ${scale * rad} 0 ${deg > 180 ? 1 : 0} 0 ${px(end[0])} ${py(end[1])}`);
-    arcLabel.textContent = `m = ${m}, θ = ${num(theta)} rad: mθ = ${num(data.angle[t][m])} rad`;
+    const middle = rotate(polar(0.55, state.angle), (deg * Math.PI) / 360);
+    arcLabel.setAttribute("x", px(middle[0]));
+    arcLabel.setAttribute("y", py(middle[1]));
+    arcLabel.textContent = m === 0 ? "" : "mθ";
+
     out.angle.textContent = `${num(data.angle[t][m])} rad (${num(deg)}° mod 360°)`;
     Object.assign(out.angle.dataset, { value: data.angle[t][m], deg });
     out.q.textContent = `(${num(q[0])}, ${num(q[1])}) at ${num(state.angle)}°`;
@@ -59,22 +123,28 @@ function render({ model, el }) {
     Object.assign(out.lengths.dataset, { q: lengths[0], rotated: lengths[1] });
     out.rotated.textContent = `(${num(r[0])}, ${num(r[1])})`;
     Object.assign(out.rotated.dataset, { x: r[0], y: r[1] });
-    const c = Math.cos(m * theta), s = Math.sin(m * theta);
     const plus = (v) => (v < 0 ? " − " : " + ") + num(Math.abs(v));
     out.complex.textContent = `(${num(q[0])}${plus(q[1])}i)(${num(c)}${plus(s)}i) = ${num(r[0])}${plus(r[1])}i`;
     Object.assign(out.complex.dataset, { cos: c, sin: s });
+    // The live matrix: column 0 is R e₀, column 1 is R e₁, in their arrows' colours.
+    [[c, -s], [s, c]].forEach((row, i) => row.forEach((v, j) => {
+      matrixCells[i][j].textContent = num(v);
+      matrixCells[i][j].dataset.value = v;
+    }));
+    if (best >= 0) {
+      out.closest.textContent = `m = ${best}, ${num(bestOffset)} rad (${num((bestOffset * 180) / Math.PI)}°) from q`;
+    } else {
+      out.closest.textContent = "not past half a turn yet";
+    }
+    Object.assign(out.closest.dataset, { position: best, offset: best >= 0 ? bestOffset : "" });
+    ask.refresh();
   }
 
-  // Drag, keys or a preset slider: redraw, show the presets nearest, tell the kernel.
+  // Drag or keys: redraw, tell the kernel.
   function setVector(deg, done, length = state.length) {
     state.angle = wrapDeg(deg);
     state.length = length;
     draw();
-    const nearest = (values, gap) => values.reduce((best, v, i) => (gap(v) < gap(values[best]) ? i : best), 0);
-    controlsOf.q_angle.input.value = nearest(data.q_angles_deg, (a) => Math.abs(((a - state.angle + 540) % 360) - 180));
-    controlsOf.q_angle.output.textContent = `${num(state.angle)}°`;
-    controlsOf.length.input.value = nearest(data.lengths, (l) => Math.abs(l - state.length));
-    controlsOf.length.output.textContent = num(state.length);
     let changed = false;
     for (const [trait, value] of [["q_angle", state.angle], ["q_length", state.length]]) {
       if (model.get(trait) !== value) { model.set(trait, value); changed = true; }
@@ -95,15 +165,13 @@ function render({ model, el }) {
   // The play button comes first, as before the sliders.
   controls.insertBefore(playToEnd(controls, controlsOf.position, "play m").button, controls.firstChild);
   controlsOf.theta = slider(controls, { label: "frequency θ", name: "theta", values: data.thetas, index: state.t, format: (v) => `${v} rad`, onInput: sync("t", "theta_index") });
-  controlsOf.q_angle = slider(controls, {
-    label: "angle of q", name: "q_angle", values: data.q_angles_deg, index: 0, format: (v) => `${num(v)}°`,
-    onInput: (i) => setVector(data.q_angles_deg[i], true),
-  });
-  controlsOf.q_angle.output = controlsOf.q_angle.input.parentNode.querySelector("output");
-  // The length stops set q's length (the kernel's length_index sets its q_length too).
-  controlsOf.length = slider(controls, {
-    label: "length of q", name: "length", values: data.lengths, index: model.get("length_index"),
-    onInput: (i) => { model.set("length_index", i); setVector(state.angle, true, data.lengths[i]); },
+  // The matrix R(mθ), live, its columns coloured like R e₀ and R e₁.
+  const matrixRow = htmlEl("div", { class: "rope-w-readout rope-w-matrix-row" }, controls);
+  typeset(htmlEl("span", { class: "rope-w-readout-label" }, matrixRow), "R(mθ) =");
+  const matrix = htmlEl("table", { class: "rope-w-matrix", "data-readout": "matrix", "aria-label": "the rotation matrix R(mθ)" }, matrixRow);
+  const matrixCells = [0, 1].map(() => {
+    const tr = htmlEl("tr", {}, matrix);
+    return [0, 1].map((j) => htmlEl("td", { class: `rope-w-col${j}`, "data-col": j }, tr));
   });
   out.angle = readout(controls, "angle", "mθ =");
   out.q = readout(controls, "q", "q =");
@@ -111,7 +179,18 @@ function render({ model, el }) {
   out.rotated = readout(controls, "rotated", "R(mθ) q =");
   out.lengths = readout(controls, "lengths", "lengths:");
   out.complex = readout(controls, "complex", "q·e^{imθ} =");
-  htmlEl("div", { class: "rope-w-hint" }, controls, "Drag the tip of q to turn it and change its length (or focus it and press the arrow keys, + or −).");
+  out.closest = readout(controls, "closest", "closest return so far (past half a turn):");
+  const ask = question(controls, {
+    prompt: "Press play. Is the arrow first back within 0.1 rad (6°) of q at the whole number nearest 2π/θ?",
+    choices: [{ label: "yes, always" }, { label: "no, not always", correct: true }],
+    explain: () => {
+      const t = state.t, theta = data.thetas[t], near = data.nearest_turn[t], first = data.first_return[t];
+      const nearText = data.nearest_turn_offset[t] === null ? `${near} is past the slider` : `${near} is ${num(data.nearest_turn_offset[t])} rad away`;
+      const firstText = first === null ? "no position on the slider is" : `the first within 0.1 rad is m = ${first} (${num(data.first_return_offset[t])} rad)`;
+      return `For θ = ${theta} rad, 2π/θ = ${num((2 * Math.PI) / theta)}: ${nearText}; ${firstText}. Try the other θ: one step of θ rarely lands exactly back on q.`;
+    },
+  });
+  htmlEl("div", { class: "rope-w-hint" }, controls, "Drag the tip of q to turn it and change its length (or focus it and press the arrow keys, + or −). Point at a trail dot for its position.");
   setVector(state.angle, false);
 }
 export default { render };

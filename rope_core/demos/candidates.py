@@ -1,0 +1,127 @@
+r"""Candidate position encodings :math:`f(x, m)` of chapter 4, and their score matrices.
+
+Chapter 4 asks for an :math:`f` with :math:`\langle f(q, m), f(k, n)\rangle` a function of
+:math:`m - n` only. Over a grid of positions that is a statement about a matrix: the score
+:math:`S_{mn}` must be constant along every diagonal :math:`n - m = \text{const}`, i.e.
+:math:`S` is a *Toeplitz* matrix. The ``CandidateExplorer`` widget draws the tables of
+:func:`candidate_table`; vectors are complex numbers, :math:`q = q_0 + \mathrm{i}\,q_1`.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from .._checks import check_int
+
+__all__ = ["CANDIDATES", "CANDIDATE_DEFAULTS", "candidate_table", "diagonal_spread", "encode"]
+
+#: The chapter's candidates: name -> (formula as the book writes it, what it tries).
+CANDIDATES = {
+    "rotation": ("f(q, m) = q e^{imθ}", "turn by mθ"),
+    "no position": ("f(q, m) = q", "ignore the position"),
+    "additive": ("f(q, m) = q + (e^{imθ} − 1)/2", "add a position vector"),
+    "growing": ("f(q, m) = 1.01^m q e^{imθ}", "turn and grow"),
+    "quadratic": ("f(q, m) = q e^{im²θ/8}", "turn by a quadratic angle"),
+    "by content": ("f(q, m) = q e^{imθ|q|}", "turn long vectors faster"),
+    "parity": ("f(q, m) = q, or q̄ if m is odd", "mirror at odd positions"),
+}
+
+#: The widget's query and key (complex), frequency and positions 0 .. size - 1.
+CANDIDATE_DEFAULTS = {"q": 0.9397 + 0.3420j, "k": 0.2071 + 0.7727j, "theta": 0.5, "size": 16}
+
+
+def _check_complex(value, name):
+    if isinstance(value, bool) or not isinstance(value, numbers.Number) or not np.isfinite(complex(value)):
+        raise ValueError(f"{name} must be a finite complex number, got {value!r}")
+    return complex(value)
+
+
+def encode(name, x, positions, theta):
+    r"""The candidate ``name`` applied to the complex vectors ``x`` at ``positions``.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`CANDIDATES`.
+    x : complex or array_like of complex
+    positions : array_like of int, broadcasting with ``x``
+    theta : float
+        Angle per position (radians).
+
+    Returns
+    -------
+    ndarray of complex
+
+    Examples
+    --------
+    >>> complex(np.round(encode("rotation", 1.0, 1, np.pi / 2), 12))
+    1j
+    >>> complex(encode("parity", 1 + 2j, 3, 0.5))
+    (1-2j)
+    """
+    if name not in CANDIDATES:
+        raise ValueError(f"name must be one of {list(CANDIDATES)}, got {name!r}")
+    x = np.asarray(x, dtype=np.complex128)
+    p = np.asarray(positions, dtype=np.float64)
+    theta = float(theta)
+    if name == "rotation":
+        return x * np.exp(1j * p * theta)
+    if name == "no position":
+        return x * np.ones_like(p)
+    if name == "additive":
+        return x + 0.5 * (np.exp(1j * p * theta) - 1)
+    if name == "growing":
+        return x * 1.01**p * np.exp(1j * p * theta)
+    if name == "quadratic":
+        return x * np.exp(1j * p**2 * theta / 8)
+    if name == "by content":
+        return x * np.exp(1j * p * theta * np.abs(x))
+    return np.where(p % 2 == 0, x, np.conj(x))   # parity
+
+
+def diagonal_spread(matrix):
+    r"""For a square matrix, the spread (max − min) along each diagonal :math:`n - m = \delta`.
+
+    Returns
+    -------
+    (ndarray, ndarray)
+        ``offsets`` :math:`\delta = -(N-1) \dots N-1` and the spread of each; a matrix is
+        Toeplitz exactly when every spread is 0.
+    """
+    matrix = np.asarray(matrix, dtype=np.float64)
+    if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1]:
+        raise ValueError(f"matrix must be square, got shape {matrix.shape}")
+    size = matrix.shape[0]
+    offsets = np.arange(-(size - 1), size)
+    spreads = np.array([np.ptp(np.diagonal(matrix, offset=int(d))) for d in offsets])
+    return offsets, spreads
+
+
+def candidate_table(q=CANDIDATE_DEFAULTS["q"], k=CANDIDATE_DEFAULTS["k"], theta=CANDIDATE_DEFAULTS["theta"],
+                    size=CANDIDATE_DEFAULTS["size"]):
+    r"""Score matrices of every candidate over positions :math:`m, n = 0 \dots` ``size`` − 1.
+
+    Returns
+    -------
+    dict
+        ``names`` (the keys of :data:`CANDIDATES`), ``positions`` (size,), ``offsets``
+        (2 size − 1,) and, per candidate name, ``real`` :math:`S_{mn} = \operatorname{Re}[f(q,
+        m)\overline{f(k, n)}]` (the score, rows ``m``, columns ``n``), ``imag`` the imaginary
+        part of the same product (the complex wish asks for both), and ``real_spread``,
+        ``imag_spread``: the spread along each diagonal :math:`n - m = \delta`.
+    """
+    q, k = _check_complex(q, "q"), _check_complex(k, "k")
+    if isinstance(theta, bool) or not isinstance(theta, numbers.Real) or not np.isfinite(theta):
+        raise ValueError(f"theta must be a finite real number, got {theta!r}")
+    size = check_int(size, "size", min=2, max=64)
+    positions = np.arange(size)
+    out = {"names": list(CANDIDATES), "positions": positions, "q": q, "k": k, "theta": float(theta)}
+    for name in CANDIDATES:
+        product = encode(name, q, positions[:, None], theta) * np.conj(encode(name, k, positions[None, :], theta))
+        offsets, real_spread = diagonal_spread(product.real)
+        _, imag_spread = diagonal_spread(product.imag)
+        out[name] = {"real": product.real, "imag": product.imag, "real_spread": real_spread, "imag_spread": imag_spread}
+    out["offsets"] = offsets
+    return out

@@ -1,0 +1,179 @@
+"""The chapter's figures, drawn from the committed results (and the committed checkpoint).
+
+Each function returns a matplotlib figure; lines are the mean over seeds, shaded bands the
+range over seeds.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..plots import PALETTE, new_figure
+from . import summary
+from .analysis import SCHEMES, attention_rows
+
+ENCODING_STYLE = {
+    "rope": ("RoPE", PALETTE["query"]),
+    "learned": ("learned absolute", PALETTE["highlight"]),
+    "alibi": ("ALiBi", PALETTE["rotated"]),
+    "sinusoidal": ("sinusoidal", PALETTE["accent"]),
+    "nope": ("NoPE", PALETTE["neutral"]),
+}
+SCHEME_STYLE = {"none": ("no scaling", PALETTE["query"]), "PI": ("PI", PALETTE["key"]),
+                "NTK": ("NTK-aware", PALETTE["highlight"]), "YaRN": ("YaRN", PALETTE["rotated"])}
+
+
+def _band(ax, x, rows, label, color, **kw):
+    rows = np.asarray(rows, dtype=float)
+    ax.plot(x, rows.mean(0), color=color, label=label, lw=1.8, **kw)
+    if len(rows) > 1:
+        ax.fill_between(x, rows.min(0), rows.max(0), color=color, alpha=0.2, lw=0)
+
+
+def learning_curves(results):
+    """Induction accuracy against training step, one line per encoding."""
+    fig, ax = new_figure(figsize=(6.4, 3.6))
+    for encoding, (label, color) in ENCODING_STYLE.items():
+        runs = summary.induction_runs(results, encoding)
+        if not runs:  # not trained (yet): make experiments trains every encoding
+            continue
+        steps = next(iter(runs.values()))["history"]["steps"]
+        _band(ax, steps, [r["history"]["accuracy"] for r in runs.values()], label, color)
+    ax.set(xlabel="training step", ylabel="accuracy on predictable tokens", ylim=(0, 1.02),
+           title="Who learns the induction task (trained at length 64)")
+    ax.legend(loc="center right", fontsize=8)
+    ax.grid(alpha=0.3)
+    return fig
+
+
+def extrapolation(results):
+    """Accuracy against period (the distance to look back) at 1x, 2x and 4x the training length."""
+    fig, axes = new_figure(1, 4, figsize=(13, 3.4), sharey=True)
+    for ax, length in zip(axes[:3], (64, 128, 256)):
+        for encoding, (label, color) in ENCODING_STYLE.items():
+            table = summary.accuracy_by_period(results, encoding, "none", length)
+            if not table:
+                continue
+            periods = sorted(next(iter(table.values())))
+            _band(ax, periods, [[t[p] for p in periods] for t in table.values()], label, color,
+                  marker="o", ms=3)
+        ax.axvline(64, color="0.5", ls=":", lw=1)
+        ax.set(title=f"evaluated at length {length}", xlabel="period p (tokens back)")
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel("accuracy")
+    axes[0].legend(fontsize=7, loc="lower left")
+    ax = axes[3]
+    for scheme, (label, color) in SCHEME_STYLE.items():
+        table = summary.accuracy_by_period(results, "rope", scheme, 256)
+        periods = sorted(next(iter(table.values())))
+        _band(ax, periods, [[t[p] for p in periods] for t in table.values()], f"RoPE + {label}",
+              color, marker="o", ms=3)
+    ax.axvline(64, color="0.5", ls=":", lw=1)
+    ax.set(title="RoPE at 256, by scheme", xlabel="period p (tokens back)", ylim=(0, 1.02))
+    ax.legend(fontsize=7, loc="lower left")
+    ax.grid(alpha=0.3)
+    return fig
+
+
+def extension_bars(results):
+    """Mean accuracy at 4x without and after the fine-tune, per scheme, at both bases."""
+    fig, axes = new_figure(1, 2, figsize=(9, 3.4), sharey=True)
+    for ax, base in zip(axes, (10000.0, 270.0)):
+        x = np.arange(len(SCHEMES))
+        panels = (("no fine-tune", [summary.mean_accuracy(results, s, 256, base) for s in SCHEMES]),
+                  ("after 200 fine-tuning steps",
+                   [summary.finetuned_accuracy(results, s, 256, base) for s in SCHEMES]))
+        for offset, (name, values) in zip((-0.2, 0.2), panels):
+            means = [summary.spread(v)[0] for v in values]
+            ax.bar(x + offset, means, 0.38, label=name,
+                   color=PALETTE["neutral"] if offset < 0 else PALETTE["query"], alpha=0.8)
+            for i, v in enumerate(values):
+                ax.plot([x[i] + offset] * len(v), list(v.values()), "k.", ms=4)
+        ax.set_xticks(x, [SCHEME_STYLE[s][0] for s in SCHEMES])
+        ax.set(title=f"base {base:g}", ylim=(0, 1.02))
+        ax.grid(alpha=0.3, axis="y")
+    axes[0].set_ylabel("accuracy at length 256")
+    axes[0].legend(fontsize=8, loc="upper left")
+    return fig
+
+
+def heads(params, config, results):
+    """The trained heads: attention of the previous-token head and an induction head, the
+    per-pair usage of both layers, and the pair ablation."""
+    fig, axes = new_figure(1, 3, figsize=(12, 3.4))
+    rows = attention_rows(params, config, "none", 64, 24)
+    layer0_head = int(np.argmax(summary.induction_runs(results)[0]["heads"]["previous"][0]))
+    ax = axes[0]
+    keys = np.arange(64)
+    ax.plot(keys, rows[0, layer0_head], color=PALETTE["key"], label=f"layer 0, head {layer0_head}")
+    ax.plot(keys, rows[1].mean(0), color=PALETTE["query"], label="layer 1, mean of heads")
+    ax.axvline(62, color=PALETTE["key"], ls=":", lw=1)
+    ax.axvline(63 - 24 + 1, color=PALETTE["query"], ls=":", lw=1)
+    ax.set(title="attention of the last token (p = 24)", xlabel="key position", ylabel="weight")
+    ax.legend(fontsize=7)
+    ax = axes[1]
+    n_pairs = config.d_head // 2
+    for layer, color in ((0, PALETTE["key"]), (1, PALETTE["query"])):
+        shares = []
+        for run in summary.induction_runs(results).values():
+            usage = np.asarray(run["pair_usage"])[layer]
+            shares.append(usage[run["previous_token_head"][1]] if layer == 0 else usage.mean(0))
+        shares = np.array(shares)
+        x = np.arange(n_pairs) + (-0.2 if layer == 0 else 0.2)
+        label = "layer 0, previous-token head" if layer == 0 else "layer 1, mean of heads"
+        ax.bar(x, shares.mean(0), 0.38, color=color, label=label)
+    ax.set(title="share of |q_i||k_i| per pair", xlabel="pair i (0 = fastest)", xticks=range(n_pairs))
+    ax.legend(fontsize=7)
+    ax = axes[2]
+    keys = ["intact", "layer0_fast", "layer0_slow", "layer1_fast", "layer1_slow"]
+    labels = ["intact", "L0 fast 4", "L0 slow 4", "L1 fast 4", "L1 slow 4"]
+    values = [summary.ablations(results, k) for k in keys]
+    ax.bar(range(len(keys)), [summary.spread(v)[0] for v in values],
+           color=[PALETTE["neutral"], PALETTE["key"], PALETTE["key"], PALETTE["query"], PALETTE["query"]],
+           alpha=0.85)
+    for i, v in enumerate(values):
+        ax.plot([i] * len(v), list(v.values()), "k.", ms=4)
+    ax.set_xticks(range(len(keys)), labels, fontsize=8)
+    ax.set(title="pairs switched off in every query", ylabel="accuracy (p = 24)", ylim=(0, 1.05))
+    return fig
+
+
+def characters(results):
+    """Validation loss against evaluation length on text, per encoding and RoPE scheme."""
+    fig, axes = new_figure(1, 2, figsize=(10, 3.4), sharey=True)
+    lengths = [64, 128, 256, 512]
+    for encoding, (label, color) in ENCODING_STYLE.items():
+        per = [summary.char_loss_at(results, encoding, n) for n in lengths]
+        present = [n for n, v in zip(lengths, per) if v]
+        _band(axes[0], present, np.array([list(v.values()) for v in per if v]).T, label, color, marker="o", ms=3)
+    for scheme, (label, color) in SCHEME_STYLE.items():
+        per = [summary.char_loss_at(results, "rope", n, scheme if n > 64 else "none") for n in lengths]
+        _band(axes[1], lengths, np.array([list(v.values()) for v in per]).T, f"RoPE + {label}", color,
+              marker="o", ms=3)
+    for ax, title in zip(axes, ("by encoding (no fine-tuning)", "RoPE, by scheme")):
+        ax.set(xscale="log", xticks=lengths, xlabel="evaluation length (characters)", title=title)
+        ax.set_xticklabels([str(n) for n in lengths])
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7)
+    axes[0].set_ylabel("validation loss (nats/char)")
+    return fig
+
+
+def schemes_at_both_bases(results, length=256):
+    """RoPE at ``length`` under each scheme, no fine-tuning: base 10 000 beside base 270."""
+    fig, axes = new_figure(1, 2, figsize=(9, 3.4), sharey=True)
+    for ax, base in zip(axes, (10000.0, 270.0)):
+        for scheme, (label, color) in SCHEME_STYLE.items():
+            table = summary.accuracy_by_period(results, "rope", scheme, length, base)
+            if not table:
+                continue
+            periods = sorted(next(iter(table.values())))
+            _band(ax, periods, [[t[p] for p in periods] for t in table.values()], label, color,
+                  marker="o", ms=3)
+        ax.axvline(64, color="0.5", ls=":", lw=1)
+        ax.set(title=f"base {base:g}, length {length}", xlabel="period p (tokens back)",
+               ylim=(0, 1.02))
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel("accuracy")
+    axes[0].legend(fontsize=8, loc="lower left")
+    return fig

@@ -1,0 +1,430 @@
+"""What the teaching widgets draw, read back from the page, and what their chapters say about it.
+
+Opens the built book in Debian's chromium (no kernel). For the decay explorer it reads every
+drawn curve back from its SVG (points → data through the drawing's own y map) at every base
+and every distance the widget offers, and checks that each bound is drawn on or above the
+scores it bounds and that every curve is rope_core's table. The prose tests read the numbers a
+chapter quotes about a widget and compare them with that widget's own read-outs.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from contextlib import contextmanager
+
+import numpy as np
+import pytest
+from _browser import PHONE, open_page
+from test_widgets_drag_browser import open_gallery, set_slider
+from test_widgets_drag_browser import widget as gallery_widget
+
+from rope_core import widgets as W
+from rope_core.demos.decay import decay_table
+
+pytestmark = [pytest.mark.book, pytest.mark.browser]
+ORDER = [cls.__name__ for cls in W.REGISTRY]
+
+
+def open_book_page(chromium, url, path, **options):
+    context, page, log = open_page(chromium, **options)
+    page.goto(f"{url}/book/{path}", wait_until="networkidle")
+    page.wait_for_function("document.documentElement.dataset.ropeWidgets === 'ready'", timeout=30000)
+    return context, page, log
+
+
+def y_units(y, linear, decade):
+    return y if y <= linear else linear + decade * math.log10(y / linear)
+
+
+# Every drawn series of the decay plot: polyline/polygon points in drawing units, and the y map.
+DECAY_DRAWN = r"""(root) => {
+  const svg = root.querySelector("svg.rope-w-svg");
+  const parse = (node) => node.getAttribute("points").trim().split(/\s+/).map((p) => p.split(",").map(Number));
+  const series = {};
+  for (const node of svg.querySelectorAll("[data-series]")) series[node.dataset.series] = parse(node);
+  const ticks = [...svg.querySelectorAll("[data-x-tick]")].map((t) => [Number(t.dataset.xTick), Number(t.getAttribute("x1"))]);
+  const marks = {};
+  for (const node of svg.querySelectorAll("circle[data-mark]")) marks[node.dataset.mark] = [Number(node.getAttribute("cx")), Number(node.getAttribute("cy"))];
+  return { series, map: JSON.parse(svg.dataset.yMap), ticks, marks,
+           axes: [...svg.querySelectorAll("[data-axis]")].map((t) => [t.dataset.axis, t.textContent]) };
+}"""
+
+
+def decay_pixels(values, m):
+    """Where the page must draw ``values`` (score ÷ |q||k|) on its y axis, in drawing units."""
+    lo, hi = y_units(m["lo"], m["linear"], m["decade"]), y_units(m["hi"], m["linear"], m["decade"])
+    clipped = np.clip(values, m["lo"], m["hi"])
+    units = np.array([y_units(v, m["linear"], m["decade"]) for v in clipped])
+    return m["top"] + (m["bottom"] - m["top"]) * (1 - (units - lo) / (hi - lo))
+
+
+@pytest.fixture(scope="module")
+def decay_table_default():
+    return decay_table()
+
+
+def test_decay_bounds_are_drawn_above_their_scores_at_every_base_and_distance(chromium, book_server, decay_table_default):
+    t = decay_table_default
+    context, page, log = open_gallery(chromium, book_server)
+    try:
+        root = gallery_widget(page, "DecayExplorer")
+        for b, base in enumerate(t["bases"]):
+            set_slider(root, "base", b)
+            drawn = root.evaluate(DECAY_DRAWN)
+            m, s = drawn["map"], drawn["series"]
+            assert [a for a, _ in drawn["axes"]] == ["x", "y"] and all(text for _, text in drawn["axes"])
+            # x: every series is drawn at every distance of the table, through the axis' own ticks.
+            (x0, p0), (x1, p1) = drawn["ticks"][0], drawn["ticks"][-1]
+            xs = p0 + (p1 - p0) * t["distances"] / (x1 - x0)
+            for name, points in s.items():
+                got = np.array(points)
+                if name.endswith("-band"):
+                    half = len(got) // 2
+                    np.testing.assert_allclose(got[:half, 0], xs, atol=0.01, err_msg=name)
+                    np.testing.assert_allclose(got[half:, 0], xs[::-1], atol=0.01, err_msg=name)
+                else:
+                    np.testing.assert_allclose(got[:, 0], xs, atol=0.01, err_msg=name)
+            # y: each curve is rope_core's, through the page's y map (points are written to 0.01).
+            ys = {name: np.array(points)[:, 1] for name, points in s.items()}
+            expected = {"aligned": t["aligned"][b], "aligned-bound": t["bound"][b]}
+            for group in ("random", "correlated"):
+                band = t[group]
+                expected |= {f"{group}-mean": band["mean"][b], f"{group}-bound": band["bound"][b]}
+                upper, lower = ys[f"{group}-band"][: len(xs)], ys[f"{group}-band"][len(xs):][::-1]
+                np.testing.assert_allclose(upper, decay_pixels(band["mean"][b] + band["sd"][b], m), atol=0.02)
+                np.testing.assert_allclose(lower, decay_pixels(band["mean"][b] - band["sd"][b], m), atol=0.02)
+                # The claim: the bound is drawn on or above (smaller y) the band's top at every distance.
+                assert np.all(ys[f"{group}-bound"] <= upper + 1e-9), (base, group)
+                # ... and far above: every band's bound sits above the line where the log scale starts.
+                assert np.all(ys[f"{group}-bound"] < decay_pixels(np.array([1.0]), m)[0]), (base, group)
+            for name, values in expected.items():
+                np.testing.assert_allclose(ys[name], decay_pixels(values, m), atol=0.02, err_msg=f"{name} at base {base}")
+            assert np.all(ys["aligned-bound"] <= ys["aligned"] + 1e-9), base
+            # No curve is clipped: the axis holds every value drawn.
+            for name in expected:
+                assert np.all(ys[name] >= m["top"] - 1e-9) and np.all(ys[name] <= m["bottom"] + 1e-9), name
+        assert not log.problems(), log.problems()
+    finally:
+        context.close()
+
+
+def check_decay_readouts(root, t):
+    b = int(root.locator('input[data-name="base"]').input_value())
+    stop = int(root.locator('input[data-name="distance"]').input_value())
+    i = 16 // (t["distances"][1] - t["distances"][0]) * stop
+    r = int(t["distances"][i])
+    assert int(root.locator('[data-readout="distance"]').get_attribute("data-value")) == r
+    aligned = root.locator('[data-readout="aligned"]')
+    assert abs(float(aligned.get_attribute("data-score")) - t["aligned"][b, i]) < 1e-6
+    assert abs(float(aligned.get_attribute("data-bound")) - t["bound"][b, i]) < 1e-4
+    for group in ("random", "correlated"):
+        shown = root.locator(f'[data-readout="{group}"]')
+        for key in ("mean", "sd", "bound"):
+            assert abs(float(shown.get_attribute(f"data-{key}")) - t[group][key][b, i]) < 1e-4, (group, key)
+        assert abs(float(shown.get_attribute("data-tightest")) - t[group]["tightest"][b, i]) < 0.05
+    # The cursor and its dots sit at r, on the curves.
+    drawn = root.evaluate(DECAY_DRAWN)
+    m = drawn["map"]
+    for mark, value in (("aligned", t["aligned"][b, i]), ("aligned-bound", t["bound"][b, i]),
+                        ("random-mean", t["random"]["mean"][b, i]), ("correlated-bound", t["correlated"]["bound"][b, i])):
+        assert abs(drawn["marks"][mark][1] - decay_pixels(np.array([value]), m)[0]) < 0.01, mark   # values sent to 4-6 decimals
+    # Each small multiple's title gives B(r) and its mean over 0 ... r at that base.
+    for bb, _ in enumerate(t["bases"]):
+        title = root.locator(f'text[data-base="{js_number(t["bases"][bb])}"]')
+        assert abs(float(title.get_attribute("data-value")) - t["bound"][bb, i]) < 1e-4
+        assert abs(float(title.get_attribute("data-average")) - t["bound_average"][bb, i]) < 1e-4
+    return b, i
+
+
+@pytest.mark.parametrize("mode", ["mouse-1280-light", "touch-390-dark"])
+def test_decay_distance_by_keys_buttons_and_dragging_along_the_plot(chromium, book_server, decay_table_default, mode):
+    t = decay_table_default
+    touch = mode.startswith("touch")
+    options = {"viewport": PHONE, "touch": True, "color_scheme": "dark"} if touch else {}
+    context, page, log = open_gallery(chromium, book_server, **options)
+    try:
+        root = gallery_widget(page, "DecayExplorer")
+        assert check_decay_readouts(root, t) == (2, 32)       # default: base 10^4, r = 128
+        distance = root.locator('input[data-name="distance"]')
+        plus, minus = root.locator('button[data-step-of="distance"][data-delta="1"]'), root.locator('button[data-step-of="distance"][data-delta="-1"]')
+        for button in (plus, minus):
+            box = button.bounding_box()
+            assert box["width"] >= 44 and box["height"] >= 44, box
+        (plus.tap if touch else plus.click)()
+        assert distance.input_value() == "9"
+        check_decay_readouts(root, t)
+        (minus.tap if touch else minus.click)()
+        (minus.tap if touch else minus.click)()
+        assert distance.input_value() == "7"
+        distance.focus()
+        page.keyboard.press("End")
+        assert check_decay_readouts(root, t)[1] == len(t["distances"]) - 1
+        # Drag along the plot: the distance follows the finger (or pointer) to the nearest stop.
+        root.locator("[data-scrub]").scroll_into_view_if_needed()
+        scrub = root.locator("[data-scrub]").bounding_box()
+        y = scrub["y"] + scrub["height"] * 0.6
+        start, end = scrub["x"] + 2, scrub["x"] + scrub["width"] * 0.5
+        if touch:
+            cdp = page.context.new_cdp_session(page)
+            for j, x in enumerate(np.linspace(start, end, 8)):
+                cdp.send("Input.dispatchTouchEvent", {"type": "touchStart" if j == 0 else "touchMove", "touchPoints": [{"x": x, "y": y}]})
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+            cdp.detach()
+        else:
+            page.mouse.move(start, y)
+            page.mouse.down()
+            page.mouse.move(end, y, steps=8)
+            page.mouse.up()
+        b, i = check_decay_readouts(root, t)
+        assert abs(t["distances"][i] - 512) <= 16, t["distances"][i]
+        assert not log.problems(), log.problems()
+    finally:
+        context.close()
+
+
+def test_decay_question_answers_with_the_numbers_drawn(chromium, book_server, decay_table_default):
+    t = decay_table_default
+    context, page, log = open_gallery(chromium, book_server)
+    try:
+        root = gallery_widget(page, "DecayExplorer")
+        assert root.locator("[data-lesson]").inner_text().strip()
+        feedback = root.locator('[data-readout="feedback"]')
+        assert feedback.inner_text() == ""                       # nothing answered yet
+        root.locator('button[data-answer="0"]').click()
+        assert feedback.get_attribute("data-correct") == "false"
+        root.get_by_role("button", name="no, it stays").click()
+        assert feedback.get_attribute("data-correct") == "true"
+        set_slider(root, "distance", 40)                         # r = 640: the feedback follows
+        b, i = check_decay_readouts(root, t)
+        text = feedback.inner_text()
+        band = t["random"]
+        for value in (band["mean"][b, i], band["sd"][b, i], band["mean"][b, 0], band["sd"][b, 0]):
+            assert fmt3(round(value, 4)) in text, (fmt3(round(value, 4)), text)   # sent to 4 decimals
+        assert f"r = {t['distances'][i]}" in text
+        assert not log.problems(), log.problems()
+    finally:
+        context.close()
+
+
+def js_number(value):
+    """A number as JavaScript writes it into an attribute: 10000, not 10000.0."""
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def fmt3(value):
+    """common.js's fmt3: three significant digits, U+2212 minus, ×10ⁿ outside [1e-3, 1e5)."""
+    value = float(value)
+    if value == 0:
+        return "0"
+    a = abs(value)
+    if 1e-3 <= a < 1e5:
+        text = str(round(float(f"{a:.3g}"))) if a >= 1000 else f"{a:.{max(0, 2 - math.floor(math.log10(float(f'{a:.3g}'))))}f}"
+    else:
+        mantissa, exponent = f"{a:.2e}".split("e")
+        text = f"{mantissa}×10{str(int(exponent)).translate(SUPERSCRIPTS)}"
+    return ("−" if value < 0 else "") + text
+
+
+def prose_before(page, widget_index):
+    """The text of the paragraphs between the previous code cell and a widget's cell."""
+    return page.evaluate("""(n) => {
+      const cell = document.querySelectorAll(".rope-w")[n].closest(".cell");
+      const texts = [];
+      for (let node = cell.previousElementSibling; node && !node.classList.contains("cell"); node = node.previousElementSibling) {
+        texts.unshift(node.textContent);
+      }
+      // A folded check cell may sit between the prose and the widget: read past it.
+      if (texts.length === 0 || (cell.previousElementSibling && cell.previousElementSibling.classList.contains("tag_hide-input"))) {
+        let node = cell.previousElementSibling;
+        while (node && node.classList.contains("cell")) node = node.previousElementSibling;
+        for (; node && !node.classList.contains("cell"); node = node.previousElementSibling) texts.unshift(node.textContent);
+      }
+      // Maths is an SVG with its MathML beside it: keep the MathML's text, squeeze the spaces.
+      return texts.join("\\n").replace(/\\s+/g, " ");
+    }""", widget_index)
+
+
+def test_chapter_8_quotes_the_decay_widget_numbers(chromium, book_server):
+    with chapter_widget(chromium, book_server, "08-rope-in-attention.html", "aligned") as (page, root, prose):
+        aligned = root.locator('[data-readout="aligned"]')
+        score, bound = float(aligned.get_attribute("data-score")), float(aligned.get_attribute("data-bound"))
+        # "At r = 128 and base 10 000 the aligned score is 0.333 under a bound of 9.27, 28 times larger."
+        assert root.locator('[data-readout="distance"]').get_attribute("data-value") == "128"
+        assert root.locator('input[data-name="base"]').get_attribute("aria-valuetext") == "10⁴"
+        said = re.search(r"aligned score is ([\d.]+) under a bound of ([\d.]+), (\d+) times", prose)
+        assert said, prose
+        assert said.group(1) == fmt3(score) and said.group(2) == fmt3(bound), (said.groups(), score, bound)
+        assert int(said.group(3)) == round(bound / score) and f"{round(bound / score)}×" in aligned.inner_text()
+        # "... at r = 128 it is 13.5 at base 10^5 and 12.3 at 10^6."
+        dip = re.search(r"r ?= ?128 ?it is ([\d.]+) at base.{0,16}? and ([\d.]+) at", prose)
+        assert dip, prose
+        for value, base in zip(dip.groups(), (1e5, 1e6)):
+            assert value == fmt3(float(root.locator(f'text[data-base="{js_number(base)}"]').get_attribute("data-value")))
+        # "32.5 at distance 0, where the score is 1": the read-outs at r = 0.
+        set_slider(root, "distance", 0)
+        assert fmt3(float(aligned.get_attribute("data-bound"))) == "32.5" and "32.5 at distance 0" in prose
+        assert float(aligned.get_attribute("data-score")) == 1.0
+        # "1000 random pairs and 1000 pairs with correlation ρ = 0.5"
+        legend = root.locator(".rope-w-legend").inner_text()
+        assert "1000 random pairs" in prose.replace("\u2009", "") and "(1000 pairs)" in legend and "ρ = 0.5" in legend
+
+
+def widget_index(page, readout):
+    return page.evaluate("(name) => [...document.querySelectorAll('.rope-w')].findIndex((w) => w.querySelector(`[data-readout=${name}]`))", readout)
+
+
+@contextmanager
+def chapter_widget(chromium, url, path, readout):
+    """A chapter page, its first widget that has the read-out ``readout``, and the prose just
+    before that widget; on leaving, the page must have made no outside request and no error."""
+    context, page, log = open_book_page(chromium, url, path)
+    try:
+        index = widget_index(page, readout)
+        assert index >= 0, (path, readout)
+        yield page, page.locator(".rope-w").nth(index), prose_before(page, index)
+        assert not log.problems(), log.problems()
+    finally:
+        context.close()
+
+
+
+def test_chapter_7_quotes_the_relative_widget_numbers(chromium, book_server):
+    with chapter_widget(chromium, book_server, "07-relative-position.html", "reference") as (page, root, prose):
+        values = {name: int(root.locator(f'input[data-name="{name}"]').input_value()) for name in ("m", "n", "shift")}
+        # "at position m = 2 ... n = 7 ... shifted by Δ = 9"
+        for name, symbol in (("m", "m"), ("n", "n"), ("shift", "Δ")):
+            assert re.search(rf"{symbol} ?= ?{values[name]}\b", prose), (symbol, values[name], prose)
+        vectors, score, reference = (root.locator(f'[data-readout="{k}"]') for k in ("vectors", "score", "reference"))
+        # "the angle γ between them is still 141°, and the score is −0.621 before and after"
+        said = re.search(r"still ([\d.]+)°, and the score is (−?[\d.]+) before and after", prose)
+        assert said, prose
+        assert said.group(1) == fmt3(float(vectors.get_attribute("data-gamma")))
+        assert said.group(2) == score.inner_text() == reference.inner_text() == fmt3(float(score.get_attribute("data-value")))
+        assert re.search(r"θ ?= ?0\.3\b", prose) and "flat" in prose and "cosine" in prose
+        assert root.locator("svg.rope-w-strips polyline[data-strip=offset]").count() == 1
+
+
+def test_chapter_1_has_a_compact_relative_widget_opening_shifted(chromium, book_server):
+    with chapter_widget(chromium, book_server, "01-why-positions.html", "reference") as (page, root, prose):
+        shift = int(root.locator('input[data-name="shift"]').input_value())
+        assert re.search(rf"Δ ?= ?{shift}\b", prose) and shift > 0, prose
+        # Compact: the shift and play only, the flat strip, the ghosts drawn.
+        assert root.locator('input[data-name="m"]').is_hidden() and root.locator('input[data-name="n"]').is_hidden()
+        assert root.locator("svg.rope-w-strips polyline[data-strip=offset]").count() == 0
+        assert root.locator("g[data-vector=ghost_q]").count() == 1
+        assert root.get_by_role("button", name="play Δ").is_visible()
+        root.get_by_role("button", name="it will stay").click()
+        assert root.locator('[data-readout="feedback"]').get_attribute("data-correct") == "true"
+
+
+def test_chapter_2_question_and_folded_answer_match_the_rotation_widget(chromium, book_server):
+    with chapter_widget(chromium, book_server, "02-rotations.html", "closest") as (page, root, prose):
+        assert "within about 6 degrees (0.1 rad)" in prose and "closest return so far" in prose
+        # The answer is folded: in the page, hidden until the reader opens it.
+        answer = page.locator(".admonition.dropdown", has_text="Answer")
+        assert answer.count() == 1
+        text = re.sub(r"\s+", " ", answer.evaluate("(node) => node.textContent"))
+        said = re.search(r"position 13 is still ([\d.]+) rad .*first return within 0\.1 rad is at (\d+).* it takes (\d+) positions .*≈ ?([\d.]+) ?rad", text)
+        assert said, text
+        thetas = [float(v.split()[0]) for v in root.locator('input[data-name="theta"]').evaluate(
+            "(input) => [...Array(Number(input.max) + 1).keys()].map((i) => { input.value = i; input.dispatchEvent(new Event('input')); return input.getAttribute('aria-valuetext'); })")]
+        feedback = root.locator('[data-readout="feedback"]')
+        # θ = 0.5: the widget's own answer quotes the same numbers.
+        set_slider(root, "theta", thetas.index(0.5))
+        root.get_by_role("button", name="no, not always").click()
+        assert feedback.get_attribute("data-correct") == "true"
+        assert f"13 is {said.group(1)} rad away" in feedback.inner_text(), feedback.inner_text()
+        assert f"m = {said.group(2)} (" in feedback.inner_text()
+        set_slider(root, "position", int(said.group(2)))
+        closest = root.locator('[data-readout="closest"]')
+        assert closest.inner_text().startswith(f"m = {said.group(2)}, ")
+        # The trail's dots are numbered on hover (and on a tap).
+        root.locator('[data-mark="trail-targets"] circle[data-position="7"]').hover()
+        tip = root.locator("text[data-label=trail]")
+        assert tip.text_content() == "m = 7" and tip.get_attribute("visibility") == "visible"
+        # θ = 1: the first return within 0.1 rad at 44, 0.018 rad away (the prose rounds to 2 digits).
+        set_slider(root, "theta", thetas.index(1.0))
+        assert f"m = {said.group(3)} (" in feedback.inner_text()
+        set_slider(root, "position", int(said.group(3)))
+        assert f"{float(closest.get_attribute('data-offset')):.3f}" == said.group(4)
+
+
+CANDIDATE_DRAWN = r"""(root) => {
+  const cells = [...root.querySelectorAll("svg [data-plot=matrix] rect")].map((r) => [Number(r.dataset.m), Number(r.dataset.n),
+    Number(r.dataset.value), getComputedStyle(r).fill, getComputedStyle(r).fillOpacity]);
+  const outline = root.querySelector("[data-mark=diagonal]");
+  const dots = [...root.querySelectorAll("svg[data-plot=strip] circle")].map((c) => [Number(c.dataset.m), Number(c.dataset.value), Number(c.getAttribute("cy"))]);
+  return { cells, offset: Number(outline.dataset.offset), dots };
+}"""
+
+
+def test_candidate_explorer_draws_each_candidates_matrix_and_diagonal(chromium, book_server):
+    from rope_core.demos.candidates import candidate_table
+
+    t = candidate_table()
+    context, page, log = open_gallery(chromium, book_server)
+    try:
+        root = gallery_widget(page, "CandidateExplorer")
+        radios = root.locator('[data-name="candidate_index"] [role=radio]')
+        parts = root.locator('[data-name="part_index"] [role=radio]')
+        assert radios.count() == len(t["names"])
+        for c, name in enumerate(t["names"]):
+            radios.nth(c).click()
+            for p, part in enumerate(("real", "imag")):
+                parts.nth(p).click()
+                assert radios.nth(c).get_attribute("aria-checked") == "true" and parts.nth(p).get_attribute("aria-checked") == "true"
+                drawn = root.evaluate(CANDIDATE_DRAWN)
+                matrix = np.zeros((16, 16))
+                colours = {}
+                for m, n, value, fill, opacity in drawn["cells"]:
+                    matrix[m, n] = value
+                    colours.setdefault(n - m, set()).add((fill, opacity))
+                np.testing.assert_allclose(matrix, t[name][part], atol=1e-6, err_msg=f"{name} {part}")
+                # Toeplitz in the data <=> every diagonal drawn in one colour, as the reader sees it.
+                toeplitz = t[name][f"{part}_spread"].max() < 1e-9
+                assert all(len(v) == 1 for v in colours.values()) == toeplitz, (name, part)
+                verdict = root.locator('[data-readout="verdict"]')
+                assert (verdict.get_attribute("data-toeplitz") == "true") == toeplitz
+                if not toeplitz:
+                    assert abs(float(verdict.get_attribute("data-worst")) - t[name][f"{part}_spread"].max()) < 1e-6
+                # The strip: the chosen diagonal's values against m, flat exactly when constant.
+                offset = drawn["offset"]
+                assert [d[0] for d in drawn["dots"]] == list(range(max(0, -offset), 16 - max(0, offset)))
+                np.testing.assert_allclose([d[1] for d in drawn["dots"]], np.diagonal(t[name][part], offset=offset), atol=1e-6)
+                ys = [d[2] for d in drawn["dots"]]
+                assert (np.ptp(ys) < 1e-6) == (np.ptp(np.diagonal(t[name][part], offset=offset)) < 1e-6)
+        # Keyboard: arrows move along the candidates; the diagonal slider and its buttons move δ.
+        radios.nth(0).focus()
+        page.keyboard.press("ArrowRight")
+        assert radios.nth(1).get_attribute("aria-checked") == "true"
+        root.locator('button[data-step-of="diagonal"][data-delta="1"]').click()
+        assert int(root.locator('[data-readout="diagonal"]').get_attribute("data-offset")) == 4
+        # Pointing at a cell picks its diagonal.
+        root.locator('rect[data-m="2"][data-n="9"]').hover()
+        assert root.evaluate(CANDIDATE_DRAWN)["offset"] == 7
+        assert not log.problems(), log.problems()
+    finally:
+        context.close()
+
+
+def test_chapter_4_quotes_the_candidate_widget(chromium, book_server):
+    with chapter_widget(chromium, book_server, "04-deriving-rope.html", "verdict") as (page, root, prose):
+        said = re.search(r"positions 0 to (\d+) and θ ?= ?([\d.]+).*largest spread along a diagonal is (\d+(?:\.\d+)?)", prose)
+        assert said, prose
+        cells = root.locator("svg [data-plot=matrix] rect")
+        assert int(cells.last.get_attribute("data-m")) == int(said.group(1))
+        verdict = root.locator('[data-readout="verdict"]')
+        assert verdict.get_attribute("data-toeplitz") == "true"           # opens on the rotation
+        root.get_by_role("radio", name="quadratic").click()
+        worst = float(verdict.get_attribute("data-worst"))
+        assert f"{worst:.1f}" == said.group(3) and fmt3(worst).startswith(said.group(3))
+        # The widget's θ is the chapter's 0.5: the rotation's diagonal n − m = 1 turns by θ.
+        setting = root.locator('[data-readout="setting"]')
+        assert float(setting.get_attribute("data-theta")) == float(said.group(2))
+        assert int(setting.get_attribute("data-size")) == int(said.group(1)) + 1
+        root.get_by_role("button", name="rotation, no position and parity").click()
+        assert root.locator('[data-readout="feedback"]').get_attribute("data-correct") == "true"

@@ -56,8 +56,9 @@ def test_every_slider_changes_its_drawing(gallery, screenshot_dir):
     assert widgets.count() == len(ORDER)
     for w in range(len(ORDER)):
         root = widgets.nth(w)
-        for s in range(root.locator("input[type=range]").count()):
-            control = root.locator("input[type=range]").nth(s)
+        # Visible sliders: a step of ContextExtension hides the ones it does not use.
+        for s in range(root.locator("input[type=range]:visible").count()):
+            control = root.locator("input[type=range]:visible").nth(s)
             before = root.locator("svg").first.inner_html()
             control.focus()
             key = "ArrowLeft" if control.input_value() == control.get_attribute("max") else "ArrowRight"

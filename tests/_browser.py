@@ -40,7 +40,7 @@ CONTRAST_JS = """
     .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
   const ratio = (a, b) => (Math.max(lum(a), lum(b)) + 0.05) / (Math.min(lum(a), lum(b)) + 0.05);
 """
-# The slow link of issue 11: 1.6 Mbit/s down, 750 kbit/s up, 150 ms round trip.
+# The slow link: 1.6 Mbit/s down, 750 kbit/s up, 150 ms round trip.
 SLOW_4G = {"download_mbps": 1.6, "upload_mbps": 0.75, "latency_ms": 150}
 
 

@@ -2,7 +2,7 @@
 
 A chapter whose numbers a reader may change has one code cell tagged ``parameters`` (plain
 assignments) whose metadata lists ``variants``: dicts of other values (the convention in
-the README of the work streams). For each variant this test runs the whole chapter with
+``CONTRIBUTING.md``). For each variant this test runs the whole chapter with
 nbclient, with one extra cell right after the parameters cell that assigns the variant's
 values, and requires that
 
@@ -36,10 +36,6 @@ CELL_TIMEOUT = 180  # seconds for one cell of a chapter
 RUN_TIMEOUT = 900  # seconds for one whole run (kernel start included)
 WORKERS = int(os.environ.get("ROPE_VARIANT_WORKERS", "2"))
 
-# Chapters that do not have a parameters cell yet. The chapter streams are adding them
-# (requests in /work/coord/requests.md); the test below fails as soon as one of these gains
-# its cell, so that the name is taken off the list and the chapter's variants become required.
-PENDING_PARAMETERS: set[str] = set()
 
 
 def is_notebook(path: Path) -> bool:
@@ -104,15 +100,7 @@ def test_every_chapter_has_one_parameters_cell_with_variants():
         if bad:
             malformed.append(f"{path.name}: variants must be non-empty dicts, got {bad!r}")
     assert not malformed, "\n".join(malformed)
-    unexpected = sorted(set(lacking) - PENDING_PARAMETERS)
-    assert not unexpected, f"chapters without a cell tagged 'parameters': {unexpected}"
-    landed = sorted(PENDING_PARAMETERS - set(lacking))
-    assert not landed, (
-        f"{landed} now have a parameters cell (or no longer exist): take them off "
-        "PENDING_PARAMETERS so that their variants are required"
-    )
-    if lacking:  # shown in the -ra summary of every run until the chapter streams land theirs
-        print(f"chapters still without a parameters cell: {sorted(lacking)}")
+    assert not lacking, f"chapters without a cell tagged 'parameters': {sorted(lacking)}"
 
 
 @pytest.mark.parametrize("path", chapters(), ids=lambda p: p.name)

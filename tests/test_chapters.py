@@ -34,17 +34,7 @@ def test_no_notebook_files_are_committed():
 # Executing the pages is the strict book build's job (scripts/build_book.py, once per test
 # run, tests/test_book.py); this file checks their source only, so it runs with the unit tests.
 
-# Chapters allowed not to check their claims with rope_core.claims yet (none now: every
-# chapter does). A name listed here fails the test below as soon as its chapter calls claim().
-PENDING_CLAIMS: set[str] = set()
-# Pages that still write "({eq}`...`)", which renders as "((8))"; same rule as above.
-PENDING_PARENTHESES: set[str] = set()
 CODE_CELL = re.compile(r"^```\{code-cell\}[^\n]*\n(.*?)^```", flags=re.M | re.S)
-
-
-def test_pending_lists_name_real_chapters():
-    names = {path.stem for path in CHAPTERS}
-    assert PENDING_CLAIMS <= names and PENDING_PARENTHESES <= names
 
 
 @pytest.mark.parametrize("path", sorted(BOOK.glob("*.md")), ids=lambda p: p.name)
@@ -52,9 +42,6 @@ def test_no_doubled_parentheses_around_references(path):
     # {eq} already prints "(8)"; a source "({eq}`x`)" shows the reader "((8))".
     hits = [m.group(0) for m in re.finditer(r"\(\{(?:eq|numref)\}`[^`]*`[^)\n]*\)?",
                                             path.read_text())]
-    if path.stem in PENDING_PARENTHESES:
-        assert hits, f"{path.name} is fixed: take it off PENDING_PARENTHESES"
-        pytest.skip(f"pending (ch8to11 stream): {len(hits)} doubled parentheses")
     assert not hits, f"write {{eq}}`label` without parentheses around it: {hits[:5]}"
 
 
@@ -74,12 +61,9 @@ def test_chapter_has_the_book_shape(path):
     code = "\n".join(CODE_CELL.findall(text))
     checks = re.findall(r"^\s*claim(?:_close)?\(", code, flags=re.M)
     imported = re.search(r"^from rope_core\.claims import .*\bclaim", code, flags=re.M)
-    if path.stem in PENDING_CLAIMS:
-        assert not checks, f"{path.name} checks its claims now: take it off PENDING_CLAIMS"
-    else:
-        assert imported and checks, (
-            "a chapter checks its claims at build time with rope_core.claims.claim / "
-            "claim_close, called in a code cell (not in prose or a comment)"
-        )
+    assert imported and checks, (
+        "a chapter checks its claims at build time with rope_core.claims.claim / "
+        "claim_close, called in a code cell (not in prose or a comment)"
+    )
     assert "{literalinclude}" in text or "getsource" in text, "a chapter shows rope_core code"
     assert "pip install" not in text.replace("`pip install", ""), "no install cells in chapters"

@@ -154,7 +154,7 @@ def _closed_form_ratios(method, factor, dim=128, base=10000.0, length=4096):
 @pytest.mark.parametrize("method, beyond, worst", [("ntk", 17, 1.75), ("linear", 0, 1.0),
                                                    ("yarn", 0, 1.0), ("llama3", 0, 1.0)])
 def test_context_extension_counts_every_slow_pair_beyond_training(method, beyond, worst):
-    # Issue 9: at s = 8 NTK-aware leaves 17 of the 18 slow pairs beyond the angles of training
+    # At s = 8 NTK-aware leaves 17 of the 18 slow pairs beyond the angles of training
     # (by up to 1.75x); PI, YaRN and Llama 3.1 leave none. The slowest pair alone shows nothing.
     ratios = _closed_form_ratios(method, 8)
     assert ratios.size == 18
@@ -188,7 +188,7 @@ def test_context_extension_beyond_counts_at_every_position(factor):
 
 @pytest.mark.parametrize("cls", ALL, ids=lambda c: c.__name__)
 def test_every_slider_trait_is_validated_on_every_change(cls):
-    # Issue 14: traits were checked only at construction. Each slider in the widget's one
+    # Traits were once checked only at construction. Each slider in the widget's one
     # declarative spec refuses out-of-range values afterwards, with the trait's name, and the
     # widget keeps its state.
     widget = cls()
@@ -219,7 +219,7 @@ def test_frequency_clocks_choices_validated_after_construction(name, bad):
     assert widget.data["dims"] == [8, 64] and widget.state_size() < 200_000
 
 
-# The model menu (issue 9 item 5, issue 12): every atlas model and layer type with RoPE.
+# The model menu: every atlas model and layer type with RoPE.
 MENU = [(name, layer_type) for name in rc.atlas.names() for layer_type in rc.atlas.specs(name)]
 SCALED = ("linear", "ntk", "dynamic", "yarn", "llama3", "longrope")
 

@@ -130,12 +130,14 @@ def test_readouts_equal_rope_core(gallery):
         theta = rc.inverse_frequencies(data["dim"], data["base"], rope_scaling=scaling)
         cell = root.locator('td[data-method="yarn"][data-field="slowest_turns"]')
         assert abs(float(cell.get_attribute("data-value")) - data["positions"][p] * theta[-1] / (2 * np.pi)) < 1e-6
-    # Its warning counts every slow pair beyond its trained angle (issue 9), here against the
+    # Its warning counts every slow pair beyond its trained angle, here against the
     # closed forms of PI (theta / s) and NTK-aware (base * s^(d/(d-2))), at every factor and
     # position the sliders reach.
     d, base, L = data["dim"], data["base"], data["training_length"]
     theta = base ** (-2 * np.arange(d // 2) / d)
     slow = L * theta < 2 * np.pi
+    root.locator('button[data-step="divide"]').click()  # a step that shows the factor slider
+    root.locator('details[data-part="numbers"]').evaluate("(d) => { d.open = true; }")  # the table
     press(root, "factor", key="Home")
     for f, s in enumerate(data["factors"]):
         press(root, "position", key="Home")

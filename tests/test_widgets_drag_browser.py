@@ -1,7 +1,7 @@
 """Dragging q (and k) on the static page, with the mouse, with touch and with the keyboard.
 
-Opens the built book's gallery in Debian's chromium (no kernel) and measures what issue 12
-asks: dragging q on the rotation explorer's drawing by 47° turns q by 47° ± 3° as read from its
+Opens the built book's gallery in Debian's chromium (no kernel) and checks that
+dragging q on the rotation explorer's drawing by 47° turns q by 47° ± 3° as read from its
 read-out, at 1280 px with the mouse and at 390 px with touch; the arrow keys turn it by 1° and
 10°. Then it drives each of the two widgets to many random states (drags, keys and sliders) and
 checks every number shown — the read-out text (3 significant digits) and its data attributes

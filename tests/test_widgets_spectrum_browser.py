@@ -627,7 +627,7 @@ def test_contrast_phone_targets_and_text_size(chromium, site, screenshot_dir, na
               const svg = t.ownerSVGElement;
               return parseFloat(getComputedStyle(t).fontSize) * svg.getBoundingClientRect().width / svg.viewBox.baseVal.width; }))""")
         if (name, tag) in SMALL_TEXT_PENDING:
-            # Known and open (issue 11): fails once fixed, so the entry comes off the set.
+            # Known and open: fails once fixed, so the entry comes off the set.
             assert smallest < 11 - 1e-6, f"{name} now has text >= 11 px at {tag}: take it off SMALL_TEXT_PENDING"
         else:
             assert smallest >= 11 - 1e-6, (name, tag, smallest)

@@ -629,6 +629,8 @@ def test_chapters_render_run_and_survive_autosave_in_jupyterlab(
 
         # Both chapters stay open with autosave on until each has been autosaved after its run.
         for path in paths:
+            page.evaluate("(p) => window.jupyterapp.shell.activateById(window.ropePanels[p].id)",
+                          f"book/{path.name}")
             _wait_for_autosave(lab_server, path, modified_before[path.name])
             page.wait_for_function(
                 "(p) => !window.ropePanels[p].context.model.dirty", arg=f"book/{path.name}",

@@ -325,66 +325,6 @@ def test_context_extension_numbers_at_random_states(chromium, book_server, rng):
         context.close()
 
 
-def decay_numbers(dim, base, distance, seed=0):
-    bound = rc.long_term_decay_bound([0, distance], dim, base)
-    ones = np.ones(dim)
-    q, k = np.random.default_rng(seed).normal(size=(2, dim))
-    return {"bound": bound[1] / bound[0],
-            "aligned": rc.relative_scores(ones, ones, [0], [distance], base=base)[0, 0] / dim,
-            "random": rc.relative_scores(q, k, [0], [distance], base=base)[0, 0] / (np.linalg.norm(q) * np.linalg.norm(k))}
-
-
-def decay_curves(dim, base, distances, seed=0):
-    """decay_numbers at every distance at once."""
-    distances = np.asarray(distances)
-    bound = rc.long_term_decay_bound(np.concatenate([[0], distances]), dim, base)
-    ones = np.ones(dim)
-    q, k = np.random.default_rng(seed).normal(size=(2, dim))
-    return {"bound": bound[1:] / bound[0],
-            "aligned": rc.relative_scores(ones, ones, [0], distances, base=base)[0] / dim,
-            "random": rc.relative_scores(q, k, [0], distances, base=base)[0] / (np.linalg.norm(q) * np.linalg.norm(k))}
-
-
-def test_decay_numbers_at_random_states(chromium, book_server, rng):
-    context, page, log = open_gallery(chromium, book_server)
-    try:
-        root, data = widget(page, "DecayExplorer"), W.DecayExplorer().data
-        root.scroll_into_view_if_needed()
-        dim, bases, distances = data["dim"], data["bases"], data["distances"]
-        # The small multiples' end points: the bound at the largest distance, for every base.
-        ends = root.locator('[data-plot="family"] polyline[data-base]').evaluate_all(
-            "(els) => els.map((e) => [Number(e.dataset.base), Number(e.dataset.end)])")
-        assert [e[0] for e in ends] == bases
-        for base, end in ends:
-            assert end == pytest.approx(decay_numbers(dim, base, distances[-1])["bound"], abs=1e-6), base
-        for _ in range(STATES):
-            b, r = int(rng.integers(len(bases))), int(rng.integers(len(distances)))
-            set_slider(root, "base", b)
-            control = root.locator('input[data-name="distance"]')
-            control.evaluate("(el, r) => { el.value = r; el.dispatchEvent(new Event('input')); }", r)
-            want = decay_numbers(dim, bases[b], distances[r])
-            assert int(root.locator('[data-readout="distance"]').get_attribute("data-value")) == distances[r]
-            for key, value in want.items():
-                shown = root.locator(f'[data-readout="{key}"]')
-                assert float(shown.get_attribute("data-value")) == pytest.approx(value, abs=1e-6), (key, b, r)
-                assert three_digits(float(shown.inner_text().replace("−", "-")), value), (key, shown.inner_text(), value)
-            # The three curves as drawn: vertex i at distance i, height the value (1e-6).
-            curves = drawn_curves(root.locator("svg").first, "polyline[data-series]")
-            want = decay_curves(dim, bases[b], distances)
-            assert sorted(curves) == sorted(want), sorted(curves)
-            for key, (x, y) in curves.items():
-                np.testing.assert_allclose(x, distances, atol=1e-6, err_msg=key)
-                np.testing.assert_allclose(y, want[key], atol=1e-6, err_msg=key)
-            # Every panel of the small multiples reads the bound at the same distance.
-            titles = root.locator('[data-plot="family"] text[data-base]').evaluate_all(
-                "(els) => els.map((e) => [Number(e.dataset.base), Number(e.dataset.value)])")
-            for base, value in titles:
-                assert value == pytest.approx(decay_numbers(dim, base, distances[r])["bound"], abs=1e-6), (base, r)
-        assert not log.problems(), log.problems()
-    finally:
-        context.close()
-
-
 CONTRAST = """
 (root) => {""" + CONTRAST_JS + """
   const bg = rgb(getComputedStyle(root).backgroundColor);

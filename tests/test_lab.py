@@ -466,7 +466,8 @@ def test_widget_chapter_runs_and_its_slider_redraws_in_jupyterlab(
         while True:
             kernel_after = _probe(page, path)
             changed = {k: (kernel_before[k], v) for k, v in kernel_after.items() if kernel_before.get(k) != v}
-            if changed or time.monotonic() > deadline:
+            # The kernel may receive the three presses one by one: wait for all three.
+            if [new - old for old, new in changed.values()] == [3] or time.monotonic() > deadline:
                 break
         assert len(changed) == 1 and [new - old for old, new in changed.values()] == [3], (
             kernel_before, kernel_after)

@@ -30,6 +30,13 @@ def _band(ax, x, rows, label, color, **kw):
         ax.fill_between(x, rows.min(0), rows.max(0), color=color, alpha=0.2, lw=0)
 
 
+def _period_band(ax, table, label, color):
+    """Accuracy against period, one band over seeds: ``table`` maps seed -> {period: accuracy}."""
+    periods = sorted(next(iter(table.values())))
+    _band(ax, periods, [[t[p] for p in periods] for t in table.values()], label, color,
+          marker="o", ms=3)
+
+
 def learning_curves(results):
     """Induction accuracy against training step, one line per encoding."""
     fig, ax = new_figure(figsize=(6.4, 3.6))
@@ -54,9 +61,7 @@ def extrapolation(results):
             table = summary.accuracy_by_period(results, encoding, "none", length)
             if not table:
                 continue
-            periods = sorted(next(iter(table.values())))
-            _band(ax, periods, [[t[p] for p in periods] for t in table.values()], label, color,
-                  marker="o", ms=3)
+            _period_band(ax, table, label, color)
         ax.axvline(64, color="0.5", ls=":", lw=1)
         ax.set(title=f"evaluated at length {length}", xlabel="period p (tokens back)")
         ax.grid(alpha=0.3)
@@ -65,9 +70,7 @@ def extrapolation(results):
     ax = axes[3]
     for scheme, (label, color) in SCHEME_STYLE.items():
         table = summary.accuracy_by_period(results, "rope", scheme, 256)
-        periods = sorted(next(iter(table.values())))
-        _band(ax, periods, [[t[p] for p in periods] for t in table.values()], f"RoPE + {label}",
-              color, marker="o", ms=3)
+        _period_band(ax, table, f"RoPE + {label}", color)
     ax.axvline(64, color="0.5", ls=":", lw=1)
     ax.set(title="RoPE at 256, by scheme", xlabel="period p (tokens back)", ylim=(0, 1.02))
     ax.legend(fontsize=7, loc="lower left")
@@ -167,9 +170,7 @@ def schemes_at_both_bases(results, length=256):
             table = summary.accuracy_by_period(results, "rope", scheme, length, base)
             if not table:
                 continue
-            periods = sorted(next(iter(table.values())))
-            _band(ax, periods, [[t[p] for p in periods] for t in table.values()], label, color,
-                  marker="o", ms=3)
+            _period_band(ax, table, label, color)
         ax.axvline(64, color="0.5", ls=":", lw=1)
         ax.set(title=f"base {base:g}, length {length}", xlabel="period p (tokens back)",
                ylim=(0, 1.02))

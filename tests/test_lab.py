@@ -555,8 +555,12 @@ def _errors_and_stderr(notebook_json: dict) -> tuple[list[str], list[str]]:
     return errors, stray
 
 
-def _wait_for_autosave(lab_server, path: Path, modified_before: str) -> None:
-    """Until JupyterLab's autosave has written ``path`` since ``modified_before`` (bounded)."""
+def _wait_for_autosave(lab_server, page, path: Path, modified_before: str) -> None:
+    """Until JupyterLab's autosave has written ``path`` since ``modified_before`` (bounded).
+
+    Waits with ``page.wait_for_timeout``, never ``time.sleep``: the page's requests pass
+    through a Playwright route handler, which runs only while Playwright is called, so a
+    sleeping test holds every request of the page (autosave's included) until it wakes."""
     deadline = time.monotonic() + OBSERVE_AUTOSAVE_SECONDS
     while True:
         model = lab_server.get_json(f"/api/contents/book/{path.name}?content=0")
@@ -565,7 +569,7 @@ def _wait_for_autosave(lab_server, path: Path, modified_before: str) -> None:
         assert time.monotonic() < deadline, (
             f"{path.name} was never autosaved: the checks after it would prove nothing\n"
             + "".join(lab_server.output[-30:]))
-        time.sleep(0.5)
+        page.wait_for_timeout(500)
 
 
 def _git_status(paths) -> str:
@@ -628,16 +632,13 @@ def test_chapters_render_run_and_survive_autosave_in_jupyterlab(
             )
             page.screenshot(path=str(screenshot_dir / f"lab-myst-{path.stem}.png"))
 
-        # Both chapters stay open with autosave on until each has been autosaved after its run.
-        # The first chapter must have been autosaved (so the check means something); every
-        # chapter, saved or not yet, must be byte-identical.
-        first = paths[0]
-        page.evaluate("(p) => window.jupyterapp.shell.activateById(window.ropePanels[p].id)",
-                      f"book/{first.name}")
-        _wait_for_autosave(lab_server, first, modified_before[first.name])
-        page.wait_for_function(
-            "(p) => !window.ropePanels[p].context.model.dirty", arg=f"book/{first.name}",
-            timeout=OBSERVE_AUTOSAVE_SECONDS * 1000)
+        # Both chapters stay open with autosave on until each has been autosaved after its run
+        # (so the check means something); then every chapter must be byte-identical.
+        for path in paths:
+            _wait_for_autosave(lab_server, page, path, modified_before[path.name])
+            page.wait_for_function(
+                "(p) => !window.ropePanels[p].context.model.dirty", arg=f"book/{path.name}",
+                timeout=OBSERVE_AUTOSAVE_SECONDS * 1000)
         for path in paths:
             assert path.read_bytes() == chapters_restored[path], f"autosave rewrote {path.name}"
         assert _git_status(paths) == status_before

@@ -160,15 +160,22 @@ def axe_serious(page, rules=None) -> list[str]:
 
 def open_everything(page) -> int:
     """Open every fold of the page as a curious reader would: hidden code cells and other
-    ``<details>``, and the toggled admonitions (solutions, dropdowns). Returns how many."""
+    ``<details>``, and the toggled admonitions (solutions, dropdowns). Returns how many.
+
+    Returns once the folds' fade-in animations and transitions have finished: a check run
+    while a solution is still fading in would read its text at partial opacity."""
     return page.evaluate(
-        """() => {
+        """async () => {
              let opened = 0;
              for (const d of document.querySelectorAll('details:not([open])')) { d.open = true; opened++; }
              for (const item of document.querySelectorAll('.toggle-hidden')) {
                const button = document.querySelector(`button.toggle-button[data-target="${item.id}"]`);
                if (button) { button.click(); opened++; }
              }
+             await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+             const finite = document.getAnimations().filter(
+               (a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity);
+             await Promise.all(finite.map((a) => a.finished.catch(() => null)));
              return opened;
            }"""
     )

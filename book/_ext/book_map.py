@@ -349,26 +349,25 @@ class NumberChapterLinks(SphinxPostTransform):
         if not listed:
             return
         for paragraph in list(self.document.findall(nodes.TextElement)):
+            prose, since_link = "", ""  # the paragraph's text so far; since the last link
             after_word = False  # inside "Chapters 9, 10 and 11": numbers only
             for child in list(paragraph.children):
-                if isinstance(child, nodes.Text):
-                    before = str(child)
-                    if re.search(r"\b[Cc]hapters?\s+$", before):
-                        after_word = True
-                    elif not re.fullmatch(r"\s*(,|and|or|,\s*and)?\s*", before):
-                        after_word = False
-                    continue
                 chapter = self._chapter(child, listed)
                 if chapter is None:
-                    after_word = False
+                    prose += child.astext()
+                    since_link += child.astext()
                     continue
-                text = child.next_node(nodes.Text)
-                previous = child.previous_sibling()
-                starts = previous is None or re.search(r"(^|[.!?:]\s+)$", str(previous.astext()))
+                if re.search(r"\b[Cc]hapters?\s+$", since_link):
+                    after_word = True
+                elif not re.fullmatch(r"\s*(,|and|or|,\s*and)?\s*", since_link):
+                    after_word = False
+                starts = not prose.strip() or re.search(r"[.!?:]\s+$", prose)
                 label = chapter["number"] if after_word else (
                     f"{'Chapter' if starts else 'chapter'} {chapter['number']}")
+                text = child.next_node(nodes.Text)
                 text.parent.replace(text, nodes.Text(label))
                 child["reftitle"] = f"{chapter['number']}. {chapter['title']}"
+                prose, since_link = prose + label, ""
 
     @staticmethod
     def _chapter(node, listed):

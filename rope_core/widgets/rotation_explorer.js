@@ -2,7 +2,7 @@
 // 2×2 matrix, drawn in the matrix's colours), the arc mθ labelled in place, and the trail of
 // earlier positions (numbered on hover, the closest return so far ringed). The page turns q with
 // cos mθ, sin mθ (drag.js's rotate); the table (angles, offsets, closest returns) is Python's.
-import { svgEl, htmlEl, slider, readout, typeset, arrow, syncer } from "./common.js";
+import { svgEl, htmlEl, slider, readout, typeset, arrow, syncer, showTip as showBubble, hideTip as hideBubble } from "./common.js";
 import { dial, wrapDeg, rotate, polar, num, vectorLabel, labelAt, dragHandle, playToEnd } from "./drag.js";
 import { lesson, question } from "./lesson.js";
 
@@ -29,11 +29,15 @@ function render({ model, el }) {
   const handleLayer = svgEl("g", {}, svg);
   const tipAt = (event) => {
     const j = Number(event.target.dataset.position);
-    if (Number.isInteger(j)) showTip(j, Number(event.target.getAttribute("cx")), Number(event.target.getAttribute("cy")));
+    if (!Number.isInteger(j)) return;
+    showTip(j, Number(event.target.getAttribute("cx")), Number(event.target.getAttribute("cy")));
+    // On a phone the read-out line is a screen below: its words in a bubble by the dot.
+    showBubble(event.target, out.trail);
   };
   hits.addEventListener("pointerover", tipAt);
   hits.addEventListener("pointerdown", tipAt);
-  hits.addEventListener("pointerout", () => hideTip());
+  // A finger's tap ends with pointerout: its numbers stay until the next tap elsewhere.
+  hits.addEventListener("pointerout", (event) => { if (event.pointerType !== "touch") hideTip(); });
 
   const state = { t: model.get("theta_index"), m: model.get("position"), angle: model.get("q_angle"), length: model.get("q_length") };
   const out = {};
@@ -45,14 +49,26 @@ function render({ model, el }) {
   });
 
   // A trail dot's number, beside it, while the pointer is on it (or a finger taps it).
+  // The trail read-out says where dot j is: the angle jθ (Python's), how far that is from q
+  // (jθ wrapped to the nearest whole turn) and the dot's coordinates.
   const showTip = (j, x, y) => {
     tip.textContent = `m = ${j}`;
     tip.setAttribute("x", x + 8);
     tip.setAttribute("y", y - 8);
     tip.setAttribute("visibility", "visible");
     tip.dataset.position = j;
+    const angle = data.angle[state.t][j], turn = 2 * Math.PI;
+    const off = Math.abs(angle - turn * Math.round(angle / turn));
+    const p = rotate(polar(state.length, state.angle), angle);
+    out.trail.textContent = `m = ${j}: R(${j}θ) q = (${num(p[0])}, ${num(p[1])}), ${j}θ = ${num(angle)} rad, ${num(off)} rad (${num((off * 180) / Math.PI)}°) from q`;
+    Object.assign(out.trail.dataset, { position: j, angle, offset: off, x: p[0], y: p[1] });
   };
-  const hideTip = () => tip.setAttribute("visibility", "hidden");
+  const hideTip = () => {
+    tip.setAttribute("visibility", "hidden");
+    hideBubble(root);
+    out.trail.textContent = "point at or tap a grey trail dot for its numbers";
+    for (const k of ["position", "angle", "offset", "x", "y"]) delete out.trail.dataset[k];
+  };
 
   function draw() {
     const { t, m } = state;
@@ -180,6 +196,9 @@ function render({ model, el }) {
   out.lengths = readout(controls, "lengths", "lengths:");
   out.complex = readout(controls, "complex", "q·e^{imθ} =");
   out.closest = readout(controls, "closest", "closest return so far (past half a turn):");
+  out.trail = readout(controls, "trail", "trail:");
+  out.trail.setAttribute("aria-live", "polite");
+  out.trail.textContent = "point at or tap a grey trail dot for its numbers";
   const ask = question(controls, {
     prompt: "Press play. Is the arrow first back within 0.1 rad (6°) of q at the whole number nearest 2π/θ?",
     choices: [{ label: "yes, always" }, { label: "no, not always", correct: true }],

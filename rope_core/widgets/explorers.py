@@ -36,7 +36,14 @@ from ..demos.rotation import (
     rotation_table,
     unit_vector,
 )
-from ..demos.spectrum import clock_positions, clock_table, layout_scores, layout_table, matrix_table, position_digits
+from ..demos.spectrum import (
+    clock_positions,
+    clock_table,
+    layout_scores,
+    layout_table,
+    matrix_table,
+    position_digits,
+)
 from ._base import (
     RopeWidget,
     SliderError,

@@ -164,8 +164,8 @@ shift. Move $\Delta$: both arrows turn, the angle between them does not, and nei
             "Shifting both positions by 9 turns both vectors by the same angle γ apart; the score in the title does "
             "not change: it sits on the flat strip against Δ, while the strip against n − m is a cosine.",
             "Two panels with a blue rotated query and an orange rotated key and the arc of the angle gamma between "
-            "them; under each, two small strips: the score against the shift (a flat line) and against n minus m "
-            "(a cosine), each with a dot. Between the left panel (no shift) and the "
+            "them. Under each are two small strips, the score against the shift (a flat line) and against n minus "
+            "m (a cosine), each with a dot. Between the left panel (no shift) and the "
             "right panel (shift 9) both arrows have turned by the same angle, and both titles show the same score, "
             f"{_relative_score():.4f}, the value the widget reads out for m = {RELATIVE['m']} and n = {RELATIVE['n']}.",
             function="plot_relative_invariance",
@@ -190,7 +190,7 @@ digits $\lfloor m/\beta^i\rfloor \bmod \beta$ of $m$, the digits picture of chap
             r"and dashed, do not complete a turn in 256 tokens. Right: chapter 5's toy head, $d = 8$ at base "
             r"$10\,000$ ($\beta = 10$), at position 1234, whose odometer spells 1234.",
             "Two grids of clocks with a turn count under each face and an odometer row of digit boxes below. Left, "
-            "eight clocks at position 5: the first hands point in different directions, the last four, grey on "
+            "eight clocks at position 5, where the first hands point in different directions, the last four, grey on "
             "dashed faces, point almost to the right. Right, four clocks at position 1234 with the odometer "
             "digits 1, 2, 3, 4.",
             function="plot_frequency_clocks", left="position=5, dim=16, base=10000.0, context=256, odometer=True",

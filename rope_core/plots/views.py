@@ -61,7 +61,7 @@ def plot_rotation(q=(1.0, 0.5), position=3, theta=0.5, *, ax=None):
     :math:`R\mathbf{e}_1 = (-\sin m\theta, \cos m\theta)` (dashed), the matrix
     :math:`R(m\theta)` with its columns in their colours, the earlier positions
     :math:`R(j\theta)q`, :math:`j < m`, and the closest return to :math:`q` past half a turn,
-    ringed (:func:`rope_core.demos.rotation.rotation_state`, ``rotation_table``).
+    ringed (``rope_core.demos.rotation.rotation_state`` and ``rotation_table``).
 
     Parameters
     ----------
@@ -123,7 +123,7 @@ def plot_relative_invariance(q=(1.0, 0.35), k=(0.2, 0.75), m=2, n=7, shift=0, th
     (:math:`R_m q`, :math:`R_n k`, dashed) when :math:`\Delta > 0`, and under the dial its two
     strips: the score against :math:`\Delta = 0 \dots` ``max_position`` (flat) and against
     :math:`n - m` (a cosine), each with a dot at this state
-    (:func:`rope_core.demos.rotation.relative_state`, ``relative_strips``). The title gives
+    (``rope_core.demos.rotation.relative_state`` and ``relative_strips``). The title gives
     :math:`\Delta`, :math:`\gamma` and the score."""
     shown = relative_state(q, k, m, n, shift, theta)   # the table the widget draws too
     rq, rk = shown["rotated_q"], shown["rotated_k"]

@@ -302,8 +302,9 @@ def run_all(out_dir=RESULTS_DIR, seeds=SEEDS, workers=2, only=None, echo=print, 
     results, done_cost, cpu_total = {}, 0.0, 0.0
     started, wall_start = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), time.time()
     load_start = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+    parallel = min(workers, os.cpu_count() or 1)
     echo(f"{len(runs)} runs on {workers} processes (one BLAS thread each); "
-         f"estimated {_estimate(total_cost, workers)} on idle cores")
+         f"estimated {_estimate(total_cost, parallel)} on {parallel} idle cores")
     context = multiprocessing.get_context("spawn")
     finished = queue.Queue()
     with tempfile.TemporaryDirectory() as workdir, context.Pool(workers) as pool:
@@ -337,10 +338,10 @@ def run_all(out_dir=RESULTS_DIR, seeds=SEEDS, workers=2, only=None, echo=print, 
                 ready.append(run)
             submit_next()
             rate = cpu_total / done_cost
-            left = (total_cost - done_cost) * rate / workers
+            left = (total_cost - done_cost) * rate / parallel
             echo(f"[{len(results):2d}/{len(runs)}] {run_id}: {result['cpu_seconds']:.0f} s CPU; "
                  f"{time.time() - wall_start:.0f} s so far, about {left / 60:.1f} min of "
-                 f"{workers} idle cores left")
+                 f"{parallel} idle cores left")
             if len(results) < len(runs):
                 _write(out_dir, _document(results, started, wall_start, cpu_total, workers,
                                           seeds, load_start, config, complete=False))
@@ -350,7 +351,7 @@ def run_all(out_dir=RESULTS_DIR, seeds=SEEDS, workers=2, only=None, echo=print, 
     meta = document["meta"]
     echo(f"wrote {out_dir / RESULTS_FILE}: {len(results)} runs, {cpu_total / 60:.1f} CPU-minutes, "
          f"{meta['wall_seconds'] / 60:.1f} min wall (about {meta['idle_estimate_minutes']} min "
-         f"on {workers} idle cores)")
+         f"on {parallel} idle cores)")
     return document
 
 
@@ -363,7 +364,9 @@ def _document(results, started, wall_start, cpu_total, workers, seeds, load_star
             "cpu_seconds": round(cpu_total, 1), "workers": workers, "seeds": list(seeds),
             "nice": os.nice(0) if hasattr(os, "nice") else None,
             "load_average_at_start": load_start,
-            "idle_estimate_minutes": round(cpu_total / workers / 60, 1), **environment()}
+            # Runs are independent: on idle cores the wall time is the CPU time / parallel runs.
+            "idle_estimate_minutes": round(cpu_total / min(workers, os.cpu_count() or 1) / 60, 1),
+            **environment()}
     return {"schema": SCHEMA_VERSION, "meta": meta, "settings": config,
             "eval_periods": {str(k): list(v) for k, v in EVAL_PERIODS.items()},
             "runs": {k: results[k] for k in sorted(results)}}

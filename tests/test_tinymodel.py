@@ -246,3 +246,22 @@ def test_trained_model_explorer_shows_the_checkpoint(results):
     assert data["ablation"][0][0b1111] == pytest.approx(run["ablation"]["layer0_fast"], abs=1e-4)
     assert data["ablation"][1][0b11110000] == pytest.approx(run["ablation"]["layer1_slow"], abs=1e-4)
     assert data["wavelengths"][0] == pytest.approx(2 * np.pi, abs=0.1)
+    # the question's head looks at t - 1 at the training length and leans most on pair 0
+    fast = data["fast_head"]
+    assert data["attention"]["none"]["64"][0][fast][1] > 0.3
+    usage = np.asarray(run["pair_usage"])[0]
+    assert data["fast_head_pair0"] == pytest.approx(usage[fast][0], abs=0.02)
+
+
+def test_attention_by_distance_averages_the_last_queries():
+    config = ModelConfig(vocab=32, d_model=16, n_heads=2, max_len=16)
+    params = init_params(config, 0)
+    by_distance = analysis.attention_by_distance(params, config, "none", 24, 6, training_length=16,
+                                                 rows=3)
+    from rope_core.tinymodel.train import attention
+
+    weights = attention(params, config, analysis.probe_tokens(24, 6, 3, 32), None)
+    queries = np.arange(8, 24)  # the last 16 queries
+    direct = np.mean([weights[:, :, :, t, t - 5] for t in queries], axis=0).mean(1)
+    np.testing.assert_allclose(by_distance[..., 5], direct, atol=1e-12)
+    np.testing.assert_allclose(by_distance.sum(-1), 1.0, atol=1e-9)

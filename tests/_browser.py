@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import re
 import shutil
 import threading
 from contextlib import contextmanager
@@ -198,3 +199,80 @@ def serve(directory: Path):
     finally:
         server.shutdown()
         server.server_close()
+
+
+# --- widget pages: one set of helpers for every widget browser test --------------------------
+
+WIDGETS_READY = "document.documentElement.dataset.ropeWidgets === 'ready'"
+
+
+def open_book_page(chromium, base_url, path, color_scheme="light", *, viewport=DESKTOP, touch=False,
+                   **options):
+    """``open_page``, then go to ``base_url/path`` (``book/gallery.html``, a chapter's
+    ``.html``, or its ``.md`` name) and wait until its widgets are drawn if it has any.
+    Returns ``(context, page, log)``; close the context after."""
+    if path.endswith(".md"):
+        path = path[: -len(".md")] + ".html"
+    if "/" not in path:
+        path = "book/" + path
+    context, page, log = open_page(chromium, color_scheme, viewport=viewport, touch=touch, **options)
+    page.goto(f"{base_url}/{path}", wait_until="networkidle")
+    if page.locator(".rope-widget-view").count():
+        page.wait_for_function(WIDGETS_READY, timeout=30000)
+    return context, page, log
+
+
+def open_gallery(chromium, base_url, color_scheme="light", **options):
+    """The gallery page, every widget drawn (``open_book_page``'s options)."""
+    return open_book_page(chromium, base_url, "book/gallery.html", color_scheme, **options)
+
+
+def gallery_widget(page, name):
+    """The widget ``name`` (a class of ``rope_core.widgets.REGISTRY``) on the gallery, which
+    shows the registry in order; scrolled into view, as a reader reaches it."""
+    from rope_core.widgets import REGISTRY
+
+    order = [cls.__name__ for cls in REGISTRY]
+    if name not in order:
+        raise ValueError(f"name: {name!r} is not a widget of rope_core.widgets.REGISTRY {order}")
+    root = page.locator(".rope-w").nth(order.index(name))
+    root.scroll_into_view_if_needed()
+    return root
+
+
+def set_slider(root, name, index, *, keyboard=False):
+    """Move the slider ``data-name=name`` inside ``root`` (a page or a locator) to ``index``.
+
+    ``keyboard=False``: set its value and send an ``input`` event (fast; what a drag sends);
+    ``keyboard=True``: focus it and press Home, then ArrowRight ``index`` times, as a
+    keyboard reader does. Either way the slider must end at ``index``."""
+    control = root.locator(f'input[data-name="{name}"]')
+    if keyboard:
+        control.focus()
+        control.press("Home")
+        for _ in range(index):
+            control.press("ArrowRight")
+    else:
+        control.evaluate("(input, i) => { input.value = i;"
+                         " input.dispatchEvent(new Event('input', {bubbles: true})); }", index)
+    assert int(control.input_value()) == index, (name, index, control.input_value())
+
+
+def dataset(locator):
+    """An element's ``data-*`` attributes as a dict of strings (widgets write read-outs there)."""
+    return locator.evaluate("(el) => ({...el.dataset})")
+
+
+_SUPERSCRIPT_DIGITS = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
+_READOUT_NUMBER = re.compile(r"[-−]?\d+(?:\.\d+)?(?:×10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)?")
+
+
+def readout_number(text):
+    """One number as common.js's ``fmt3`` writes it: ``"−0.841"``, ``"2.37×10⁻⁴"``."""
+    mantissa, _, exponent = text.strip().replace("−", "-").partition("×10")
+    return float(mantissa) * 10.0 ** int(exponent.translate(_SUPERSCRIPT_DIGITS) or 0)
+
+
+def readout_numbers(text):
+    """Every ``fmt3`` number in a read-out's text, in order."""
+    return [readout_number(token) for token in _READOUT_NUMBER.findall(text)]

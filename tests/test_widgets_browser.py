@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from _browser import gallery_widget
 
 import rope_core as rc
 from rope_core import widgets as W
@@ -33,10 +34,6 @@ def gallery(book_server, browser_page):
     assert not log.external_requests, log.external_requests
     assert not log.page_errors, log.page_errors
     assert not log.console_errors, log.console_errors
-
-
-def widget(page, name):
-    return page.locator(".rope-w").nth(ORDER.index(name))
 
 
 def slider_index(root, name):
@@ -70,7 +67,7 @@ def test_every_slider_changes_its_drawing(gallery, screenshot_dir):
 def test_readouts_equal_rope_core(gallery):
     page, _ = gallery
     # Rotation explorer: R(m theta) q for the current slider indices.
-    root, data = widget(page, "RotationExplorer"), W.RotationExplorer().data
+    root, data = gallery_widget(page, "RotationExplorer"), W.RotationExplorer().data
     for _ in range(3):
         press(root, "position", times=7)
         press(root, "theta")
@@ -85,7 +82,7 @@ def test_readouts_equal_rope_core(gallery):
 
     # Relative invariance: q^T R_{n-m} k, whatever the shift.
     python_widget = W.RelativeInvariance()
-    root, data = widget(page, "RelativeInvariance"), python_widget.data
+    root, data = gallery_widget(page, "RelativeInvariance"), python_widget.data
     q, k = python_widget._q, python_widget._k  # exact, not the rounded copies sent to the page
     for _ in range(3):
         press(root, "shift", times=5)
@@ -94,7 +91,7 @@ def test_readouts_equal_rope_core(gallery):
         assert abs(got - q @ rc.rotate_2d(k, (n - m) * data["theta"])) < 1e-6
 
     # Frequency clocks: angle of the fastest hand, m * theta_0 mod 2 pi.
-    root, data = widget(page, "FrequencyClocks"), W.FrequencyClocks().data
+    root, data = gallery_widget(page, "FrequencyClocks"), W.FrequencyClocks().data
     for _ in range(3):
         press(root, "position", times=9)
         m, b, d = data["positions"][slider_index(root, "position")], slider_index(root, "base"), slider_index(root, "dim")
@@ -103,7 +100,7 @@ def test_readouts_equal_rope_core(gallery):
         assert abs(got - np.mod(m * theta[0], 2 * np.pi)) < 1e-6
 
     # Heat map: cos(m theta_i) in the highlighted block.
-    root, data = widget(page, "RotationMatrixHeatmap"), W.RotationMatrixHeatmap().data
+    root, data = gallery_widget(page, "RotationMatrixHeatmap"), W.RotationMatrixHeatmap().data
     for _ in range(3):
         press(root, "position", times=4)
         press(root, "pair")
@@ -113,7 +110,7 @@ def test_readouts_equal_rope_core(gallery):
         assert abs(got - rc.rope_matrix(m, data["dims"][d], data["bases"][b])[2 * i, 2 * i]) < 1e-6
 
     # Decay: the bound for q = k at the chosen distance, B(r) in the score's own unit.
-    root, data = widget(page, "DecayExplorer"), W.DecayExplorer().data
+    root, data = gallery_widget(page, "DecayExplorer"), W.DecayExplorer().data
     for _ in range(3):
         press(root, "distance", times=11)
         r, b = data["distances"][data["stops"][slider_index(root, "distance")]], slider_index(root, "base")
@@ -122,7 +119,7 @@ def test_readouts_equal_rope_core(gallery):
         assert abs(got - bound) < 1e-4
 
     # Context extension: turns of the slowest pair under YaRN.
-    root, data = widget(page, "ContextExtension"), W.ContextExtension().data
+    root, data = gallery_widget(page, "ContextExtension"), W.ContextExtension().data
     for _ in range(3):
         press(root, "position", key="ArrowLeft")
         f, p = slider_index(root, "factor"), slider_index(root, "position")
@@ -153,7 +150,7 @@ def test_readouts_equal_rope_core(gallery):
         press(root, "factor")
 
     # Layouts: the pair's features in both layouts.
-    root = widget(page, "LayoutExplorer")
+    root = gallery_widget(page, "LayoutExplorer")
     press(root, "pair", times=2)
     i, d = slider_index(root, "pair"), [8, 16][slider_index(root, "dim")]
     pairs = root.locator('[data-readout="pairs"]')

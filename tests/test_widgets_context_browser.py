@@ -13,43 +13,25 @@ import re
 
 import numpy as np
 import pytest
-from _browser import CONTRAST_JS, DESKTOP, PHONE, open_page
+from _browser import (
+    CONTRAST_JS,
+    DESKTOP,
+    PHONE,
+    dataset,
+    gallery_widget,
+    open_gallery,
+    set_slider,
+)
 
 import rope_core as rc
 from rope_core import widgets as W
 from rope_core.demos.context import EXTENSION_METHODS, example_rope_scaling
 
 pytestmark = [pytest.mark.book, pytest.mark.browser]
-ORDER = [cls.__name__ for cls in W.REGISTRY]
 METHODS = list(EXTENSION_METHODS)
 MENU = [(name, layer_type) for name in rc.atlas.names() for layer_type in rc.atlas.specs(name)]
 SCALED = ("linear", "ntk", "dynamic", "yarn", "llama3", "longrope")
 STATES = 52
-
-
-def open_gallery(chromium, book_server, scheme="light", viewport=DESKTOP, touch=False):
-    context, page, log = open_page(chromium, scheme, viewport=viewport, touch=touch)
-    page.goto(f"{book_server}/book/gallery.html", wait_until="networkidle")
-    page.wait_for_function("document.documentElement.dataset.ropeWidgets === 'ready'", timeout=30000)
-    return context, page, log
-
-
-def widget(page, name):
-    return page.locator(".rope-w").nth(ORDER.index(name))
-
-
-def set_slider(root, name, index):
-    """Move a slider to ``index`` with the keyboard, as a reader does (Home, then ArrowRight)."""
-    control = root.locator(f'input[data-name="{name}"]')
-    control.focus()
-    control.press("Home")
-    for _ in range(index):
-        control.press("ArrowRight")
-    assert int(control.input_value()) == index
-
-
-def dataset(locator):
-    return locator.evaluate("(el) => ({...el.dataset})")
 
 
 # --- rope_core's numbers, straight from the maths module -----------------------------------
@@ -263,7 +245,7 @@ def choose_step(root, step):
 def test_context_extension_numbers_at_random_states(chromium, book_server, rng):
     context, page, log = open_gallery(chromium, book_server)
     try:
-        root, data = widget(page, "ContextExtension"), W.ContextExtension().data
+        root, data = gallery_widget(page, "ContextExtension"), W.ContextExtension().data
         root.scroll_into_view_if_needed()
         # The default state: the problem, p = L (every slow pair at the end of its arc), the
         # question open; the slowest pair chosen.
@@ -276,7 +258,7 @@ def test_context_extension_numbers_at_random_states(chromium, book_server, rng):
         plot = root.locator('svg[data-plot="wavelengths"]')
         # Step 2's answer: PI and NTK-aware both seen at p = sL (s = 8).
         choose_step(root, "divide")
-        set_slider(root, "position", data["positions"].index(8 * 4096))
+        set_slider(root, "position", data["positions"].index(8 * 4096), keyboard=True)
         for method in ("linear", "ntk"):
             scheme.select_option(str(METHODS.index(method)))
         text = root.locator('[data-readout="question"]').inner_text()
@@ -291,13 +273,13 @@ def test_context_extension_numbers_at_random_states(chromium, book_server, rng):
             pair = int(rng.integers(64))
             choose_step(root, step)
             if step != "problem":
-                set_slider(root, "factor", f)
+                set_slider(root, "factor", f, keyboard=True)
                 if step == "bands" and state % 2:  # p = sL, where the question is answered
                     p = data["positions"].index(data["factors"][f] * 4096) if data["factors"][f] * 4096 in data["positions"] else p
                 scheme.select_option(str(s))
             else:
                 f = int(root.locator('input[data-name="factor"]').input_value())
-            set_slider(root, "position", p)
+            set_slider(root, "position", p, keyboard=True)
             how = state % 3
             page.mouse.move(0, 0)
             slow = scheme_numbers("default", 1, 1)["slow"]
@@ -354,12 +336,12 @@ CONTRAST = """
                                                      ("light", PHONE, True), ("dark", PHONE, True)],
                          ids=["light-1280", "dark-1280", "light-390", "dark-390"])
 def test_contrast_and_fit(chromium, book_server, screenshot_dir, scheme, viewport, touch):
-    context, page, log = open_gallery(chromium, book_server, scheme, viewport, touch)
+    context, page, log = open_gallery(chromium, book_server, scheme, viewport=viewport, touch=touch)
     try:
         assert page.evaluate("document.documentElement.dataset.theme") == scheme
         width = page.evaluate("document.documentElement.clientWidth")
         for name, steps in (("DecayExplorer", [None]), ("ContextExtension", STEP_KEYS)):
-            root = widget(page, name)
+            root = gallery_widget(page, name)
             for step in steps:  # every step of the context widget, as a reader meets it
                 if step is not None:
                     choose_step(root, step)

@@ -17,7 +17,7 @@ import math
 
 import numpy as np
 import pytest
-from _browser import PHONE, open_page
+from _browser import PHONE, gallery_widget, open_gallery, readout_number, set_slider
 
 import rope_core as rc
 from rope_core import widgets as W
@@ -30,30 +30,7 @@ from rope_core.demos.rotation import (
 )
 
 pytestmark = [pytest.mark.book, pytest.mark.browser]
-ORDER = [cls.__name__ for cls in W.REGISTRY]
 DRAG_DEG = 47.0
-
-
-def open_gallery(chromium, url, **options):
-    context, page, log = open_page(chromium, **options)
-    page.goto(f"{url}/book/gallery.html", wait_until="networkidle")
-    page.wait_for_function("document.documentElement.dataset.ropeWidgets === 'ready'", timeout=30000)
-    return context, page, log
-
-
-def widget(page, name):
-    root = page.locator(".rope-w").nth(ORDER.index(name))
-    root.scroll_into_view_if_needed()
-    return root
-
-
-SUPERSCRIPTS = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
-
-
-def number(text):
-    """A read-out number as common.js's fmt3 writes it: "−0.841", "2.37×10⁻⁴"."""
-    mantissa, _, exponent = text.replace("−", "-").partition("×10")
-    return float(mantissa) * 10.0 ** int(exponent.translate(SUPERSCRIPTS) or 0)
 
 
 def data_float(locator, key):
@@ -188,19 +165,19 @@ def check_rotation_explorer(root, data):
     # The text: 3 significant digits of the same numbers.
     q_text = shown_q.inner_text()   # "(x, y) at a°"
     xy, at = q_text.split(" at ")
-    assert_sig3([number(v) for v in xy.strip("()").split(", ")], expected["q"])
-    assert_sig3([number(at.rstrip("°"))], [angle])
-    assert_sig3([number(v) for v in shown_r.inner_text().strip("()").split(", ")], expected["rotated"])
+    assert_sig3([readout_number(v) for v in xy.strip("()").split(", ")], expected["q"])
+    assert_sig3([readout_number(at.rstrip("°"))], [angle])
+    assert_sig3([readout_number(v) for v in shown_r.inner_text().strip("()").split(", ")], expected["rotated"])
     rad, deg = shown_a.inner_text().split(" rad (")
-    assert_sig3([number(rad), number(deg.split("°")[0])], [expected["angle"], expected["angle_deg"]])
+    assert_sig3([readout_number(rad), readout_number(deg.split("°")[0])], [expected["angle"], expected["angle_deg"]])
     complex_text = shown_c.inner_text().replace(" − ", " -").replace(" + ", " ")
-    parts = [number(p.rstrip("i")) for p in complex_text.replace("(", " ").replace(")", " ").replace("=", " ").split()]
+    parts = [readout_number(p.rstrip("i")) for p in complex_text.replace("(", " ").replace(")", " ").replace("=", " ").split()]
     assert_sig3(parts, [*expected["q"], np.cos(m * theta), np.sin(m * theta), *expected["rotated"]])
     # The rotation keeps the length: |q| = |R(mθ)q| = the length the page holds.
     shown_l = root.locator('[data-readout="lengths"]')
     np.testing.assert_allclose([data_float(shown_l, "q"), data_float(shown_l, "rotated")], [length, length], atol=1e-9)
     q_text, r_text = shown_l.inner_text().split(", ")     # "|q| = a, |R(mθ) q| = b"
-    assert_sig3([number(q_text.split(" = ")[1]), number(r_text.split(" = ")[1])], [length, length])
+    assert_sig3([readout_number(q_text.split(" = ")[1]), readout_number(r_text.split(" = ")[1])], [length, length])
     # The drawing: q, R(mθ)q, the handle, the trail R(jθ)q (j < m) and the arc of mθ.
     drawn = root.evaluate(DRAWN)
     assert set(drawn["arrows"]) == {"q", "rotated", "e0", "e1"}, drawn["arrows"]
@@ -211,7 +188,7 @@ def check_rotation_explorer(root, data):
     cells = root.locator('[data-readout="matrix"] td')
     shown = np.array([float(cells.nth(j).get_attribute("data-value")) for j in range(4)]).reshape(2, 2)
     np.testing.assert_allclose(shown, rc.rotation_matrix(m * theta), atol=1e-6)
-    assert_sig3([number(cells.nth(j).inner_text()) for j in range(4)], shown.ravel())
+    assert_sig3([readout_number(cells.nth(j).inner_text()) for j in range(4)], shown.ravel())
     colours = [cells.nth(j).evaluate("(td) => getComputedStyle(td).color") for j in range(4)]
     e0 = root.locator("g[data-vector=e0] polygon").evaluate("(p) => getComputedStyle(p).fill")
     e1 = root.locator("g[data-vector=e1] polygon").evaluate("(p) => getComputedStyle(p).fill")
@@ -286,16 +263,16 @@ def check_relative_invariance(root, python_widget):
     assert abs(data_float(reference, "value") - expected["reference"]) < 1e-9
     # The claim the widget makes: the score depends on n - m only (q^T R_{n-m} k).
     assert abs(data_float(score, "value") - q @ rc.rotate_2d(k, (n - m) * python_widget._theta)) < 1e-9
-    assert_sig3([number(score.inner_text()), number(reference.inner_text())], [expected["score"], expected["reference"]])
+    assert_sig3([readout_number(score.inner_text()), readout_number(reference.inner_text())], [expected["score"], expected["reference"]])
     assert root.locator('[data-readout="positions"]').inner_text() == \
         f"m + Δ = {m + s}, n + Δ = {n + s}, n − m = {n - m}".replace("= -", "= −")
     text = vectors.inner_text()   # "q at a°, k at b°, angle γ between them c°"
     q_text, k_text = text.split(", ")[:2]
     assert abs(data_float(vectors, "gamma") - np.degrees(expected["angle"])) < 1e-6
-    assert_sig3([number(q_text[5:-1]), number(k_text[5:-1])], [qa, ka])
+    assert_sig3([readout_number(q_text[5:-1]), readout_number(k_text[5:-1])], [qa, ka])
     between = (ka + (n + s) * np.degrees(python_widget._theta)) - (qa + (m + s) * np.degrees(python_widget._theta))
-    assert_sig3([number(text.rsplit(" ", 1)[1].rstrip("°"))], [between % 360.0])
-    shown = [number(part.split(" = ")[1]) for part in shown_l.inner_text().split(", ")]   # |q|, |k|, |q||k|
+    assert_sig3([readout_number(text.rsplit(" ", 1)[1].rstrip("°"))], [between % 360.0])
+    shown = [readout_number(part.split(" = ")[1]) for part in shown_l.inner_text().split(", ")]   # |q|, |k|, |q||k|
     assert_sig3(shown, [q_len, k_len, q_len * k_len])
     # The drawing: R_{m+Δ}q and R_{n+Δ}k, the ghosts before the shift (R_m q, R_n k; only when
     # Δ > 0), the handles on the rotated tips, the arc of γ, and the two strip charts.
@@ -371,7 +348,7 @@ def test_dragging_q_by_47_degrees_turns_it_by_47(chromium, book_server, mode, sc
     options = {"viewport": PHONE, "touch": True, "color_scheme": "dark"} if touch else {}
     context, page, log = open_gallery(chromium, book_server, **options)
     try:
-        root, data = widget(page, "RotationExplorer"), W.RotationExplorer().data
+        root, data = gallery_widget(page, "RotationExplorer"), W.RotationExplorer().data
         page.screenshot(path=str(screenshot_dir / f"drag-rotation-{mode}-before.png"))
         before = check_rotation_explorer(root, data)
         drag(page, root, "q", DRAG_DEG, touch=touch)
@@ -397,7 +374,7 @@ def test_dragging_q_by_47_degrees_turns_it_by_47(chromium, book_server, mode, sc
         assert abs(q_length(root) - low - 0.5) <= 0.02, q_length(root)
         page.screenshot(path=str(screenshot_dir / f"drag-rotation-{mode}-after.png"))
 
-        rel_root = widget(page, "RelativeInvariance")
+        rel_root = gallery_widget(page, "RelativeInvariance")
         python_widget = W.RelativeInvariance()
         qa, ka = check_relative_invariance(rel_root, python_widget)
         drag(page, rel_root, "k", DRAG_DEG, touch=touch)
@@ -423,7 +400,7 @@ def test_dragging_q_by_47_degrees_turns_it_by_47(chromium, book_server, mode, sc
 def test_arrow_keys_turn_q_by_1_and_10_degrees_and_plus_minus_stretch_it(chromium, book_server):
     context, page, log = open_gallery(chromium, book_server)
     try:
-        root, data = widget(page, "RotationExplorer"), W.RotationExplorer().data
+        root, data = gallery_widget(page, "RotationExplorer"), W.RotationExplorer().data
         handle = root.get_by_role("slider", name="direction of q", exact=False)
         handle.focus()
         start = check_rotation_explorer(root, data)
@@ -456,7 +433,7 @@ def test_arrow_keys_turn_q_by_1_and_10_degrees_and_plus_minus_stretch_it(chromiu
 def test_random_states_show_rope_core_numbers(chromium, book_server, rng):
     context, page, log = open_gallery(chromium, book_server)
     try:
-        root, data = widget(page, "RotationExplorer"), W.RotationExplorer().data
+        root, data = gallery_widget(page, "RotationExplorer"), W.RotationExplorer().data
         sliders = {"position": len(data["positions"]), "theta": len(data["thetas"])}
         assert root.locator('input[data-name="q_angle"], input[data-name="length"]').count() == 0   # the handle does it
         for _ in range(60):
@@ -471,7 +448,7 @@ def test_random_states_show_rope_core_numbers(chromium, book_server, rng):
                 page.keyboard.press(rng.choice(["ArrowLeft", "ArrowRight", "Shift+ArrowUp", "Shift+ArrowDown"]))
             check_rotation_explorer(root, data)
 
-        rel_root, python_widget = widget(page, "RelativeInvariance"), W.RelativeInvariance()
+        rel_root, python_widget = gallery_widget(page, "RelativeInvariance"), W.RelativeInvariance()
         top = python_widget._max_position + 1
         for _ in range(60):
             action = rng.integers(3)
@@ -488,16 +465,10 @@ def test_random_states_show_rope_core_numbers(chromium, book_server, rng):
         context.close()
 
 
-def set_slider(root, name, index):
-    """Move a range input as a reader would (value, then an input event)."""
-    root.locator(f'input[data-name="{name}"]').evaluate(
-        "(input, i) => { input.value = i; input.dispatchEvent(new Event('input', {bubbles: true})); }", index)
-
-
 def test_play_animates_m_and_the_shift_and_stops_at_the_end(chromium, book_server):
     context, page, log = open_gallery(chromium, book_server)
     try:
-        root = widget(page, "RotationExplorer")
+        root = gallery_widget(page, "RotationExplorer")
         position = root.locator('input[data-name="position"]')
         last = int(position.get_attribute("max"))
         set_slider(root, "position", last - 4)
@@ -512,7 +483,7 @@ def test_play_animates_m_and_the_shift_and_stops_at_the_end(chromium, book_serve
                                arg=play.element_handle(), timeout=5000)   # stopped at the end
         assert int(position.input_value()) == last
 
-        rel_root, python_widget = widget(page, "RelativeInvariance"), W.RelativeInvariance()
+        rel_root, python_widget = gallery_widget(page, "RelativeInvariance"), W.RelativeInvariance()
         shift = rel_root.locator('input[data-name="shift"]')
         read = ("(root) => [Number(root.querySelector('input[data-name=shift]').value),"
                 " Number(root.querySelector('[data-readout=score]').dataset.value)]")   # one frame, atomically
@@ -543,7 +514,7 @@ def test_reduced_motion_plays_one_step_a_second(chromium, book_server):
         page.emulate_media(reduced_motion="reduce")
         page.reload(wait_until="networkidle")
         page.wait_for_function("document.documentElement.dataset.ropeWidgets === 'ready'", timeout=30000)
-        root = widget(page, "RotationExplorer")
+        root = gallery_widget(page, "RotationExplorer")
         position = root.locator('input[data-name="position"]')
         start = int(position.input_value())
         play = root.get_by_role("button", name="play m")

@@ -15,22 +15,11 @@ from contextlib import contextmanager
 
 import numpy as np
 import pytest
-from _browser import PHONE, open_page
-from test_widgets_drag_browser import open_gallery, set_slider
-from test_widgets_drag_browser import widget as gallery_widget
+from _browser import PHONE, gallery_widget, open_book_page, open_gallery, set_slider
 
-from rope_core import widgets as W
 from rope_core.demos.decay import decay_table
 
 pytestmark = [pytest.mark.book, pytest.mark.browser]
-ORDER = [cls.__name__ for cls in W.REGISTRY]
-
-
-def open_book_page(chromium, url, path, **options):
-    context, page, log = open_page(chromium, **options)
-    page.goto(f"{url}/book/{path}", wait_until="networkidle")
-    page.wait_for_function("document.documentElement.dataset.ropeWidgets === 'ready'", timeout=30000)
-    return context, page, log
 
 
 def y_units(y, linear, decade):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from _browser import CONTRAST_JS, DESKTOP, PHONE, open_page
+from _browser import CONTRAST_JS, DESKTOP, PHONE, open_book_page
 
 import rope_core as rc
 
@@ -91,17 +91,10 @@ LINE_CONTRAST = """
 """
 
 
-def open_chapter(chromium, book_server, scheme, viewport, touch):
-    context, page, log = open_page(chromium, scheme, viewport=viewport, touch=touch)
-    page.goto(f"{book_server}/{PAGE}", wait_until="networkidle")
-    page.wait_for_function("document.documentElement.dataset.ropeWidgets === 'ready'", timeout=30000)
-    return context, page, log
-
-
 @pytest.mark.parametrize("scheme, viewport, touch", [("light", DESKTOP, False), ("dark", PHONE, True)],
                          ids=["desktop-light", "phone-dark"])
 def test_model_menu_redraws_with_each_models_numbers(chromium, book_server, screenshot_dir, scheme, viewport, touch):
-    context, page, log = open_chapter(chromium, book_server, scheme, viewport, touch)
+    context, page, log = open_book_page(chromium, book_server, PAGE, scheme, viewport=viewport, touch=touch)
     try:
         page.locator('.rope-w button[data-step="models"]').first.click()
         select = page.locator('.rope-w select[data-name="model"]')

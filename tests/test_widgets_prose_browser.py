@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from _browser import DESKTOP, open_page
+from _browser import dataset, open_book_page, open_page
 
 pytestmark = [pytest.mark.book, pytest.mark.browser]
 BOOK = Path(__file__).resolve().parents[1] / "book"
@@ -28,17 +28,6 @@ def prose_before(chapter, cell):
     return " ".join(paragraphs[-1].split())
 
 
-def open_chapter(chromium, book_server, chapter):
-    context, page, log = open_page(chromium, "light", viewport=DESKTOP)
-    page.goto(f"{book_server}/book/{chapter.replace('.md', '.html')}", wait_until="networkidle")
-    page.wait_for_function("document.documentElement.dataset.ropeWidgets === 'ready'", timeout=30000)
-    return context, page, log
-
-
-def dataset(locator):
-    return locator.evaluate("(el) => ({...el.dataset})")
-
-
 def test_chapter_5_clocks_and_matrix_prose(chromium, book_server):
     clocks = prose_before("05-d-dimensions.md", "FrequencyClocks")
     head = re.search(r"the (\d+) hands of a \$d = (\d+)\$ head at base \$10\\,000\$", clocks)
@@ -46,7 +35,7 @@ def test_chapter_5_clocks_and_matrix_prose(chromium, book_server):
     assert head and context_length, clocks
     matrix = prose_before("05-d-dimensions.md", "RotationMatrixHeatmap")
     assert "pairs all start at $(1, 0)$" in matrix and "bottom-right ones hardly change" in matrix, matrix
-    context, page, log = open_chapter(chromium, book_server, "05-d-dimensions.md")
+    context, page, log = open_book_page(chromium, book_server, "05-d-dimensions.md")
     try:
         root = page.locator(".rope-w", has=page.locator('text[data-label="odometer"]'))
         summary = dataset(root.locator('[data-readout="summary"]'))
@@ -72,7 +61,7 @@ def test_chapter_6_layout_prose(chromium, book_server):
     sample = re.search(r"\$x = \(1, 2, \\dots, (\d+)\)\$", prose)
     peak = re.search(r"peaks at \$n - m = (-?\d+)\$", prose)
     assert sample and peak, prose
-    context, page, log = open_chapter(chromium, book_server, "06-computing-fast.md")
+    context, page, log = open_book_page(chromium, book_server, "06-computing-fast.md")
     try:
         root = page.locator(".rope-w", has=page.locator('input[data-name="wrong"]'))
         values = root.locator('text[data-value-of^="interleaved "]').evaluate_all("(ts) => ts.map((t) => Number(t.dataset.value))")
@@ -88,7 +77,7 @@ def test_chapter_9_context_prose(chromium, book_server):
     prose = prose_before("09-longer-contexts.md", "ContextExtension")
     assert "Step 1 is the problem" in prose, prose
     steps = re.findall(r"[Ss]tep (\d)", prose)
-    context, page, log = open_chapter(chromium, book_server, "09-longer-contexts.md")
+    context, page, log = open_book_page(chromium, book_server, "09-longer-contexts.md")
     try:
         root = page.locator(".rope-w", has=page.locator("button[data-step]"))
         tabs = root.locator("button[data-step]").all_inner_texts()

@@ -11,11 +11,19 @@ and contrast. The contrast, target-size and text-size test covers every widget i
 from __future__ import annotations
 
 import json
-import re
 
 import numpy as np
 import pytest
-from _browser import CONTRAST_JS, DESKTOP, PHONE, open_page, serve
+from _browser import (
+    CONTRAST_JS,
+    DESKTOP,
+    PHONE,
+    dataset,
+    open_page,
+    readout_numbers,
+    serve,
+    set_slider,
+)
 
 import rope_core as rc
 from rope_core import widgets as W
@@ -81,33 +89,6 @@ def open_widget(chromium, site, name, theme="light", *, viewport=DESKTOP, touch=
     return context, page, log, widgets[name]
 
 
-def set_slider(page, name, index):
-    """Move a slider as a reader does (an input event), to ``index``."""
-    page.evaluate("""([name, index]) => {
-        const input = document.querySelector(`input[data-name="${name}"]`);
-        input.value = index; input.dispatchEvent(new Event("input"));
-    }""", [name, index])
-
-
-def dataset(page, selector):
-    return page.locator(selector).evaluate("(el) => ({...el.dataset})")
-
-
-def text_numbers(text):
-    """The numbers of a 3-significant-digit read-out (fmt3 in common.js), in order."""
-    text = text.replace("−", "-")
-    sup = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
-    pattern = r"-?\d+(?:\.\d+)?(?:×10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)?"
-    values = []
-    for token in re.findall(pattern, text):
-        if "×10" in token:
-            mantissa, exponent = token.split("×10")
-            values.append(float(mantissa) * 10 ** int(exponent.translate(sup)))
-        else:
-            values.append(float(token))
-    return values
-
-
 def assert_sig3(shown, expected):
     """A 3-significant-digit text equals the value: within half a unit of its last digit."""
     expected = float(expected)
@@ -131,8 +112,8 @@ def test_pair_slider_follows_a_smaller_dimension(chromium, site):
         last = widget.data["dims"][small] // 2 - 1
         shown = page.locator('output[data-name="pair"]').inner_text()
         value = page.locator('input[data-name="pair"]').input_value()
-        drawn = (dataset(page, '[data-readout="block"]')["pair"] if name == "RotationMatrixHeatmap"
-                 else dataset(page, '[data-readout="pairs"]')["pair"])
+        drawn = (dataset(page.locator('[data-readout="block"]'))["pair"] if name == "RotationMatrixHeatmap"
+                 else dataset(page.locator('[data-readout="pairs"]'))["pair"])
         state = page.evaluate("window.ropeState.pair")
         assert (shown, value, drawn, str(state)) == (str(last),) * 4, name
         assert page.locator('input[data-name="pair"]').get_attribute("aria-valuetext") == str(last)
@@ -216,7 +197,7 @@ def check_clock_counters_and_odometer(page, m, dim, base, context_len):
     np.testing.assert_allclose([c[0] for c in counters], turns, rtol=1e-9, atol=1e-12)
     for (_, text), want in zip(counters, turns):
         assert text.endswith(" turns"), text
-        assert_sig3(text_numbers(text)[0], want)
+        assert_sig3(readout_numbers(text)[0], want)
     beta = base ** (2 / dim)
     wheels = page.eval_on_selector_all("text[data-wheel]", "(ts) => ts.map((t) => [Number(t.dataset.wheel), Number(t.dataset.value), t.textContent])")
     assert sorted(w[0] for w in wheels) == list(range(dim // 2))
@@ -225,7 +206,7 @@ def check_clock_counters_and_odometer(page, m, dim, base, context_len):
         shown = 0.0 if text == "0" else float(text.replace("k", "")) * (1000 if text.endswith("k") else 1)
         assert shown == pytest.approx(m / beta**i, rel=0.06, abs=0.0096), (i, text)
     assert float(page.locator('text[data-label="odometer"]').get_attribute("data-beta")) == pytest.approx(beta, rel=1e-12)
-    question = dataset(page, '[data-readout="question"]')
+    question = dataset(page.locator('[data-readout="question"]'))
     within = int((rc.wavelengths(dim, base) <= context_len).sum())
     assert int(question["within"]) == within and int(question["turned"]) == int((turns >= 1).sum())
     assert question["answered"] == ("1" if m >= context_len else "0")
@@ -252,12 +233,12 @@ def test_clocks_every_number_at_random_states(chromium, site, rng):
         hands = page.eval_on_selector_all("g[data-pair]", "(gs) => gs.map((g) => [Number(g.dataset.angle), g.dataset.beyond])")
         np.testing.assert_allclose([h[0] for h in hands], np.mod(angle, 2 * np.pi), atol=1e-6)
         assert [h[1] == "1" for h in hands] == list(wave > context_len)
-        summary = dataset(page, '[data-readout="summary"]')
+        summary = dataset(page.locator('[data-readout="summary"]'))
         assert int(summary["beyond"]) == int((wave > context_len).sum()) and int(summary["position"]) == m
-        slow = dataset(page, '[data-readout="slowest"]')
+        slow = dataset(page.locator('[data-readout="slowest"]'))
         np.testing.assert_allclose([float(slow["angle"]), float(slow["theta"]), float(slow["wavelength"])],
                                    [angle[-1], theta[-1], wave[-1]], rtol=1e-9, atol=1e-9)
-        numbers = text_numbers(page.locator('[data-readout="slowest"]').inner_text())
+        numbers = readout_numbers(page.locator('[data-readout="slowest"]').inner_text())
         # θ_{i} m·θ_{i} (turns) λ_{i}: subscripts are the pair index.
         last = dim // 2 - 1
         assert numbers == pytest.approx([last, numbers[1], last, numbers[3], numbers[4], last, numbers[6]])
@@ -266,12 +247,12 @@ def test_clocks_every_number_at_random_states(chromium, site, rng):
         # Hover (keyboard focus) a random clock: its numbers.
         i = int(rng.integers(dim // 2))
         hover_mark(page, "g[data-pair]", i)
-        hover = dataset(page, '[data-readout="hover"]')
+        hover = dataset(page.locator('[data-readout="hover"]'))
         assert int(hover["pair"]) == i
         np.testing.assert_allclose([float(hover[k]) for k in ("theta", "angle", "hand", "wavelength", "cos", "sin")],
                                    [theta[i], angle[i], np.mod(angle[i], 2 * np.pi), wave[i], np.cos(angle[i]), np.sin(angle[i])],
                                    rtol=1e-9, atol=1e-6)
-        shown = text_numbers(page.locator('[data-readout="hover"]').inner_text())
+        shown = readout_numbers(page.locator('[data-readout="hover"]').inner_text())
         want = [i, i, theta[i], i, angle[i], angle[i] / (2 * np.pi), i, wave[i], np.cos(angle[i]), np.sin(angle[i])]
         assert len(shown) == len(want), shown
         for s, w in zip(shown, want):
@@ -288,7 +269,7 @@ def test_clocks_every_number_at_random_states(chromium, site, rng):
         check_clock_counters_and_odometer(page, m, dim, base, context_len)
         j = int(rng.integers(dim // 2))
         hover_mark(page, "rect[data-bar]", j)
-        assert dataset(page, '[data-readout="hover"]')["pair"] == str(j)
+        assert dataset(page.locator('[data-readout="hover"]'))["pair"] == str(j)
         assert page.locator("g.rope-w-hover-clock").get_attribute("data-pair") == str(j)
         assert page.locator("rect.rope-w-hover-bar").get_attribute("data-bar") == str(j)
     assert not log.problems(), log.problems()
@@ -361,10 +342,10 @@ def test_heatmap_every_number_at_random_states(chromium, site, rng):
         assert len(cells) == 2 * dim
         for r, c, v in cells:
             assert abs(v - matrix[r, c]) <= 1e-6, (r, c, v, matrix[r, c])
-        block = dataset(page, '[data-readout="block"]')
+        block = dataset(page.locator('[data-readout="block"]'))
         np.testing.assert_allclose([float(block["cos"]), float(block["sin"]), float(block["angle"])],
                                    [matrix[2 * pair, 2 * pair], matrix[2 * pair + 1, 2 * pair], m * theta[pair]], atol=1e-6)
-        for s, w in zip(text_numbers(page.locator('[data-readout="block"]').inner_text()),
+        for s, w in zip(readout_numbers(page.locator('[data-readout="block"]').inner_text()),
                         matrix[2 * pair:2 * pair + 2, 2 * pair:2 * pair + 2].ravel()):
             assert_sig3(s, w) if abs(w) >= 1e-3 else None
         assert page.locator("rect.rope-w-selected").get_attribute("data-pair") == str(pair)
@@ -373,7 +354,7 @@ def test_heatmap_every_number_at_random_states(chromium, site, rng):
         # Hover (focus) a random cell: its value, m·θ_i and λ_i, and its block outlined.
         e = int(rng.integers(2 * dim))
         hover_mark(page, "rect[data-row]", e)
-        hover = dataset(page, '[data-readout="hover"]')
+        hover = dataset(page.locator('[data-readout="hover"]'))
         r, c, i = int(hover["row"]), int(hover["col"]), int(hover["pair"])
         assert i == r // 2 == c // 2
         drawn = page.evaluate(HEATMAP_GEOMETRY)
@@ -382,7 +363,7 @@ def test_heatmap_every_number_at_random_states(chromium, site, rng):
         assert drawn["hovered"] == pytest.approx((x0 + 2 * i * cell, y0 + 2 * i * cell, 2 * cell, 2 * cell), abs=1e-6), ("hover outline", i)
         np.testing.assert_allclose([float(hover["value"]), float(hover["angle"]), float(hover["wavelength"])],
                                    [matrix[r, c], m * theta[i], wave[i]], rtol=1e-9, atol=1e-6)
-        shown = text_numbers(page.locator('[data-readout="hover"]').inner_text())
+        shown = readout_numbers(page.locator('[data-readout="hover"]').inner_text())
         # row r, column c: f(m·θ_{i}) = v; m·θ_{i} = a rad, λ_{i} = w
         assert shown[:3] == [r, c, i] and shown[4] == i and shown[6] == i
         for s, w in zip([shown[3], shown[5], shown[7]], [matrix[r, c], m * theta[i], wave[i]]):
@@ -391,7 +372,7 @@ def test_heatmap_every_number_at_random_states(chromium, site, rng):
         # Hover a dial: its pair of R_m x, and its block outlined (linked).
         k = int(rng.integers(dim // 2))
         hover_mark(page, "g[data-dial]", k)
-        hover = dataset(page, '[data-readout="hover"]')
+        hover = dataset(page.locator('[data-readout="hover"]'))
         assert int(hover["pair"]) == k and page.locator("rect.rope-w-hovered").get_attribute("data-pair") == str(k)
         assert page.locator("g.rope-w-hover-clock").get_attribute("data-dial") == str(k)
         np.testing.assert_allclose([float(hover["x"]), float(hover["y"]), float(hover["angle"])],
@@ -427,7 +408,7 @@ def check_heatmap_vector_and_dials(page, matrix, m, theta, positions, base, dim)
         assert (x1, y1) == pytest.approx((cx, cy), abs=1e-9)
         assert np.hypot(x2 - cx, y2 - cy) == pytest.approx(r, rel=1e-5), i
         assert abs(np.angle(np.exp(1j * (np.arctan2(cy - y2, x2 - cx) - m * theta[i])))) <= 1e-5, i
-    question = dataset(page, '[data-readout="question"]')
+    question = dataset(page.locator('[data-readout="question"]'))
     last = positions[-1]
     assert question["answered"] == ("1" if m == last else "0")
     still = np.flatnonzero(last * theta < 0.1)
@@ -499,11 +480,11 @@ def check_layout_values(page, dim, base):
     np.testing.assert_allclose(mixed, layout_head_scores(dim, base, "half", shift=50)[1], atol=1e-12)
     assert r[trained.argmax()] == -1 and trained.max() == pytest.approx(1.0, abs=1e-12)
     assert mixed.max() < 0.9
-    scores = dataset(page, '[data-readout="scores"]')
+    scores = dataset(page.locator('[data-readout="scores"]'))
     shown = mixed if wrong else trained
     assert scores["wrong"] == ("1" if wrong else "0")
     assert int(scores["peak"]) == r[shown.argmax()] and float(scores["value"]) == pytest.approx(shown.max(), abs=1e-6)
-    assert dataset(page, '[data-readout="question"]')["answered"] == ("1" if wrong else "0")
+    assert dataset(page.locator('[data-readout="question"]'))["answered"] == ("1" if wrong else "0")
 
 
 def test_layout_every_number_at_random_states(chromium, site, rng):
@@ -520,9 +501,9 @@ def test_layout_every_number_at_random_states(chromium, site, rng):
             page.locator('input[data-name="wrong"]').click()  # the layout toggle, as a reader flips it
         perm = rc.interleaved_to_half_permutation(dim)
         theta, wave = rc.inverse_frequencies(dim, base), rc.wavelengths(dim, base)
-        pairs = dataset(page, '[data-readout="pairs"]')
+        pairs = dataset(page.locator('[data-readout="pairs"]'))
         assert (pairs["interleaved"], pairs["half"]) == (f"{2 * pair},{2 * pair + 1}", f"{pair},{pair + dim // 2}")
-        freq = dataset(page, '[data-readout="theta"]')
+        freq = dataset(page.locator('[data-readout="theta"]'))
         np.testing.assert_allclose([float(freq["theta"]), float(freq["wavelength"])], [theta[pair], wave[pair]], rtol=1e-9)
         assert page.locator('[data-readout="perm"]').inner_text() == str(perm.tolist())
         # The highlighted lines are the pair's: interleaved 2i, 2i+1 land at half i, i + d/2.
@@ -541,7 +522,7 @@ def test_layout_every_number_at_random_states(chromium, site, rng):
         # Hover a random feature of either layout: its pair, in both layouts, with its numbers.
         k = int(rng.integers(2 * dim))
         hover_mark(page, "rect[data-feature]", k)
-        hover = dataset(page, '[data-readout="hover"]')
+        hover = dataset(page.locator('[data-readout="hover"]'))
         j, layout = k % dim, ("interleaved" if k < dim else "half")
         i = j // 2 if layout == "interleaved" else j % (dim // 2)
         assert (hover["layout"], int(hover["feature"]), int(hover["pair"])) == (layout, j, i)
@@ -550,7 +531,7 @@ def test_layout_every_number_at_random_states(chromium, site, rng):
         marked = page.eval_on_selector_all("rect.rope-w-hover-mark", "(rs) => rs.map((r) => r.dataset.layout + r.dataset.feature)")
         assert sorted(marked) == sorted([f"interleaved{2 * i}", f"interleaved{2 * i + 1}", f"half{i}", f"half{i + dim // 2}",
                                          f"rotated{i}", f"rotated{i + dim // 2}"])
-        shown = text_numbers(page.locator('[data-readout="hover"]').inner_text())
+        shown = readout_numbers(page.locator('[data-readout="hover"]').inner_text())
         assert_sig3(shown[-3], theta[i])
         assert_sig3(shown[-1], wave[i])
     assert not log.problems(), log.problems()
@@ -571,7 +552,7 @@ def test_time_lapse_runs_m_on_a_log_scale_and_respects_reduced_motion(chromium, 
         page.keyboard.press("Space")
         assert button.get_attribute("aria-pressed") == "false"
         m = int(page.locator('output[data-name="position"]').inner_text())
-        summary = dataset(page, '[data-readout="summary"]')
+        summary = dataset(page.locator('[data-readout="summary"]'))
         assert int(summary["position"]) == m
         # The slider's thumb at the stop nearest to m, and the trait with it.
         index = int(page.locator('input[data-name="position"]').input_value())
@@ -697,6 +678,6 @@ def test_step_buttons_move_the_clocks_position_one_stop(chromium, site):
     minus.tap()
     index = int(page.locator('input[data-name="position"]').input_value())
     assert index == start + 1 and page.evaluate("window.ropeState.position") == index
-    assert int(dataset(page, '[data-readout="summary"]')["position"]) == widget.data["positions"][index]
+    assert int(dataset(page.locator('[data-readout="summary"]'))["position"]) == widget.data["positions"][index]
     assert not log.problems(), log.problems()
     context.close()

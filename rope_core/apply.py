@@ -86,7 +86,8 @@ def rope_angles(positions, dim, base=10000.0, *, rope_scaling=None):
     if positions.ndim == 0:
         positions = positions.reshape(1)
     positions = check_positions(positions, positions.shape[-1] if positions.ndim else 1)
-    theta = inverse_frequencies(dim, base, rope_scaling=rope_scaling, seq_len=_seq_len(positions))
+    theta = inverse_frequencies(dim, base, rope_scaling=rope_scaling,
+                                seq_len=_seq_len(positions))
     return positions[..., None] * theta
 
 
@@ -131,7 +132,8 @@ def rope_matrix(position, dim, base=10000.0):
     """
     position = np.asarray(position)
     if position.ndim != 0:
-        raise ValueError(f"position must be a single number, got shape {position.shape}")
+        raise ValueError(f"position must be a single number, "
+                         f"got shape {position.shape}")
     return block_rotation(rope_angles([position], dim, base)[0])
 
 
@@ -265,7 +267,8 @@ def apply_rope_elementwise(x, positions=None, *, base=10000.0, layout="interleav
 # --- the form for real work (its table cache and kernels are in _fast.py) ---------------
 
 
-def cos_sin_tables(positions, dim, base=10000.0, *, rope_scaling=None, dtype=np.float64):
+def cos_sin_tables(positions, dim, base=10000.0, *, rope_scaling=None,
+                   dtype=np.float64):
     r"""Cos and sin of :math:`m\theta_i` (times the attention factor), cached and read-only.
 
     Angles are formed in float64; only the results are cast to ``dtype``. The 16
@@ -297,13 +300,15 @@ def cos_sin_tables(positions, dim, base=10000.0, *, rope_scaling=None, dtype=np.
     positions, dim, base, dtype = check_table_arguments(positions, dim, base, dtype)
 
     def build():
-        angles = rope_angles(positions, dim, base, rope_scaling=rope_scaling)   # float64
+        # float64 angles
+        angles = rope_angles(positions, dim, base, rope_scaling=rope_scaling)
         scale = attention_factor(dim, base, rope_scaling=rope_scaling,
                                  seq_len=_seq_len(positions))
-        return (np.cos(angles) * scale).astype(dtype), (np.sin(angles) * scale).astype(dtype)
+        return ((np.cos(angles) * scale).astype(dtype),
+                (np.sin(angles) * scale).astype(dtype))
 
-    return _fast.cached(_fast.table_key("cos_sin", positions, dim, base, rope_scaling, dtype),
-                        build)
+    key = _fast.table_key("cos_sin", positions, dim, base, rope_scaling, dtype)
+    return _fast.cached(key, build)
 
 
 def apply_rope(x, positions=None, *, base=10000.0, layout=None, rope_scaling=None, rotary_dim=None,

@@ -60,7 +60,8 @@ def _vectors_at(x, positions, name):
     return x, positions
 
 
-def relative_scores(q, k, positions_q, positions_k, *, base=10000.0, layout="interleaved"):
+def relative_scores(q, k, positions_q, positions_k, *, base=10000.0,
+                    layout="interleaved"):
     r"""The matrix of RoPE scores :math:`\langle R_m q, R_n k\rangle` for all position pairs.
 
     Parameters
@@ -87,7 +88,8 @@ def relative_scores(q, k, positions_q, positions_k, *, base=10000.0, layout="int
     q, positions_q = _vectors_at(q, positions_q, "q")
     k, positions_k = _vectors_at(k, positions_k, "k")
     if q.shape[-1] != k.shape[-1]:
-        raise ValueError(f"q and k must have the same d, got {q.shape[-1]} and {k.shape[-1]}")
+        raise ValueError(f"q and k must have the same d, "
+                         f"got {q.shape[-1]} and {k.shape[-1]}")
     rotated_q = apply_rope(q, positions_q, base=base, layout=layout)
     rotated_k = apply_rope(k, positions_k, base=base, layout=layout)
     return rotated_q @ rotated_k.T
@@ -123,11 +125,14 @@ def softmax_attention(q, k, v, *, causal=False):
     array([[0.5, 0.5],
            [0.5, 0.5]])
     """
-    q, k, v = (check_real_array(a, name, min_ndim=2).astype(np.float64) for a, name in ((q, "q"), (k, "k"), (v, "v")))
+    q, k, v = (check_real_array(a, name, min_ndim=2).astype(np.float64)
+               for a, name in ((q, "q"), (k, "k"), (v, "v")))
     if q.shape[-1] != k.shape[-1]:
-        raise ValueError(f"q and k must have the same last axis, got {q.shape[-1]} and {k.shape[-1]}")
+        raise ValueError(f"q and k must have the same last axis, "
+                         f"got {q.shape[-1]} and {k.shape[-1]}")
     if k.shape[-2] != v.shape[-2]:
-        raise ValueError(f"k and v must have the same length, got {k.shape[-2]} and {v.shape[-2]}")
+        raise ValueError(f"k and v must have the same length, "
+                         f"got {k.shape[-2]} and {v.shape[-2]}")
     scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
     if causal:
         if q.shape[-2] != k.shape[-2]:
@@ -138,7 +143,8 @@ def softmax_attention(q, k, v, *, causal=False):
     return weights @ v, weights
 
 
-def rope_attention(q, k, v, positions=None, *, base=10000.0, layout="interleaved", causal=False):
+def rope_attention(q, k, v, positions=None, *, base=10000.0, layout="interleaved",
+                   causal=False):
     r"""Softmax attention with RoPE: rotate queries and keys by their positions, then attend.
 
     Parameters
@@ -183,7 +189,8 @@ def _elu_plus_one(x):
     return np.where(x > 0, x + 1.0, np.exp(np.minimum(x, 0.0)))
 
 
-def linear_attention_with_rope(q, k, v, positions=None, *, base=10000.0, feature_map="elu+1", causal=False):
+def linear_attention_with_rope(q, k, v, positions=None, *, base=10000.0,
+                               feature_map="elu+1", causal=False):
     r"""Linear attention with RoPE (RoFormer §3.3): rotate the numerator's features only.
 
     Parameters
@@ -223,14 +230,17 @@ def linear_attention_with_rope(q, k, v, positions=None, *, base=10000.0, feature
     """
     if feature_map != "elu+1":
         raise ValueError(f"feature_map must be 'elu+1', got {feature_map!r}")
-    q, k, v = (check_real_array(a, name, min_ndim=2).astype(np.float64) for a, name in ((q, "q"), (k, "k"), (v, "v")))
+    q, k, v = (check_real_array(a, name, min_ndim=2).astype(np.float64)
+               for a, name in ((q, "q"), (k, "k"), (v, "v")))
     if q.ndim != 2 or k.shape != q.shape or v.ndim != 2 or v.shape[0] != q.shape[0]:
-        raise ValueError(f"q, k must be (seq_len, d) and v (seq_len, d_v), got {q.shape}, {k.shape}, {v.shape}")
+        raise ValueError(f"q, k must be (seq_len, d) and v (seq_len, d_v), "
+                         f"got {q.shape}, {k.shape}, {v.shape}")
     phi_q, phi_k = _elu_plus_one(q), _elu_plus_one(k)
     rotated_q = apply_rope(phi_q, positions, base=base)
     rotated_k = apply_rope(phi_k, positions, base=base)
     if causal:
-        numerator_state = np.cumsum(rotated_k[:, :, None] * v[:, None, :], axis=0)  # (L, d, d_v)
+        # (L, d, d_v): the running sum of R_n phi(k_n) v_n^T
+        numerator_state = np.cumsum(rotated_k[:, :, None] * v[:, None, :], axis=0)
         numerator = np.einsum("md,mdv->mv", rotated_q, numerator_state)
         denominator = np.einsum("md,md->m", phi_q, np.cumsum(phi_k, axis=0))
     else:
@@ -281,7 +291,8 @@ def pair_contributions(q, k, distance, *, base=10000.0):
     k = check_real_array(k, "k").astype(np.float64)
     dim = check_dim(q.shape[-1], "the last axis of q")
     if k.shape[-1] != dim:
-        raise ValueError(f"k must have the same last axis as q ({dim}), got shape {k.shape}")
+        raise ValueError(f"k must have the same last axis as q ({dim}), "
+                         f"got shape {k.shape}")
     base = check_base(base)
     distance = check_finite_numeric(distance, "distance")
     theta = default_inverse_frequencies(dim, base)

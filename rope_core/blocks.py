@@ -43,7 +43,8 @@ def block_rotation(angles):
     """
     angles = check_real_array(angles, "angles")
     if angles.ndim != 1 or angles.size == 0:
-        raise ValueError(f"angles must be a non-empty 1-D array (one angle per pair), got shape {angles.shape}")
+        raise ValueError(f"angles must be a non-empty 1-D array (one angle per pair), "
+                         f"got shape {angles.shape}")
     if not np.all(np.isfinite(angles)):
         raise ValueError("angles must be finite, got NaN or inf")
     blocks = rotation_matrix(angles)                       # (d/2, 2, 2)

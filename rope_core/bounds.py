@@ -60,7 +60,8 @@ def long_term_decay_bound(distances, dim, base=10000.0):
     dim, base = check_dim(dim), check_base(base)
     distances = check_real_array(distances, "distances", min_ndim=0).astype(np.float64)
     theta = inverse_frequencies(dim, base)
-    partial_sums = np.cumsum(np.exp(1j * distances[..., None] * theta), axis=-1)  # S_1 .. S_{d/2}
+    # S_1 .. S_{d/2}
+    partial_sums = np.cumsum(np.exp(1j * distances[..., None] * theta), axis=-1)
     return np.abs(partial_sums).mean(axis=-1)
 
 
@@ -118,7 +119,8 @@ def expected_logit(distances, dim, *, base=10000.0, correlation=0.0, variance=1.
     ):
         raise ValueError(f"variance must be a finite number > 0, got {variance!r}")
     theta = default_inverse_frequencies(dim, base)
-    return 2.0 * correlation * float(variance) * np.cos(distances[..., None] * theta).sum(-1)
+    cosines = np.cos(distances[..., None] * theta).sum(-1)
+    return 2.0 * correlation * float(variance) * cosines
 
 
 def min_cosine_sum(bases, context_len, dim):
@@ -228,7 +230,8 @@ def min_base_for_context(context_len, dim, *, rtol=0.005, low=2.0, high=1e12):
     >>> 2.8e4 < base < 2.95e4
     True
     """
-    context_len, dim, low, high = _check_base_search(context_len, dim, low, high, rtol, ("low", "high"))
+    context_len, dim, low, high = _check_base_search(context_len, dim, low, high, rtol,
+                                                     ("low", "high"))
     block = 4096
     witnesses = np.zeros(0)  # positions where some earlier base failed
     base = low
@@ -247,7 +250,8 @@ def min_base_for_context(context_len, dim, *, rtol=0.005, low=2.0, high=1e12):
         else:
             return float(base)
         base *= 1 + rtol
-    raise ValueError(f"no base up to high={high:g} satisfies the bound for context_len={context_len}")
+    raise ValueError(f"no base up to high={high:g} satisfies the bound "
+                     f"for context_len={context_len}")
 
 
 def base_from_which_all_pass(context_len, dim, *, start, high, rtol=0.005):

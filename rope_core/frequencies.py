@@ -198,7 +198,8 @@ def default_inverse_frequencies(dim, base=10000.0):
     return base ** (-np.arange(0, dim, 2, dtype=np.float64) / dim)
 
 
-def yarn_correction_range(dim, base, training_length, beta_fast=32.0, beta_slow=1.0, truncate=True):
+def yarn_correction_range(dim, base, training_length, beta_fast=32.0, beta_slow=1.0,
+                          truncate=True):
     r"""The pair indices between which YaRN blends interpolation and extrapolation.
 
     Pair :math:`i` turns :math:`L\theta_i/2\pi` times over the training length :math:`L`.
@@ -219,10 +220,12 @@ def yarn_correction_range(dim, base, training_length, beta_fast=32.0, beta_slow=
     """
     dim, base = check_dim(dim), check_base(base)
     training_length = check_positive(training_length, "training_length")
-    beta_fast, beta_slow = check_positive(beta_fast, "beta_fast"), check_positive(beta_slow, "beta_slow")
+    beta_fast = check_positive(beta_fast, "beta_fast")
+    beta_slow = check_positive(beta_slow, "beta_slow")
 
     def index_for(turns):
-        return dim * math.log(training_length / (turns * 2 * math.pi)) / (2 * math.log(base))
+        return (dim * math.log(training_length / (turns * 2 * math.pi))
+                / (2 * math.log(base)))
 
     low, high = index_for(beta_fast), index_for(beta_slow)
     if truncate:

@@ -84,10 +84,12 @@ def permute_for_half_layout(w, n_heads):
     """
     w = check_real_array(w, "w", min_ndim=2)
     if w.ndim != 2:
-        raise ValueError(f"w must be a 2-D (n_heads * head_dim, d_model) matrix, got shape {w.shape}")
+        raise ValueError(f"w must be a 2-D (n_heads * head_dim, d_model) matrix, "
+                         f"got shape {w.shape}")
     n_heads = check_int(n_heads, "n_heads", min=1)
     if w.shape[0] % n_heads:
-        raise ValueError(f"w.shape[0] ({w.shape[0]}) must be a multiple of n_heads ({n_heads})")
+        raise ValueError(f"w.shape[0] ({w.shape[0]}) must be a multiple of "
+                         f"n_heads ({n_heads})")
     head_dim = check_dim(w.shape[0] // n_heads, "head_dim (w.shape[0] // n_heads)")
     heads = w.reshape(n_heads, head_dim, w.shape[1])
     return heads[:, interleaved_to_half_permutation(head_dim), :].reshape(w.shape)

@@ -44,7 +44,8 @@ def rotate_pairs(x, angles, *, layout="half"):
     check_layout(layout)
     angles = check_real_array(angles, "angles").astype(np.float64)
     if x.shape[-1] % 2 or angles.shape[-1] != x.shape[-1] // 2:
-        raise ValueError(f"angles must have a last axis of d // 2 = {x.shape[-1] // 2}, got shape {angles.shape}")
+        raise ValueError(f"angles must have a last axis of "
+                         f"d // 2 = {x.shape[-1] // 2}, got shape {angles.shape}")
     if layout == "half":
         cos, sin = np.tile(np.cos(angles), 2), np.tile(np.sin(angles), 2)
         return x * cos + rotate_half(x) * sin
@@ -102,12 +103,14 @@ def axial_rope_2d(x, rows, cols, *, base=10000.0, layout="half"):
     x = check_real_array(x, "x", min_ndim=2)
     d = x.shape[-1]
     if d % 4:
-        raise ValueError(f"x must have a last axis that is a multiple of 4 for axial 2-D RoPE, got {d}")
+        raise ValueError(f"x must have a last axis that is a multiple of 4 "
+                         f"for axial 2-D RoPE, got {d}")
     seq_len = x.shape[-2]
     rows = _grid_positions(rows, "rows", seq_len)
     cols = _grid_positions(cols, "cols", seq_len)
     theta = inverse_frequencies(d // 2, base)                       # (d/4,)
-    angles = np.concatenate(np.broadcast_arrays(rows[..., None] * theta, cols[..., None] * theta), axis=-1)
+    angles = np.concatenate(
+        np.broadcast_arrays(rows[..., None] * theta, cols[..., None] * theta), axis=-1)
     return rotate_pairs(x, angles, layout=layout)
 
 
@@ -346,10 +349,13 @@ def time_aligned_temporal_ids(grid_t, second_per_grid_t, tokens_per_second=2):
     [0, 1, 2, 3]
     """
     grid_t = check_int(grid_t, "grid_t", min=1)
-    for name, value in (("second_per_grid_t", second_per_grid_t), ("tokens_per_second", tokens_per_second)):
-        if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value) or value <= 0:
+    for name, value in (("second_per_grid_t", second_per_grid_t),
+                        ("tokens_per_second", tokens_per_second)):
+        real = isinstance(value, numbers.Real) and not isinstance(value, bool)
+        if not real or not np.isfinite(value) or value <= 0:
             raise ValueError(f"{name} must be a positive finite number, got {value!r}")
-    return np.floor(np.arange(grid_t) * float(second_per_grid_t) * float(tokens_per_second)).astype(np.int64)
+    seconds = np.arange(grid_t) * float(second_per_grid_t)
+    return np.floor(seconds * float(tokens_per_second)).astype(np.int64)
 
 
 def qwen3_vl_video_positions(n_frames, grid_h, grid_w, timestamp_tokens):
@@ -383,7 +389,8 @@ def qwen3_vl_video_positions(n_frames, grid_h, grid_w, timestamp_tokens):
     ([0, 1, 1, 3, 4, 4], [0, 1, 2, 3, 4, 5])
     """
     n_frames = check_int(n_frames, "n_frames", min=1)
-    grid_h, grid_w = check_int(grid_h, "grid_h", min=1), check_int(grid_w, "grid_w", min=1)
+    grid_h = check_int(grid_h, "grid_h", min=1)
+    grid_w = check_int(grid_w, "grid_w", min=1)
     timestamp_tokens = check_int(timestamp_tokens, "timestamp_tokens", min=0)
     parts, start = [], 0
     for _ in range(n_frames):

@@ -87,9 +87,10 @@ def angles_in_dtype(positions, dim, base=10000.0, dtype="float32"):
     theta = inverse_frequencies(dim, base)
     if dtype == "float64":
         return positions[:, None] * theta
-    product = _cast(positions, dtype)[:, None].astype(np.float64) * _cast(theta, dtype).astype(np.float64)
+    product = (_cast(positions, dtype)[:, None].astype(np.float64)
+               * _cast(theta, dtype).astype(np.float64))
     if dtype == "bfloat16":
-        # Frameworks multiply bfloat16 operands in float32 and round the result to bfloat16.
+        # Frameworks multiply bfloat16 operands in float32, then round to bfloat16.
         return to_bfloat16(product.astype(np.float32)).astype(np.float64)
     with np.errstate(over="ignore"):
         return np.asarray(product.astype(dtype), dtype=np.float64)

@@ -39,7 +39,8 @@ def position_ids_from_mask(attention_mask):
     """
     mask = check_real_array(attention_mask, "attention_mask", min_ndim=2)
     if mask.ndim != 2 or not np.all((mask == 0) | (mask == 1)):
-        raise ValueError("attention_mask must be a 2-D (batch, seq_len) array of 0 and 1")
+        raise ValueError("attention_mask must be a 2-D (batch, seq_len) array "
+                         "of 0 and 1")
     positions = np.cumsum(mask, axis=-1).astype(np.int64) - 1
     return np.where(mask == 1, positions, 0)
 
@@ -94,7 +95,8 @@ def packed_document_ids(position_ids):
     """
     positions = check_real_array(position_ids, "position_ids", min_ndim=1)
     if positions.ndim != 1 or positions.size == 0:
-        raise ValueError(f"position_ids must be a non-empty 1-D array, got shape {positions.shape}")
+        raise ValueError(f"position_ids must be a non-empty 1-D array, "
+                         f"got shape {positions.shape}")
     starts = np.r_[False, np.diff(positions) != 1]
     return np.cumsum(starts).astype(np.int64)
 
@@ -124,7 +126,8 @@ def packed_causal_mask(position_ids):
     return np.tril(np.ones((n, n), dtype=bool)) & (documents[:, None] == documents[None, :])
 
 
-def rerotate_cached_keys(keys, shift, *, base=10000.0, layout="half", rope_scaling=None):
+def rerotate_cached_keys(keys, shift, *, base=10000.0, layout="half",
+                         rope_scaling=None):
     r"""Move keys cached at positions :math:`m` to positions :math:`m + \text{shift}`.
 
     A cached key is :math:`R_m\mathbf{k}`; rotating it once more by :math:`R_{s}` gives
@@ -155,19 +158,25 @@ def rerotate_cached_keys(keys, shift, *, base=10000.0, layout="half", rope_scali
     """
     keys = check_real_array(keys, "keys", min_ndim=2)
     shift = check_int(shift, "shift")
-    if rope_scaling is not None and (rope_scaling.get("rope_type") or rope_scaling.get("type")) in ("dynamic", "longrope"):
-        raise ValueError("rope_scaling: dynamic and longrope frequencies depend on the length, so a "
-                         "uniform shift does not describe the change; re-rotate each key to the new "
-                         "frequencies with rerotate_to_frequencies")
-    moved = apply_rope(keys, np.full(keys.shape[-2], shift), base=base, layout=layout, rope_scaling=rope_scaling)
+    kind = None if rope_scaling is None else (rope_scaling.get("rope_type")
+                                              or rope_scaling.get("type"))
+    if kind in ("dynamic", "longrope"):
+        raise ValueError("rope_scaling: dynamic and longrope frequencies depend on the "
+                         "length, so a uniform shift does not describe the change; "
+                         "re-rotate each key to the new frequencies with "
+                         "rerotate_to_frequencies")
+    moved = apply_rope(keys, np.full(keys.shape[-2], shift), base=base, layout=layout,
+                       rope_scaling=rope_scaling)
     if rope_scaling is not None:
         from .frequencies import attention_factor
-        moved = moved / attention_factor(keys.shape[-1], base, rope_scaling=rope_scaling)
+        factor = attention_factor(keys.shape[-1], base, rope_scaling=rope_scaling)
+        moved = moved / factor
     return moved
 
 
-def rerotate_to_frequencies(keys, positions, old_inverse_frequencies, new_inverse_frequencies, *,
-                            layout="half", old_factor=1.0, new_factor=1.0):
+def rerotate_to_frequencies(keys, positions, old_inverse_frequencies,
+                            new_inverse_frequencies, *, layout="half",
+                            old_factor=1.0, new_factor=1.0):
     r"""Turn keys cached with one set of frequencies into the keys of another, exactly.
 
     A key cached at position :math:`n` is :math:`a\,R(n\theta)\mathbf{k}` (per pair, with
@@ -210,21 +219,26 @@ def rerotate_to_frequencies(keys, positions, old_inverse_frequencies, new_invers
     """
     keys = check_real_array(keys, "keys", min_ndim=2)
     if keys.shape[-1] % 2:
-        raise ValueError(f"keys must have an even last axis (pairs), got {keys.shape[-1]}")
+        raise ValueError(f"keys must have an even last axis (pairs), "
+                         f"got {keys.shape[-1]}")
     if layout not in ("half", "interleaved"):
         raise ValueError(f"layout must be 'half' or 'interleaved', got {layout!r}")
     positions = check_real_array(positions, "positions", min_ndim=1)
     if positions.shape != (keys.shape[-2],):
-        raise ValueError(f"positions must have shape ({keys.shape[-2]},) (one per cached key), "
-                         f"got {positions.shape}")
-    old = check_real_array(old_inverse_frequencies, "old_inverse_frequencies", min_ndim=1)
-    new = check_real_array(new_inverse_frequencies, "new_inverse_frequencies", min_ndim=1)
-    for name, freq in (("old_inverse_frequencies", old), ("new_inverse_frequencies", new)):
+        raise ValueError(f"positions must have shape ({keys.shape[-2]},) "
+                         f"(one per cached key), got {positions.shape}")
+    old = check_real_array(old_inverse_frequencies, "old_inverse_frequencies",
+                           min_ndim=1)
+    new = check_real_array(new_inverse_frequencies, "new_inverse_frequencies",
+                           min_ndim=1)
+    for name, freq in (("old_inverse_frequencies", old),
+                       ("new_inverse_frequencies", new)):
         if freq.shape != (keys.shape[-1] // 2,):
-            raise ValueError(f"{name} must have shape ({keys.shape[-1] // 2},) (one per pair), "
-                             f"got {freq.shape}")
+            raise ValueError(f"{name} must have shape ({keys.shape[-1] // 2},) "
+                             f"(one per pair), got {freq.shape}")
     for name, factor in (("old_factor", old_factor), ("new_factor", new_factor)):
-        if isinstance(factor, bool) or not isinstance(factor, (int, float)) or not factor > 0:
+        number = isinstance(factor, (int, float)) and not isinstance(factor, bool)
+        if not number or not factor > 0:
             raise ValueError(f"{name} must be a number > 0, got {factor!r}")
     angles = positions[:, None] * (new - old)[None, :]
     return rotate_pairs(keys, angles, layout=layout) * (new_factor / old_factor)
@@ -288,7 +302,8 @@ def mrope_next_positions(delta, context_len, n_new=1):
     delta = check_int(delta, "delta")
     context_len = check_int(context_len, "context_len", min=0)
     n_new = check_int(n_new, "n_new", min=1)
-    return np.tile(np.arange(context_len + delta, context_len + delta + n_new, dtype=np.int64), (3, 1))
+    start = context_len + delta
+    return np.tile(np.arange(start, start + n_new, dtype=np.int64), (3, 1))
 
 
 #: How serving engines hold RoPE: what they cache, which layout flag they read, how a scaling

@@ -50,7 +50,8 @@ def llama4_attention_temperature(positions, *, floor_scale=8192, attn_scale=0.1)
     >>> llama4_attention_temperature([0, 8190, 8191, 10**6]).round(4).tolist()
     [1.0, 1.0, 1.0693, 1.4812]
     """
-    return _log_floor_temperature(positions, floor_scale, "floor_scale", attn_scale, "attn_scale", 1.0)
+    return _log_floor_temperature(positions, floor_scale, "floor_scale",
+                                  attn_scale, "attn_scale", 1.0)
 
 
 def rms_norm(x, weight=None, *, eps=1e-6):
@@ -86,7 +87,8 @@ def rms_norm(x, weight=None, *, eps=1e-6):
     return gain * x / np.sqrt(np.mean(x * x, axis=-1, keepdims=True) + eps)
 
 
-def ministral3_attention_temperature(positions, *, original_max_position_embeddings=16384, beta=0.1):
+def ministral3_attention_temperature(positions, *,
+                                     original_max_position_embeddings=16384, beta=0.1):
     r"""Ministral 3's (and Mistral 4's) query scale, applied on *every* layer.
 
     .. math:: \tau(p) = 1 + \beta\,\ln\!\big(1 + \lfloor p / L \rfloor\big)

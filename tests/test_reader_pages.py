@@ -95,6 +95,57 @@ def test_chapters_show_no_check_code_no_docstrings_and_no_bare_booleans(counts, 
     assert not pages, f"visible {key.replace('_', ' ')} by default: {pages}"
 
 
+# A chapter whose long code lines its owner is still wrapping (tinymodel's rewrite of ch. 15).
+WRAPPING = {"15-train-a-tiny-model"}
+
+
+@pytest.mark.book
+def test_no_visible_code_line_is_wider_than_a_code_box(counts):
+    # A code box holds 88 columns at 1280 px; a longer line scrolls sideways. Included
+    # rope_core functions and chapter cells are wrapped at the source.
+    pages = {name: c["long_code_lines"] for name, c in counts.items()
+             if name != "total" and name not in WRAPPING and c["long_code_lines"]}
+    assert not pages, f"visible code lines over {measure_pages.LONG} characters: {pages}"
+
+
+# ASCII stand-ins for maths in a claim line: Greek names, ^T, x_i, <u, v>, conj(), sqrt(),
+# and a hyphen used as a minus sign. (W_q, W_k stay: the weights' names in the code.)
+ASCII_MATHS = re.compile(r"\b(theta|alpha|beta|omega|epsilon|lambda|phi|pi|sqrt|conj)\b|\^T\b"
+                         r"|\b(?!W_[qkvo]\b)[A-Za-z]_(\{|[0-9a-z]\b)|<[A-Za-z]|\w - \w")
+MATHS_PAGES = ["index", "rope-in-15-minutes", "01-why-positions", "02-rotations", "03-complex-form",
+               "04-deriving-rope", "05-d-dimensions", "06-computing-fast", "07-relative-position"]
+
+
+def claim_statements(html: str) -> list[str]:
+    """The statements of a page's claim lines, without their numbers."""
+    from bs4 import BeautifulSoup
+
+    lines = BeautifulSoup(html, "html.parser").select(".rope-claim")
+    for line in lines:
+        for part in line.select(".rope-claim-mark, .rope-claim-numbers"):
+            part.decompose()
+    return [" ".join(line.get_text(" ").split()) for line in lines]
+
+
+def test_ascii_maths_is_recognised():
+    bad = ["R(m theta) = R(theta)^m", "q^T R k", "e^{i alpha}", "2 pi", "p_m . p_n", "<u, v>", "m - n"]
+    good = ["R(mθ) = R(θ)ᵐ", "qᵀR((n − m)θ)k", "the off-by-one multiplies every frequency by base^(2/d)",
+            "rope_core's production apply_rope equals the dense Rₘx too", "all offsets beyond rₘₐₓ = 4",
+            "'permuted W_k with the query head count' changes the scores"]
+    assert all(ASCII_MATHS.search(s) for s in bad)
+    assert not any(ASCII_MATHS.search(s) for s in good)
+
+
+@pytest.mark.book
+def test_claim_lines_of_the_first_part_read_as_maths(built_book):
+    seen, ascii_lines = 0, []
+    for name in MATHS_PAGES:
+        statements = claim_statements((built_book / "book" / f"{name}.html").read_text())
+        seen += len(statements)
+        ascii_lines += [f"{name}: {s}" for s in statements if ASCII_MATHS.search(s)]
+    assert seen >= 100 and not ascii_lines, "\n".join(ascii_lines)
+
+
 @pytest.mark.book
 def test_every_claim_still_shows_its_result(built_book):
     # Folding must not lose a claim: every chapter shows at least one "✓" line, and every
@@ -181,3 +232,31 @@ def test_the_landing_page_starts_with_a_widget_and_a_way_in(built_book, book_ser
     page.locator("article a.sd-btn", has_text="Start with chapter 1").click()
     page.wait_for_load_state()
     assert page.url.endswith("01-why-positions.html")
+
+
+# Each display formula on the page, with every fold open: how much wider it is than its box.
+FORMULA_OVERFLOW_JS = """() => [...document.querySelectorAll('article div.math')]
+  .filter((m) => m.getClientRects().length > 0)
+  .map((m) => { const c = m.querySelector('mjx-container');
+                return [m.id || (m.closest('[id]') || {}).id || '?', c.scrollWidth - c.clientWidth]; })"""
+
+
+@pytest.mark.browser
+def test_no_formula_of_the_first_part_scrolls_sideways_on_a_phone(book_server, chromium, screenshot_dir):
+    # A 390 px phone: every display formula of these pages (solutions opened too) fits the
+    # text column; the equation number goes under the formula there.
+    from _browser import PHONE, open_everything, open_page
+
+    context, page, log = open_page(chromium, "dark", viewport=PHONE, touch=True)
+    wide, formulas = [], 0
+    for name in MATHS_PAGES + ["notation"]:
+        page.goto(f"{book_server}/book/{name}.html", wait_until="load")
+        open_everything(page)
+        seen = page.evaluate(FORMULA_OVERFLOW_JS)
+        formulas += len(seen)
+        wide += [f"{name} {label}: {extra} px" for label, extra in seen if extra > 1]
+    page.goto(f"{book_server}/book/05-d-dimensions.html", wait_until="load")
+    page.locator("#equation-eq-ch05-block").screenshot(path=str(screenshot_dir / "reader-phone-block-matrix.png"))
+    context.close()
+    assert formulas >= 55 and not wide, wide
+    assert log.page_errors == []

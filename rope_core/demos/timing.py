@@ -36,8 +36,8 @@ def best_time(function, repeats):
     return best
 
 
-def compare_dense_and_elementwise(dims=(8, 16, 32, 64, 128, 256, 512), *, n_vectors=1024, repeats=5,
-                                  base=10000.0):
+def compare_dense_and_elementwise(dims=(8, 16, 32, 64, 128, 256, 512), *,
+                                  n_vectors=1024, repeats=5, base=10000.0):
     r"""Time one rotation per vector with the dense matrix and with the element-wise form.
 
     Parameters
@@ -80,15 +80,18 @@ def compare_dense_and_elementwise(dims=(8, 16, 32, 64, 128, 256, 512), *, n_vect
         x = rng.standard_normal((n_vectors, dim))
         angles = rope_angles(np.arange(n_vectors), int(dim), base)
         cos, sin = np.repeat(np.cos(angles), 2, -1), np.repeat(np.sin(angles), 2, -1)
-        elementwise = best_time(lambda x=x, c=cos, s=sin: x * c + rotate_every_two(x) * s, repeats)
+        elementwise = best_time(
+            lambda x=x, c=cos, s=sin: x * c + rotate_every_two(x) * s, repeats)
         elementwise_seconds.append(elementwise / n_vectors)
 
         n_dense = int(max(1, min(n_vectors, _DENSE_BUDGET // (dim * dim))))
-        matrices = np.array([block_rotation(a) for a in angles[:n_dense]])  # (n_dense, d, d)
-        columns = x[:n_dense, :, None]                          # (n_dense, d, 1)
+        # (n_dense, d, d) matrices times (n_dense, d, 1) columns
+        matrices = np.array([block_rotation(a) for a in angles[:n_dense]])
+        columns = x[:n_dense, :, None]
         dense = best_time(lambda a=matrices, b=columns: np.matmul(a, b), repeats)
         dense_seconds.append(dense / n_dense)
-    dense_seconds, elementwise_seconds = np.array(dense_seconds), np.array(elementwise_seconds)
+    dense_seconds = np.array(dense_seconds)
+    elementwise_seconds = np.array(elementwise_seconds)
     return {
         "dims": dims,
         "dense_seconds": dense_seconds,

@@ -171,6 +171,39 @@ def test_chapters_are_numbered_and_say_where_the_reader_is(built_book):
         assert re.search(rf"Exercise {number}\.1\b", html), f"{page.name}: exercises not numbered {number}.n"
 
 
+@pytest.mark.book
+def test_links_to_chapters_read_chapter_k_not_the_title(built_book):
+    # "as chapter 5 shows", the title on hover, rather than "as Fill d dimensions with clock
+    # hands turning at different speeds shows".
+    from bs4 import BeautifulSoup
+
+    pages = measure_pages.chapter_pages(built_book)
+    titles = {}
+    for page in pages:
+        h1 = BeautifulSoup(page.read_text(), "html.parser").select_one("article h1")
+        number, title = re.match(r"(\d+)\.\s*(.*)", " ".join(h1.get_text(" ").split()).rstrip("#").strip()).groups()
+        titles[page.name] = (number, title)
+    numbered, by_title, wrong_case = 0, [], []
+    for page in pages + [built_book / "book" / "rope-in-15-minutes.html"]:
+        article = BeautifulSoup(page.read_text(), "html.parser").find("article")
+        for link in article.select("a.reference.internal"):
+            target, shown = link.get("href", "").split("#")[0], " ".join(link.get_text(" ").split())
+            if target not in titles or link.select_one("span.doc") is None:
+                continue
+            number, title = titles[target]
+            by_title += [f"{page.name} -> {target}"] if shown == title else []
+            if re.fullmatch(rf"([Cc]hapter )?{number}", shown):
+                numbered += 1
+                assert link.get("title") == f"{number}. {title}", f"{page.name}: {link}"
+                before = "".join(s.get_text() if hasattr(s, "get_text") else str(s)
+                                 for s in reversed(list(link.previous_siblings)))
+                starts = not before.strip() or re.search(r"[.!?:]\s+$", before)
+                if shown.startswith("C") != bool(starts):
+                    wrong_case.append(f"{page.name}: ...{before[-30:]!r} {shown}")
+    assert not by_title and numbered >= 50, (by_title, numbered)
+    assert not wrong_case, wrong_case  # "Chapter 5" starts a sentence, "chapter 5" does not
+
+
 # ---- in the browser ----------------------------------------------------------------------
 
 # Characters per full line of long paragraphs of plain text (no maths, code or markup): the

@@ -95,10 +95,11 @@ def extension_bars(results):
             for i, v in enumerate(values):
                 ax.plot([x[i] + offset] * len(v), list(v.values()), "k.", ms=4)
         ax.set_xticks(x, [SCHEME_STYLE[s][0] for s in SCHEMES])
-        ax.set(title=f"base {base:g}", ylim=(0, 1.02))
+        # Head room above 1 for the legend, which would otherwise cover the first bars.
+        ax.set(title=f"base {base:g}", ylim=(0, 1.25), yticks=np.linspace(0, 1, 6))
         ax.grid(alpha=0.3, axis="y")
     axes[0].set_ylabel("accuracy at length 256")
-    axes[0].legend(fontsize=8, loc="upper left")
+    axes[0].legend(fontsize=8, loc="upper center", ncol=2)
     return fig
 
 

@@ -130,10 +130,13 @@ $R\mathbf{e}_0$, $R\mathbf{e}_1$ (the columns of the live matrix beside it) and 
 positions. The complex read-out is the same rotation written as $q\,e^{\mathrm{i}m\theta}$ (chapter
 {doc}`03-complex-form`).""",
             r"The rotation explorer's view at positions 3 and 21 ($\theta = 0.3$, the widget's default): the green "
-            r"arrow is $\mathbf{q}$ turned by $m\theta$; at 21 it is back near its start.",
+            r"arrow is $\mathbf{q}$ turned by $m\theta$, the dashed arrows are $R\mathbf{e}_0$ and $R\mathbf{e}_1$, "
+            r"the columns of the matrix written top left; at 21, the closest return so far, it is back near its start.",
             "Two panels. Left, a blue vector q at about 27 degrees and a green copy of it rotated by 0.9 radians, "
-            "with an arc between them. Right, the same vector rotated by 6.3 radians, almost back on q, with grey "
-            "dots marking the 21 earlier positions on the circle.",
+            "with an arc labelled m theta between them, two dashed unit arrows R e0 and R e1 at right angles, and "
+            "the 2 by 2 matrix 0.622, minus 0.783, 0.783, 0.622 in the corner. Right, the same vector rotated by "
+            "6.3 radians, almost back on q and ringed as the closest return, with grey dots marking the 21 earlier "
+            "positions on the circle.",
             function="plot_rotation", left="(1.0, 0.5), position=3, theta=0.3",
             right="(1.0, 0.5), position=21, theta=0.3",
             lesson="A rotation turns a vector and keeps its length; the angle grows with the position.",
@@ -158,8 +161,11 @@ complex wish rules out the parity candidate.""",
             r"""The query sits at $m + \Delta$, the key at $n + \Delta$; the dashed arrows are the pair before the
 shift. Move $\Delta$: both arrows turn, the angle between them does not, and neither does the score
 (the flat strip); only $n - m$ moves it (the cosine).""",
-            "Shifting both positions by 9 turns both vectors by the same angle; the score in the title does not change.",
-            "Two panels with a blue rotated query and an orange rotated key. Between the left panel (no shift) and the "
+            "Shifting both positions by 9 turns both vectors by the same angle γ apart; the score in the title does "
+            "not change: it sits on the flat strip against Δ, while the strip against n − m is a cosine.",
+            "Two panels with a blue rotated query and an orange rotated key and the arc of the angle gamma between "
+            "them. Under each are two small strips, the score against the shift (a flat line) and against n minus "
+            "m (a cosine), each with a dot. Between the left panel (no shift) and the "
             "right panel (shift 9) both arrows have turned by the same angle, and both titles show the same score, "
             f"{_relative_score():.4f}, the value the widget reads out for m = {RELATIVE['m']} and n = {RELATIVE['n']}.",
             function="plot_relative_invariance",
@@ -178,14 +184,17 @@ k = {_vector_code(RELATIVE['k_angle'], RELATIVE['k_length'])}
             r"""Each pair $i$ is a hand turning $\theta_i = \text{base}^{-2i/d}$ radians per position; the number
 under each face counts its turns. Grey hands on dashed faces have a wavelength longer than the
 chosen context $L$: they never complete a turn in it. The widget asks how many hands have turned
-once by $m = L$; its time-lapse runs $m$ on a logarithmic clock, and its odometer row reads
-$m/\beta^i$, the digits picture of chapter 5.""",
-            r"Eight clock hands for $d = 16$ at positions 5 and 50: the first hands spin, the last barely move. "
-            "Dashed clocks do not complete a turn in 256 tokens.",
-            "Two grids of eight small clocks. At position 5 and at position 50 the first clocks show very different "
-            "hand angles while the last four, drawn dashed, point almost to the right in both.",
-            function="plot_frequency_clocks", left="position=5, dim=16, base=10000.0, context=256",
-            right="position=50, dim=16, base=10000.0, context=256",
+once by $m = L$; its time-lapse runs $m$ on a logarithmic clock, and its odometer row writes the
+digits $\lfloor m/\beta^i\rfloor \bmod \beta$ of $m$, the digits picture of chapter 5.""",
+            r"Left: the eight clock hands of $d = 16$ at position 5, the turns under each face; the last four, grey "
+            r"and dashed, do not complete a turn in 256 tokens. Right: chapter 5's toy head, $d = 8$ at base "
+            r"$10\,000$ ($\beta = 10$), at position 1234, whose odometer spells 1234.",
+            "Two grids of clocks with a turn count under each face and an odometer row of digit boxes below. Left, "
+            "eight clocks at position 5, where the first hands point in different directions, the last four, grey on "
+            "dashed faces, point almost to the right. Right, four clocks at position 1234 with the odometer "
+            "digits 1, 2, 3, 4.",
+            function="plot_frequency_clocks", left="position=5, dim=16, base=10000.0, context=256, odometer=True",
+            right="position=1234, dim=8, base=10000.0, context=256, odometer=True",
             lesson="Every pair is a clock hand with its own speed: fast hands for neighbours, slow hands for far.",
             thumb_alt="Eight small clocks at position 5: the first hands spread, the last four, dashed, point right.",
         ),
@@ -211,7 +220,9 @@ and stays far above them; the bounds fall with distance, the random pairs' band 
             "the y axis is linear up to 1 and logarithmic above.",
             "Two plots against distance from 0 to 1024. In each, three dashed bound lines sit between 2 and 120, "
             "far above the scores below 1. The aligned score falls from 1 with oscillations, a green band of "
-            "correlated pairs falls from 0.5, an orange band of random pairs stays centred on 0 with the same width.",
+            "correlated pairs falls from 0.5, an orange band of random pairs stays centred on 0 with the same width. "
+            "At distance 128 a bracket from the aligned score up to its bound is labelled with their ratio "
+            "(28 times at base 10 000).",
             function="plot_decay", left="base=10000.0", right="base=100.0",
             lesson="RoFormer's bound stays far above every score; random scores do not decay at all.",
             thumb_alt="Dashed bound lines far above a falling aligned score and a flat band of random scores.",

@@ -168,6 +168,28 @@ def test_embedded_state_per_widget_under_200_kb(built_book):
     assert max(sizes) <= 200_000, sizes
 
 
+def test_sliders_are_the_ones_each_widget_declares(gallery):
+    # The sliders come from the registry, not from a count written here: every range input of
+    # every widget is one of its class's declared slider traits (``_sliders``: "theta" for
+    # ``theta_index``), and reaches every value that trait accepts in Python.
+    page, _ = gallery
+    widgets = page.locator(".rope-w")
+    assert widgets.count() == len(W.REGISTRY)
+    total = 0
+    for w, cls in enumerate(W.REGISTRY):
+        declared = {name: stops(cls()) for name, stops in cls._sliders.items()}
+        drawn = widgets.nth(w).locator("input[type=range]").evaluate_all(
+            "(is) => is.map((i) => [i.dataset.name, Number(i.max) + 1])")
+        assert drawn or not declared, cls.__name__
+        for name, stops in drawn:
+            trait = name if name in declared else f"{name}_index"
+            assert trait in declared, (cls.__name__, name, sorted(declared))
+            assert stops >= declared[trait], (cls.__name__, name, stops, declared[trait])
+        assert len({name for name, _ in drawn}) == len(drawn), (cls.__name__, drawn)
+        total += len(drawn)
+    assert page.locator(".rope-w input[type=range]").count() == total
+
+
 def test_sliders_are_labelled_and_keep_their_keys(gallery):
     page, _ = gallery
     inputs = page.locator(".rope-w input[type=range]")

@@ -275,6 +275,11 @@ def test_decay_widget_and_view_draw_the_demos_table():
     np.testing.assert_array_equal(drawn["bound, q = k"], table["bound"][b])
     np.testing.assert_array_equal(drawn["random q, k: mean ± 1 sd"], table["random"]["mean"][b])
     np.testing.assert_array_equal(drawn["bound, random q, k (mean)"], table["random"]["bound"][b])
+    # The gap at r = 128, as the widget's cursor labels it: the bound is 28 times the score.
+    r = list(table["distances"]).index(128)
+    ratio = table["bound"][b][r] / abs(table["aligned"][b][r])
+    label = [t.get_text() for t in ax.texts if t.get_gid() == "gap-label"]
+    assert label == [f"bound = {ratio:.0f}× |score|"] and round(ratio) == 28, (label, ratio)
     plt.close(ax.figure)
 
 

@@ -165,8 +165,26 @@ def test_static_views_draw_the_demos_table():
     arrows = [text.xy for text in ax.texts if hasattr(text, "xy")]
     np.testing.assert_allclose(arrows[0], state["q"], atol=1e-12)
     np.testing.assert_allclose(arrows[1], state["rotated"], atol=1e-12)
-    np.testing.assert_allclose(np.column_stack(ax.lines[-1].get_data()), state["trail"], atol=1e-12)
+    # The rotated axis vectors (the matrix's columns) and the matrix itself, as the widget draws.
+    c, s = np.cos(state["angle"]), np.sin(state["angle"])
+    np.testing.assert_allclose(arrows[2], (c, s), atol=1e-12)
+    np.testing.assert_allclose(arrows[3], (-s, c), atol=1e-12)
+    columns = {t.get_gid(): t.get_text() for t in ax.texts if (t.get_gid() or "").startswith("matrix-col")}
+    assert columns == {"matrix-col0": f"{c:.3f}\n{s:.3f}".replace("-", "\u2212"),
+                       "matrix-col1": f"{-s:.3f}\n{c:.3f}".replace("-", "\u2212")}
+    trail = [line for line in ax.lines if line.get_gid() == "trail"]
+    np.testing.assert_allclose(np.column_stack(trail[0].get_data()), state["trail"], atol=1e-12)
     assert f"{state['angle']:.3g}" in ax.get_title()
+    assert any(t.get_gid() == "arc-label" for t in ax.texts)
+    matplotlib.pyplot.close(ax.figure)
+    # Past half a turn: the closest return is ringed and named in the title (rotation_table's).
+    ax = plots.plot_rotation((1.0, 0.5), position=21, theta=0.3)
+    table = demo.rotation_table([0.3], 21)
+    best = int(table["closest"][0, -1])
+    ring = [line for line in ax.lines if line.get_gid() == "closest"]
+    np.testing.assert_allclose(np.ravel(ring[0].get_data()), demo.rotation_state((1.0, 0.5), 21, 0.3)["rotated"] if best == 21
+                               else demo.rotation_state((1.0, 0.5), 21, 0.3)["trail"][best], atol=1e-12)
+    assert f"closest return $m = {best}$ ({table['closest_offset'][0, -1]:.3g} rad)" in ax.get_title()
     matplotlib.pyplot.close(ax.figure)
 
     widget = W.RelativeInvariance(m=3, n=9, shift=4)
@@ -179,6 +197,17 @@ def test_static_views_draw_the_demos_table():
     np.testing.assert_allclose(arrows[3], state["rotated_k"], atol=1e-12)
     assert "Delta = 4" in ax.get_title()
     assert float(re.search(r"= (-?[\d.]+)\$$", ax.get_title()).group(1)) == pytest.approx(state["score"], abs=5e-3)
+    # γ in the title and as an arc; the two strips under the dial: flat against Δ, a cosine
+    # against n − m, each with its dot at this state (relative_strips, the widget's table).
+    assert f"gamma = {np.degrees(state['angle']):.0f}°" in ax.get_title()
+    assert [p.get_gid() for p in ax.patches].count("gamma") == 1
+    strips = demo.relative_strips(widget._q, widget._k, 3, 9, widget._theta, 24)
+    by_shift, by_offset = (inset.lines for inset in ax.child_axes)
+    np.testing.assert_allclose(by_shift[0].get_ydata(), strips["by_shift"], atol=1e-12)
+    np.testing.assert_allclose(by_offset[0].get_ydata(), strips["by_offset"], atol=1e-12)
+    assert np.ptp(strips["by_shift"]) < 1e-12 < np.ptp(strips["by_offset"])
+    np.testing.assert_allclose([by_shift[1].get_xdata()[0], by_offset[1].get_xdata()[0]], [4, 6])
+    np.testing.assert_allclose([by_shift[1].get_ydata()[0], by_offset[1].get_ydata()[0]], [state["score"]] * 2, atol=1e-12)
     matplotlib.pyplot.close(ax.figure)
 
 

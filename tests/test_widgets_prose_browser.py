@@ -33,6 +33,10 @@ def test_chapter_5_clocks_and_matrix_prose(chromium, book_server):
     head = re.search(r"the (\d+) hands of a \$d = (\d+)\$ head at base \$10\\,000\$", clocks)
     context_length = re.search(r"context length \$L = (\d+)\$", clocks)
     assert head and context_length, clocks
+    odometer = re.search(r"writes \$m\$'s digits \$\\lfloor m/\\beta\^i\\rfloor \\bmod \\beta\$.*pair 0 on the right; the "
+                         r"button \"([^\"]+)\" picks the toy head above \(\$d = (\d+)\$, base \$10\\,000\$, \$\\beta = (\d+)\$\), "
+                         r"and the wheels then spell \$m\$ in decimal", clocks)
+    assert odometer, clocks
     matrix = prose_before("05-d-dimensions.md", "RotationMatrixHeatmap")
     assert "pairs all start at $(1, 0)$" in matrix and "bottom-right ones hardly change" in matrix, matrix
     context, page, log = open_book_page(chromium, book_server, "05-d-dimensions.md")
@@ -43,6 +47,18 @@ def test_chapter_5_clocks_and_matrix_prose(chromium, book_server):
         assert root.locator('output[data-name="base"]').inner_text() == "10000"
         assert int(summary["context"]) == int(context_length.group(1))
         assert int(dataset(root.locator('[data-readout="question"]'))["context"]) == int(context_length.group(1))
+        # The odometer: digit i = ⌊m/β^i⌋ mod β, pair 0 on the right; the button named in the
+        # prose picks d = 8 at base 10^4, where β = 10 and the wheels spell m in decimal.
+        assert "⌊m/βi⌋ mod β" in root.locator('text[data-label="odometer"]').text_content().replace("\u200b", "")
+        assert root.locator('text[data-wheel="0"]').bounding_box()["x"] > root.locator('text[data-wheel="1"]').bounding_box()["x"]
+        root.locator('button[data-name="decimal"]', has_text=odometer.group(1)).click()
+        assert root.locator('output[data-name="dim"]').inner_text() == odometer.group(2)
+        assert root.locator('output[data-name="base"]').inner_text() == "10000"
+        title = dataset(root.locator('text[data-label="odometer"]'))
+        assert float(title["digitBase"]) == int(odometer.group(3))
+        m = int(title["position"])
+        wheels = root.locator("text[data-wheel]").evaluate_all("(ts) => ts.sort((a, b) => b.dataset.wheel - a.dataset.wheel).map((t) => t.textContent)")
+        assert int("".join(wheels)) == m and len(wheels) == int(odometer.group(2)) // 2, (m, wheels)
         # The matrix: x's pairs are (1, 0); at the last position the bottom-right block has
         # hardly turned (the prompt holds at the widget's default base).
         heat = page.locator(".rope-w", has=page.locator("g[data-dial]"))

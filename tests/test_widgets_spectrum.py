@@ -22,6 +22,7 @@ from rope_core.demos.spectrum import (
     clock_table,
     layout_table,
     matrix_table,
+    position_digits,
 )
 
 SETTINGS = 50
@@ -151,6 +152,20 @@ def test_views_draw_the_tables():
     drawn = [np.arctan2(line.get_ydata()[1] - line.get_ydata()[0], line.get_xdata()[1] - line.get_xdata()[0])
              for line in ax.lines]
     np.testing.assert_allclose(np.mod(drawn, 2 * np.pi), hands, atol=1e-9)
+    plt.close(ax.figure)
+    # The print view carries the widget's marks: turns under each face, grey hands beyond L, and
+    # (odometer=True) the digits of m in base β, here 1234 in decimal.
+    ax = plots.plot_frequency_clocks(position=1234, dim=8, base=10000.0, context=256, odometer=True)
+    table = clock_table(8, 10000.0, [1234], [256])
+    texts = {t.get_gid(): t.get_text() for t in ax.texts if t.get_gid()}
+    assert [texts[f"turns-{i}"] for i in range(4)] == [f"{v:.3g} turns" for v in table["turns"][0]]
+    assert [texts[f"digit-{i}"] for i in range(4)] == ["4", "3", "2", "1"]
+    assert [line.get_color() for line in ax.lines] == [("#6b7280" if far else "#0072B2") for far in table["beyond_context"][0]]
+    plt.close(ax.figure)
+    ax = plots.plot_frequency_clocks(position=10, dim=16, base=10000.0, context=256, odometer=True)
+    texts = {t.get_gid(): t.get_text() for t in ax.texts if t.get_gid()}
+    digits, beta = position_digits([10], 16, 10000.0)
+    assert [texts[f"digit-{i}"] for i in range(8)] == [f"{v:.2f}" for v in digits[0]] and not float(beta).is_integer()
     plt.close(ax.figure)
     ax = plots.plot_rotation_matrix()
     t = matrix_table(d["dim"], d["base"], [d["matrix_position"]])

@@ -27,6 +27,7 @@ from _browser import (
 
 import rope_core as rc
 from rope_core import widgets as W
+from rope_core.demos.spectrum import position_digits
 
 pytestmark = [pytest.mark.browser]
 STATES = 50
@@ -189,9 +190,9 @@ def check_clock_geometry(got, angle, wave, context_len, m):
 
 
 def check_clock_counters_and_odometer(page, m, dim, base, context_len):
-    """Under each face its turns m·θ_i/2π; the odometer's wheel i reads m/β^i with β = base^(2/d)
-    (the same number as m·θ_i: checked against β, not θ); the question and, once m ≥ L, its answer:
-    the hands with a full turn are exactly those with λ_i ≤ L."""
+    """Under each face its turns m·θ_i/2π; the odometer's wheel i shows digit ⌊m/β^i⌋ mod β of m
+    (β = base^(2/d)), equal to rope_core's position_digits and, for a whole β, m's digits in base β;
+    the question and, once m ≥ L, its answer: the hands with a full turn are exactly those with λ_i ≤ L."""
     turns = m * rc.inverse_frequencies(dim, base) / (2 * np.pi)
     counters = page.eval_on_selector_all("text[data-counter]", "(ts) => ts.map((t) => [Number(t.dataset.turns), t.textContent])")
     np.testing.assert_allclose([c[0] for c in counters], turns, rtol=1e-9, atol=1e-12)
@@ -199,13 +200,24 @@ def check_clock_counters_and_odometer(page, m, dim, base, context_len):
         assert text.endswith(" turns"), text
         assert_sig3(readout_numbers(text)[0], want)
     beta = base ** (2 / dim)
-    wheels = page.eval_on_selector_all("text[data-wheel]", "(ts) => ts.map((t) => [Number(t.dataset.wheel), Number(t.dataset.value), t.textContent])")
+    digits, digit_base = position_digits([m], dim, base)
+    wheels = page.eval_on_selector_all(
+        "text[data-wheel]", "(ts) => ts.map((t) => [Number(t.dataset.wheel), Number(t.dataset.value), Number(t.dataset.digit), t.textContent])")
     assert sorted(w[0] for w in wheels) == list(range(dim // 2))
-    for i, value, text in wheels:
+    for i, value, digit, text in wheels:
         assert value == pytest.approx(m / beta**i, rel=1e-9, abs=1e-12), (i, value)
-        shown = 0.0 if text == "0" else float(text.replace("k", "")) * (1000 if text.endswith("k") else 1)
-        assert shown == pytest.approx(m / beta**i, rel=0.06, abs=0.0096), (i, text)
-    assert float(page.locator('text[data-label="odometer"]').get_attribute("data-beta")) == pytest.approx(beta, rel=1e-12)
+        assert digit == digits[0, i], (m, i, digit, digits[0, i])  # the same floats as rope_core
+        if float(digit_base).is_integer():
+            assert text == str(int(digits[0, i])), (i, text)
+        else:
+            assert text == f"{digits[0, i]:.2f}", (i, text)
+    if float(digit_base).is_integer():  # the wheels, highest on the left, spell m in base β
+        spelled = sorted(wheels, key=lambda w: -w[0])
+        assert sum(int(w[3]) * int(digit_base) ** w[0] for w in spelled) == m % int(digit_base) ** (dim // 2)
+    title = page.locator('text[data-label="odometer"]')
+    assert float(title.get_attribute("data-beta")) == pytest.approx(beta, rel=1e-12)
+    assert float(title.get_attribute("data-digit-base")) == digit_base
+    assert "⌊m/βi⌋ mod β" in title.text_content().replace("\u200b", "")
     question = dataset(page.locator('[data-readout="question"]'))
     within = int((rc.wavelengths(dim, base) <= context_len).sum())
     assert int(question["within"]) == within and int(question["turned"]) == int((turns >= 1).sum())
@@ -573,6 +585,41 @@ def test_time_lapse_runs_m_on_a_log_scale_and_respects_reduced_motion(chromium, 
         context.close()
 
 
+def test_odometer_spells_m_in_base_10_for_the_chapters_toy_head(chromium, site):
+    # Chapter 5's digits picture: d = 8 at base 10^4 has β = 10, and digit i = ⌊m/10^i⌋ mod 10.
+    # The button selects that head; every stop, and the positions the time-lapse passes between
+    # stops, are spelled out in decimal on the wheels (highest on the left).
+    context, page, log, widget = open_widget(chromium, site, "FrequencyClocks")
+    data = widget.data
+    first = page.locator('text[data-label="odometer"]')
+    assert float(first.get_attribute("data-digit-base")) != 10  # the default d = 16 head: β = 3.16
+    assert "not whole" in page.locator('text[data-label="odometer-note"]').text_content()
+    button = page.locator('button[data-name="decimal"]')
+    assert button.inner_text() == "digits in base 10"
+    button.focus()
+    page.keyboard.press("Enter")  # keyboard only
+    assert data["dims"][int(page.locator('input[data-name="dim"]').input_value())] == 8
+    assert data["bases"][int(page.locator('input[data-name="base"]').input_value())] == 10000
+    assert page.evaluate("[window.ropeState.dim_index, window.ropeState.base_index]") == [data["dims"].index(8), data["bases"].index(10000)]
+    spelled = lambda: "".join(page.eval_on_selector_all(  # noqa: E731
+        "text[data-wheel]", "(ts) => ts.sort((a, b) => b.dataset.wheel - a.dataset.wheel).map((t) => t.textContent)"))
+    for index, m in enumerate(data["positions"]):
+        set_slider(page, "position", index)
+        assert spelled() == f"{m % 10_000:04d}", (m, spelled())
+        assert f"m = {m} in base 10" in page.locator('text[data-label="odometer-note"]').text_content()
+    check_clock_counters_and_odometer(page, data["positions"][-1], 8, 1e4, data["contexts"][2])
+    set_slider(page, "position", data["positions"].index(64))
+    page.locator('button[data-name="play"]').click()
+    page.wait_for_timeout(3000)  # log10(m + 1) grows 0.4 a second: m ≈ 1000, between stops
+    page.locator('button[data-name="play"]').click()
+    m = int(page.locator('output[data-name="position"]').inner_text())
+    assert m not in data["positions"], m  # between two stops: the page computes the digits itself
+    assert spelled() == f"{m % 10_000:04d}", (m, spelled())
+    check_clock_counters_and_odometer(page, m, 8, 1e4, data["contexts"][2])
+    assert not log.problems(), log.problems()
+    context.close()
+
+
 # Widgets whose smallest drawing label is still under 11 px on screen: none (ContextExtension's
 # 9.8 px and DecayExplorer's 9.4 px at 390 are 11 px since their drawings keep text size too).
 SMALL_TEXT_PENDING: set[tuple[str, str]] = set()
@@ -636,7 +683,11 @@ def test_contrast_phone_targets_and_text_size(chromium, site, screenshot_dir, na
 TAPS = {"FrequencyClocks": ('g[data-pair="5"]', '[data-readout="hover"]'),
         "RotationMatrixHeatmap": ('g[data-dial="2"]', '[data-readout="hover"]'),
         "LayoutExplorer": ('rect[data-feature="5"][data-layout="half"]', '[data-readout="hover"]'),
-        "ContextExtension": ('g[data-dial="50"]', '[data-readout="pair"]')}
+        "ContextExtension": ('g[data-dial="50"]', '[data-readout="pair"]'),
+        "RotationExplorer": ('circle.rope-w-hit-dot[data-position="2"]', '[data-readout="trail"]'),
+        "RelativeInvariance": ('circle[data-strip-hit="offset"]', '[data-readout="strip"]'),
+        "CandidateExplorer": ('rect[data-m="3"][data-n="7"]', '[data-readout="cell"]'),
+        "DecayExplorer": ('rect[data-scrub]', None)}
 
 
 @pytest.mark.parametrize("name", list(TAPS))
@@ -659,9 +710,20 @@ def test_tapped_mark_shows_its_numbers_beside_it_on_a_phone(chromium, site, name
             continue
         assert tip.is_visible()
         box, at = tip.bounding_box(), mark.bounding_box()
+        if readout_selector is None:
+            # DecayExplorer: a tap on the plot picks the distance; the bubble sits under the
+            # q = k score's dot there and repeats the four read-out lines (label and value).
+            at = page.locator('[data-mark="aligned"]').bounding_box()
+            rows = [page.locator(f'[data-readout="{key}"]').evaluate("(v) => `${v.previousSibling.textContent} ${v.textContent}`")
+                    for key in ("distance", "aligned", "random", "correlated")]
+            assert " ".join(tip.inner_text().split()) == " ".join(rows), (tip.inner_text(), rows)
+        else:
+            assert " ".join(tip.inner_text().split()) == " ".join(page.locator(readout_selector).inner_text().split())
+            assert "tap" not in tip.inner_text()  # the mark's numbers, not the idle prompt
         assert at["y"] + at["height"] <= box["y"] <= at["y"] + at["height"] + 12, (box, at)
         assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"], box
-        assert " ".join(tip.inner_text().split()) == " ".join(page.locator(readout_selector).inner_text().split())
+        # On screen: the reader sees the bubble without scrolling.
+        assert box["y"] + box["height"] <= viewport["height"] and box["y"] >= 0, box
         page.locator(".rope-w-title").first.tap()
         assert not tip.is_visible()
         assert not log.problems(), log.problems()

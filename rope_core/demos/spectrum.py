@@ -16,7 +16,8 @@ from ..apply import apply_rope, rope_matrix, rotate_half
 from ..frequencies import inverse_frequencies, wavelengths
 from ..layouts import interleaved_to_half, interleaved_to_half_permutation
 
-__all__ = ["SPECTRUM_DEFAULTS", "clock_positions", "clock_table", "layout_scores", "layout_table", "matrix_table"]
+__all__ = ["SPECTRUM_DEFAULTS", "clock_positions", "clock_table", "layout_scores", "layout_table", "matrix_table",
+           "position_digits"]
 
 #: The book's example: the clocks' d = 16 head at base 10^4 and context 256 (chapter 5), the
 #: matrix of a d = 16 head at m = 2, and the d = 8 layouts with pair 1 highlighted (chapter 6).
@@ -99,6 +100,53 @@ def clock_table(dim, base, positions, contexts):
             "hand": np.mod(angle, 2 * np.pi), "cos": np.cos(angle), "sin": np.sin(angle),
             "turns": angle / (2 * np.pi), "beta": float(base) ** (2 / dim),
             "beyond_context": wavelengths(dim, base)[None, :] > contexts[:, None]}
+
+
+#: A quotient m/β^i within this (relative) distance of a whole number counts as that number, so
+#: that rounding in θ_i = β^{-i} (1000 · 0.0009999… = 0.9999…) does not drop a digit.
+DIGIT_TOLERANCE = 1e-9
+
+
+def position_digits(positions, dim, base):
+    r"""Digit :math:`i` of each position :math:`m` in base :math:`\beta = b^{2/d}`:
+    :math:`\lfloor m/\beta^i\rfloor \bmod \beta`, for :math:`i = 0 \dots d/2 - 1`.
+
+    Pair :math:`i` turns to :math:`m\theta_i = m/\beta^i`; the digits picture takes the same
+    quotient's whole part modulo :math:`\beta`. For a whole-number :math:`\beta` (:math:`d = 8`,
+    :math:`b = 10^4`: :math:`\beta = 10`) these are the digits of :math:`m` written in base
+    :math:`\beta`, lowest first; for any other :math:`\beta` they are not whole numbers.
+
+    Parameters
+    ----------
+    positions : sequence of int, shape (P,)
+    dim : int
+        Head dimension :math:`d` (even).
+    base : float
+        RoPE base :math:`b`.
+
+    Returns
+    -------
+    digits : numpy.ndarray of float, shape (P, d/2)
+        In :math:`[0, \beta)`; whole numbers when :math:`\beta` is.
+    beta : float
+        :math:`\beta`, snapped to the whole number it is within ``DIGIT_TOLERANCE`` of.
+
+    Examples
+    --------
+    >>> from rope_core.demos.spectrum import position_digits
+    >>> digits, beta = position_digits([1234, 1000], 8, 1e4)
+    >>> beta, digits.astype(int).tolist()
+    (10.0, [[4, 3, 2, 1], [0, 0, 0, 1]])
+    """
+    dim, base = check_dim(dim, "dim"), check_base(base)
+    positions = _check_positions(positions)
+    beta = float(base) ** (2 / dim)
+    if abs(beta - round(beta)) <= DIGIT_TOLERANCE * beta:
+        beta = float(round(beta))
+    quotient = positions[:, None] * inverse_frequencies(dim, base)
+    whole = np.floor(quotient + DIGIT_TOLERANCE * np.maximum(1.0, quotient))
+    digits = np.mod(whole, beta)
+    return (np.rint(digits) if beta.is_integer() else digits), beta
 
 
 def matrix_table(dim, base, positions):

@@ -12,8 +12,14 @@ from matplotlib.patches import Arc, Rectangle
 from ..demos.candidates import CANDIDATE_DEFAULTS, CANDIDATES, candidate_table
 from ..demos.context import CONTEXT_DEFAULTS, EXTENSION_METHODS, context_extension_table
 from ..demos.decay import DECAY_DEFAULTS, decay_table
-from ..demos.rotation import relative_state, rotation_state
-from ..demos.spectrum import SPECTRUM_DEFAULTS, clock_table, layout_table, matrix_table
+from ..demos.rotation import relative_state, relative_strips, rotation_state, rotation_table
+from ..demos.spectrum import (
+    SPECTRUM_DEFAULTS,
+    clock_table,
+    layout_table,
+    matrix_table,
+    position_digits,
+)
 from ._style import PALETTE, axes_or_new
 
 __all__ = [
@@ -28,9 +34,14 @@ __all__ = [
 ]
 
 
-def _arrow(ax, vector, colour, label, style="-"):
-    ax.annotate("", xy=vector, xytext=(0, 0),
-                arrowprops=dict(arrowstyle="-|>", color=colour, lw=2, linestyle=style))
+# The widgets' colours for the rotated axis vectors R e0, R e1 and for a hand that does not turn
+# within the context (lesson.css, spectrum.css; light theme).
+_E0, _E1, _SLOW = "#a8407a", "#8a6d00", "#6b7280"
+
+
+def _arrow(ax, vector, colour, label, style="-", lw=2, zorder=3):
+    ax.annotate("", xy=vector, xytext=(0, 0), zorder=zorder,
+                arrowprops=dict(arrowstyle="-|>", color=colour, lw=lw, linestyle=style))
     ax.text(vector[0] * 1.08, vector[1] * 1.08, label, color=colour, ha="center", va="center")
 
 
@@ -44,7 +55,13 @@ def _plane(ax, radius):
 
 
 def plot_rotation(q=(1.0, 0.5), position=3, theta=0.5, *, ax=None):
-    r"""Draw :math:`q`, :math:`R(m\theta)q`, the arc of angle :math:`m\theta` and the earlier positions.
+    r"""Draw what the ``RotationExplorer`` widget shows at one setting: :math:`q`,
+    :math:`R(m\theta)q`, the arc :math:`m\theta`, the rotated axis vectors
+    :math:`R\mathbf{e}_0 = (\cos m\theta, \sin m\theta)` and
+    :math:`R\mathbf{e}_1 = (-\sin m\theta, \cos m\theta)` (dashed), the matrix
+    :math:`R(m\theta)` with its columns in their colours, the earlier positions
+    :math:`R(j\theta)q`, :math:`j < m`, and the closest return to :math:`q` past half a turn,
+    ringed (``rope_core.demos.rotation.rotation_state`` and ``rotation_table``).
 
     Parameters
     ----------
@@ -65,55 +82,129 @@ def plot_rotation(q=(1.0, 0.5), position=3, theta=0.5, *, ax=None):
     q, rotated, trail = shown["q"], shown["rotated"], shown["trail"]
     ax = axes_or_new(ax, figsize=(4.2, 4.2))
     radius = float(np.linalg.norm(q)) or 1.0
-    _plane(ax, radius)
-    if len(trail):
-        ax.plot(trail[:, 0], trail[:, 1], "o", color=PALETTE["neutral"], ms=3, alpha=0.5)
+    _plane(ax, max(radius, 1.0))
+    c, s = np.cos(shown["angle"]), np.sin(shown["angle"])
+    _arrow(ax, q, PALETTE["query"], "q")
+    _arrow(ax, rotated, PALETTE["rotated"], r"$R(m\theta)q$")
+    _arrow(ax, (c, s), _E0, r"$R\mathbf{e}_0$", style="--", lw=1.3, zorder=2)
+    _arrow(ax, (-s, c), _E1, r"$R\mathbf{e}_1$", style="--", lw=1.3, zorder=2)
     start = np.degrees(np.arctan2(q[1], q[0]))
     ax.add_patch(Arc((0, 0), 0.7 * radius, 0.7 * radius, theta1=start,
                      theta2=start + np.degrees(shown["angle"]), color=PALETTE["accent"], lw=2))
-    _arrow(ax, q, PALETTE["query"], "q")
-    _arrow(ax, rotated, PALETTE["rotated"], r"$R(m\theta)q$")
-    ax.set_title(rf"$m = {position}$, $\theta = {theta:g}$, $m\theta = {shown['angle']:.3g}$ rad")
+    if position:
+        middle = np.radians(start) + (shown["angle"] % (2 * np.pi) or 2 * np.pi) / 2
+        ax.text(0.52 * radius * np.cos(middle), 0.52 * radius * np.sin(middle), r"$m\theta$",
+                color=PALETTE["accent"], ha="center", va="center", gid="arc-label")
+    # The live matrix, top left: column 0 is R e0, column 1 is R e1.
+    ax.text(0.03, 0.97, r"$R(m\theta) =$", transform=ax.transAxes, ha="left", va="top", fontsize=8)
+    for j, column in enumerate(((c, s), (-s, c))):
+        ax.text(0.33 + 0.13 * j, 0.97, "\n".join(f"{v:.3f}".replace("-", "\u2212") for v in column),
+                transform=ax.transAxes, ha="right", va="top", fontsize=8, color=(_E0, _E1)[j], gid=f"matrix-col{j}")
+    returns = rotation_table([float(theta)], int(position))
+    best = int(returns["closest"][0, -1])
+    if best >= 0:
+        at = trail[best] if best < len(trail) else rotated
+        ax.plot(*at, "o", ms=10, mfc="none", mec=PALETTE["neutral"], mew=1.2, gid="closest")
+        ax.text(at[0] * 1.12, at[1] * 1.12 - 0.12, f"{best}", fontsize=7, color=PALETTE["neutral"], ha="center")
+        offset = returns["closest_offset"][0, -1]
+        closest = f", closest return $m = {best}$ ({offset:.3g} rad)"
+    else:
+        closest = ""
+    if len(trail):
+        ax.plot(trail[:, 0], trail[:, 1], "o", color=PALETTE["neutral"], ms=3, alpha=0.5, gid="trail")
+    ax.set_title(rf"$m = {position}$, $\theta = {theta:g}$, $m\theta = {shown['angle']:.3g}$ rad" + closest, fontsize=9)
     return ax
 
 
-def plot_relative_invariance(q=(1.0, 0.35), k=(0.2, 0.75), m=2, n=7, shift=0, theta=0.3, *, ax=None):
-    r"""Draw :math:`R_{m+\Delta}q` and :math:`R_{n+\Delta}k`, the state before the shift
-    (:math:`R_m q`, :math:`R_n k`, dashed) when :math:`\Delta > 0`, and the score in the title."""
+def plot_relative_invariance(q=(1.0, 0.35), k=(0.2, 0.75), m=2, n=7, shift=0, theta=0.3, *, max_position=24,
+                             ax=None):
+    r"""Draw what the ``RelativeInvariance`` widget shows at one setting: :math:`R_{m+\Delta}q` and
+    :math:`R_{n+\Delta}k` with the angle :math:`\gamma` between them, the state before the shift
+    (:math:`R_m q`, :math:`R_n k`, dashed) when :math:`\Delta > 0`, and under the dial its two
+    strips: the score against :math:`\Delta = 0 \dots` ``max_position`` (flat) and against
+    :math:`n - m` (a cosine), each with a dot at this state
+    (``rope_core.demos.rotation.relative_state`` and ``relative_strips``). The title gives
+    :math:`\Delta`, :math:`\gamma` and the score."""
     shown = relative_state(q, k, m, n, shift, theta)   # the table the widget draws too
     rq, rk = shown["rotated_q"], shown["rotated_k"]
-    ax = axes_or_new(ax, figsize=(4.2, 4.2))
-    _plane(ax, max(np.linalg.norm(shown["q"]), np.linalg.norm(shown["k"])))
+    ax = axes_or_new(ax, figsize=(4.2, 5.2))
+    radius = max(np.linalg.norm(shown["q"]), np.linalg.norm(shown["k"]))
+    _plane(ax, radius)
     if shift:
         _arrow(ax, shown["ghost_q"], "#999999", rf"$R_{{{m}}}q$", style="--")
         _arrow(ax, shown["ghost_k"], "#999999", rf"$R_{{{n}}}k$", style="--")
     _arrow(ax, rq, PALETTE["query"], rf"$R_{{{m + shift}}}q$")
     _arrow(ax, rk, PALETTE["key"], rf"$R_{{{n + shift}}}k$")
-    ax.set_title(rf"$\Delta = {shift}$: score $= {shown['score']:.3g}$")
+    start, gamma = np.degrees(np.arctan2(rq[1], rq[0])), np.degrees(shown["angle"])
+    ax.add_patch(Arc((0, 0), 0.6 * radius, 0.6 * radius, theta1=start, theta2=start + gamma,
+                     color=PALETTE["accent"], lw=2, gid="gamma"))
+    middle = np.radians(start + gamma / 2)
+    ax.text(0.45 * radius * np.cos(middle), 0.45 * radius * np.sin(middle), r"$\gamma$", color=PALETTE["accent"],
+            ha="center", va="center")
+    # The strips below the dial: the y range grows to make room, the dial keeps its scale.
+    ax.set_ylim(-2.25 * radius, 1.3 * radius)
+    ax.set_yticks([t for t in ax.get_xticks() if abs(t) <= 1.3 * radius])
+    strips = relative_strips(shown["q"], shown["k"], m, n, theta, max(int(max_position), shift, abs(n - m)))
+    for box, x, y, dot_x, label in (
+            ((0.04, 0.02, 0.42, 0.2), strips["shifts"], strips["by_shift"], shift, r"score against $\Delta$"),
+            ((0.56, 0.02, 0.42, 0.2), strips["offsets"], strips["by_offset"], n - m, r"score against $n - m$")):
+        inset = ax.inset_axes(box)
+        inset.plot(x, y, color=PALETTE["accent"], lw=1.3)
+        inset.plot([dot_x], [shown["score"]], "o", color=PALETTE["accent"], ms=5)
+        inset.axhline(0, color="#dddddd", lw=0.8)
+        inset.set_ylim(-1.1 * radius**2, 1.1 * radius**2)
+        inset.set_title(label, fontsize=8, pad=2)
+        inset.tick_params(labelsize=6, length=2)
+        inset.set_yticks([])
+    ax.set_title(rf"$\Delta = {shift}$: $\gamma = {gamma:.0f}°$, score $= {shown['score']:.3g}$")
     return ax
 
 
 def plot_frequency_clocks(position=SPECTRUM_DEFAULTS["position"], dim=SPECTRUM_DEFAULTS["dim"],
-                          base=SPECTRUM_DEFAULTS["base"], context=SPECTRUM_DEFAULTS["context"], *, ax=None):
-    r"""Draw the :math:`d/2` clock hands at angles :math:`m\theta_i`; dashed when
-    :math:`2\pi/\theta_i` exceeds ``context``: the ``FrequencyClocks`` widget at one setting
-    (:func:`rope_core.demos.spectrum.clock_table`)."""
+                          base=SPECTRUM_DEFAULTS["base"], context=SPECTRUM_DEFAULTS["context"], *, odometer=False,
+                          ax=None):
+    r"""Draw the :math:`d/2` clock hands at angles :math:`m\theta_i` with the turns each has made
+    under its face; grey hands on dashed faces where :math:`2\pi/\theta_i` exceeds ``context``:
+    the ``FrequencyClocks`` widget at one setting (:func:`rope_core.demos.spectrum.clock_table`).
+    With ``odometer=True`` a row of wheels below shows the digits
+    :math:`\lfloor m/\beta^i\rfloor \bmod \beta` of :math:`m`, highest on the left
+    (:func:`rope_core.demos.spectrum.position_digits`)."""
     clocks = clock_table(dim, base, [position], [context])
-    hands, far_marks = clocks["hand"][0], clocks["beyond_context"][0]
+    hands, far_marks, turns = clocks["hand"][0], clocks["beyond_context"][0], clocks["turns"][0]
     pairs = hands.size
     cols = int(np.ceil(np.sqrt(pairs)))
-    ax = axes_or_new(ax, figsize=(4.5, 4.5))
+    rows = (pairs - 1) // cols + 1
+    ax = axes_or_new(ax, figsize=(4.5, 4.5 + (0.8 if odometer else 0)))
     for i, (angle, far) in enumerate(zip(hands, far_marks)):
         cx, cy = i % cols, -(i // cols)
         ax.add_patch(Arc((cx, cy), 0.8, 0.8, color="#767676", lw=1, linestyle="--" if far else "-"))
-        colour = PALETTE["key"] if far else PALETTE["query"]
+        colour = _SLOW if far else PALETTE["query"]
         ax.plot([cx, cx + 0.38 * np.cos(angle)], [cy, cy + 0.38 * np.sin(angle)], color=colour, lw=2)
-        ax.text(cx, cy - 0.52, f"$\\theta_{{{i}}}$", ha="center", fontsize=7)
+        ax.text(cx - 0.42, cy + 0.36, f"$\\theta_{{{i}}}$", ha="right", fontsize=7)
+        ax.text(cx, cy - 0.55, f"{turns[i]:.3g} turns", ha="center", fontsize=6, gid=f"turns-{i}")
+    bottom = -(rows - 1) - 0.75
+    if odometer:
+        digits, beta = position_digits([position], dim, base)
+        whole = float(beta).is_integer()
+        top = bottom - 0.35
+        title = (r"odometer: digit $i$ = $\lfloor m/\beta^i\rfloor\ \mathrm{mod}\ \beta$, "
+                 + (f"$\\beta$ = {beta:g}" if whole else f"$\\beta$ = {beta:.3g}: not whole, nor are the digits"))
+        ax.text(-0.5, top + 0.15, title, fontsize=7, va="bottom")
+        per_row, step = 8, cols / 8
+        for k in range(pairs):
+            i = pairs - 1 - k
+            x, y = -0.5 + (k % per_row) * step, top - 0.45 - (k // per_row) * 0.75
+            ax.add_patch(Rectangle((x + 0.03, y), step - 0.06, 0.4, fill=False, ec="#767676", lw=0.8))
+            text = f"{digits[0, i]:.0f}" if whole else f"{digits[0, i]:.2f}"
+            ax.text(x + step / 2, y + 0.2, text, ha="center", va="center", fontsize=7, gid=f"digit-{i}")
+            ax.text(x + step / 2, y - 0.12, f"i={i}", ha="center", va="center", fontsize=5, color="#555555")
+        bottom = top - 0.45 - ((pairs - 1) // per_row) * 0.75 - 0.35
     ax.set_xlim(-0.6, cols - 0.4)
-    ax.set_ylim(-(pairs - 1) // cols - 0.75, 0.6)
+    ax.set_ylim(bottom, 0.6)
     ax.set_aspect("equal")
     ax.axis("off")
-    ax.set_title(f"$m$ = {position}, $d$ = {dim}, base = {base:g}")
+    ax.set_title(f"$m$ = {position}, $d$ = {dim}, base = {base:g}; grey, dashed: no turn within $L$ = {context}",
+                 fontsize=8)
     return ax
 
 
@@ -135,11 +226,13 @@ def plot_rotation_matrix(position=SPECTRUM_DEFAULTS["matrix_position"], dim=SPEC
 
 def plot_decay(dim=DECAY_DEFAULTS["dim"], base=10000.0, max_distance=DECAY_DEFAULTS["max_distance"],
                seed=DECAY_DEFAULTS["seed"], samples=DECAY_DEFAULTS["samples"],
-               correlation=DECAY_DEFAULTS["correlation"], *, ax=None):
+               correlation=DECAY_DEFAULTS["correlation"], *, distance=128, ax=None):
     r"""Scores divided by :math:`|q|\,|k|` against distance, each with RoFormer's bound (dashed)
     in the same unit: the ``DecayExplorer`` widget at one base
     (:func:`rope_core.demos.decay.decay_table`). The y axis is linear up to 1 and logarithmic
-    above (symlog), so the scores and their far larger bounds fit one plot."""
+    above (symlog), so the scores and their far larger bounds fit one plot. At ``distance``
+    (``None``: none) a bracket marks the gap between the aligned score and its bound, labelled
+    with their ratio, as the widget's cursor does."""
     curves = decay_table(dim, [base], max_distance, DECAY_DEFAULTS["step"], seed, samples, correlation)
     r = curves["distances"]
     ax = axes_or_new(ax, figsize=(6, 3.6))
@@ -153,6 +246,15 @@ def plot_decay(dim=DECAY_DEFAULTS["dim"], base=10000.0, max_distance=DECAY_DEFAU
         ax.plot(r, band["mean"][0], color=colour, lw=1.2, label=f"{name}: mean ± 1 sd")
         ax.plot(r, band["bound"][0], color=colour, lw=1.2, ls="--" if group == "random" else ":",
                 label=f"bound, {name} (mean)")
+    if distance is not None:
+        i = int(np.argmin(np.abs(r - distance)))
+        score, bound = curves["aligned"][0][i], curves["bound"][0][i]
+        ax.axvline(r[i], color="#999999", lw=0.8, ls=(0, (4, 3)))
+        ax.annotate("", xy=(r[i] + 6, bound), xytext=(r[i] + 6, score), gid="gap",
+                    arrowprops=dict(arrowstyle="<->", color=PALETTE["neutral"], lw=1))
+        ratio = bound / abs(score)
+        ax.text(r[i] + 12, 2.0, f"bound = {ratio:.0f}× |score|" if ratio >= 10 else f"bound = {ratio:.2g}× |score|",
+                fontsize=7, color=PALETTE["neutral"], gid="gap-label", bbox=dict(fc="white", ec="none", alpha=0.85, pad=1))
     ax.set_yscale("symlog", linthresh=1.0, linscale=1.5)
     ax.set_ylim(-0.5, 300)
     ax.axhline(1, color="#999999", lw=0.8, ls=(0, (2, 3)))

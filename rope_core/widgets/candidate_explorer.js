@@ -1,7 +1,7 @@
 // The wish as a picture: the score matrix S[m][n] of a candidate encoding f, constant along every
 // diagonal n − m (Toeplitz) exactly when the score depends on n − m only. Every number is
 // Python's (rope_core.demos.candidates); the page picks a table and draws it.
-import { svgEl, htmlEl, slider, readout, fmt3, typeset, frame, keepTextSize, syncer, stepButtons } from "./common.js";
+import { svgEl, htmlEl, slider, readout, fmt3, typeset, frame, keepTextSize, syncer, stepButtons, showTip, hideTip } from "./common.js";
 import { lesson, question } from "./lesson.js";
 
 function render({ model, el }) {
@@ -51,8 +51,23 @@ function render({ model, el }) {
   const stripLine = svgEl("polyline", { class: "rope-w-line", style: "stroke: var(--rope-w-accent)", "data-strip": "diagonal" }, strip);
   const stripDots = svgEl("g", {}, strip);
 
+  // One cell's numbers: its positions, its value in the part shown, the diagonal it lies on.
+  let pointed = null;
+  function showCell(m, n) {
+    pointed = [m, n];
+    const part = state.p === 0 ? "real" : "imag", v = data.tables[state.c][part][m][n];
+    out.cell.textContent = `m = ${m}, n = ${n} (n − m = ${String(n - m).replace("-", "−")}): ${part === "real" ? "score" : "imaginary part"} ${fmt3(v)}`;
+    Object.assign(out.cell.dataset, { m, n, value: v });
+  }
+  function hideCell() {
+    pointed = null;
+    hideTip(root);
+    out.cell.textContent = "point at or tap a cell for its numbers";
+    for (const k of ["m", "n", "value"]) delete out.cell.dataset[k];
+  }
   function draw() {
     const tab = data.tables[state.c];
+    if (pointed) showCell(...pointed);
     const part = state.p === 0 ? "real" : "imag";
     const matrix = tab[part], spreads = tab[`${part}_spread`];
     matrix.forEach((row, m) => row.forEach((v, n) => { paint(cells[m][n], v); cells[m][n].dataset.value = v; }));
@@ -121,17 +136,26 @@ function render({ model, el }) {
   const diagonal = slider(controls, { label: "diagonal n − m", name: "diagonal", values: data.offsets, index: state.d,
     format: (v) => String(v).replace("-", "−"), onInput: sync("d", "diagonal_index") });
   stepButtons(diagonal, "diagonal n − m");
-  // Pointing at a cell (or tapping it) picks its diagonal.
-  cellsLayer.addEventListener("pointerover", (event) => {
+  // Pointing at a cell (or tapping it) picks its diagonal and reads the cell out; on a phone
+  // the read-out's words also appear in a bubble under the cell.
+  const pointAt = (event) => {
     const target = event.target;
     if (!target.dataset || target.dataset.m === undefined) return;
-    const index = data.offsets.indexOf(Number(target.dataset.n) - Number(target.dataset.m));
+    const m = Number(target.dataset.m), n = Number(target.dataset.n);
+    const index = data.offsets.indexOf(n - m);
     if (index !== state.d) diagonal.set(index);
-  });
-  cellsLayer.addEventListener("pointerdown", (event) => cellsLayer.dispatchEvent(new PointerEvent("pointerover", event)));
+    showCell(m, n);
+    showTip(target, out.cell);
+  };
+  cellsLayer.addEventListener("pointerover", pointAt);
+  cellsLayer.addEventListener("pointerdown", pointAt);
+  cellsLayer.addEventListener("pointerleave", (event) => { if (event.pointerType !== "touch") hideCell(); });
+  out.cell = readout(controls, "cell", "cell:");
+  out.cell.setAttribute("aria-live", "polite");
   out.diagonal = readout(controls, "diagonal", "on this diagonal:");
   out.verdict = readout(controls, "verdict", "the whole matrix:");
   out.verdict.setAttribute("aria-live", "polite");
+  hideCell();
   const ask = question(controls, {
     prompt: "Which candidates make every diagonal of the score one colour?",
     choices: [{ label: "only the rotation" }, { label: "rotation and no position" }, { label: "rotation, no position and parity", correct: true }],

@@ -1,7 +1,7 @@
 // Decay: RoFormer's bound drawn above the scores it bounds, in one unit (score ÷ |q||k|), at one
 // base; beside it the bound for every base at once. Every number comes from Python
 // (rope_core.demos.decay); the page looks values up and draws.
-import { svgEl, htmlEl, slider, readout, fmt3, frame, keepTextSize, syncer, stepButtons } from "./common.js";
+import { svgEl, htmlEl, slider, readout, fmt3, frame, keepTextSize, syncer, stepButtons, showTip } from "./common.js";
 import { lesson, question } from "./lesson.js";
 
 const DECAY_SUPERSCRIPT = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
@@ -204,13 +204,24 @@ function render({ model, el }) {
     data.stops.forEach((s, j) => { if (Math.abs(data.distances[s] - r) < Math.abs(data.distances[data.stops[best]] - r)) best = j; });
     if (best !== state.r) distanceControl.set(best);
   };
+  // On a phone the read-outs are a screen below the plot: a bubble under the q = k score's dot
+  // repeats them, one line each (distance, q = k, random, correlated) while a finger scrubs.
+  const tipSource = htmlEl("div");
+  const bubble = () => {
+    tipSource.replaceChildren(...["distance", "aligned", "random", "correlated"].map((key) => {
+      const row = out[key].parentElement;
+      return htmlEl("div", { "data-tip-line": key }, null, `${row.firstChild.textContent} ${out[key].textContent}`);
+    }));
+    showTip(marks.querySelector('[data-mark="aligned"]'), tipSource);
+  };
   scrub.addEventListener("pointerdown", (event) => {
     if (event.button !== 0 && event.pointerType === "mouse") return;
     scrubbing = event.pointerId;
     scrub.setPointerCapture(event.pointerId);
     scrubTo(event);
+    bubble();
   });
-  scrub.addEventListener("pointermove", (event) => { if (scrubbing === event.pointerId) scrubTo(event); });
+  scrub.addEventListener("pointermove", (event) => { if (scrubbing === event.pointerId) { scrubTo(event); bubble(); } });
   for (const name of ["pointerup", "pointercancel"]) scrub.addEventListener(name, () => { scrubbing = null; });
 
   const legend = htmlEl("div", { class: "rope-w-legend" }, controls);

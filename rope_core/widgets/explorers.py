@@ -36,7 +36,14 @@ from ..demos.rotation import (
     rotation_table,
     unit_vector,
 )
-from ..demos.spectrum import clock_positions, clock_table, layout_scores, layout_table, matrix_table
+from ..demos.spectrum import (
+    clock_positions,
+    clock_table,
+    layout_scores,
+    layout_table,
+    matrix_table,
+    position_digits,
+)
 from ._base import (
     RopeWidget,
     SliderError,
@@ -335,7 +342,9 @@ class RelativeInvariance(RopeWidget):
 class FrequencyClocks(RopeWidget):
     r"""The :math:`d/2` pairs as clock hands at angles :math:`m\theta_i`, with the turns each
     has made, the wavelengths against the context :math:`L`, and an odometer whose wheel
-    :math:`i` reads :math:`m/\beta^i` (:math:`\beta = b^{2/d}`).
+    :math:`i` shows digit :math:`\lfloor m/\beta^i\rfloor \bmod \beta` of :math:`m`
+    (:math:`\beta = b^{2/d}`; whole digits when :math:`\beta` is a whole number, e.g.
+    :math:`\beta = 10` at :math:`d = 8`, :math:`b = 10^4`, which a button selects).
 
     The page asks one question: when :math:`m` reaches :math:`L`, how many hands have made a
     full turn? (Those with :math:`\lambda_i \le L`; the others are drawn grey and dashed.) A
@@ -361,8 +370,10 @@ class FrequencyClocks(RopeWidget):
     Python sends :math:`\theta_i` (unrounded), :math:`\lambda_i` and the context marks from
     :func:`rope_core.demos.spectrum.clock_table`; the page draws each hand at
     :math:`m\theta_i \bmod 2\pi` (one multiplication, checked against that table in the
-    browser tests). In a live kernel, assigning new ``dims`` or ``bases`` recomputes the table
-    with ``rope_core`` (any value, not only the precomputed ones).
+    browser tests), and each odometer digit as :func:`rope_core.demos.spectrum.position_digits`
+    does, with the :math:`\beta` it sends (snapped to a whole number when it is one). In a live
+    kernel, assigning new ``dims`` or ``bases`` recomputes the table with ``rope_core`` (any
+    value, not only the precomputed ones).
     """
 
     _esm = module("frequency_clocks")
@@ -424,7 +435,8 @@ class FrequencyClocks(RopeWidget):
             for base in self.bases:
                 clocks = clock_table(dim, base, [0], self._contexts)
                 per_base.append({"theta": exact(clocks["theta"]), "wavelength": exact(clocks["wavelength"]),
-                                 "beta": clocks["beta"], "beyond_context": clocks["beyond_context"].tolist()})
+                                 "beta": clocks["beta"], "digit_base": position_digits([0], dim, base)[1],
+                                 "beyond_context": clocks["beyond_context"].tolist()})
             per_dim.append(per_base)
         self.data = {"dims": list(self.dims), "bases": list(self.bases), "contexts": self._contexts,
                      "positions": self._positions.tolist(), "tables": per_dim}

@@ -1,7 +1,7 @@
 // Frequency clocks: every pair of a head as a clock hand at m·θ_i, with the turns it has made,
-// its wavelength against the context L, and the position m written as the readings
-// m/β^i of an odometer's wheels. Every frequency comes from Python (clock_table); the page
-// multiplies it by m and nothing else.
+// its wavelength against the context L, and the position m written as the digits
+// ⌊m/β^i⌋ mod β of an odometer's wheels. Every frequency comes from Python (clock_table); the page
+// multiplies it by m, wraps it at 2π and takes its whole part modulo β, nothing else.
 import { svgEl, htmlEl, slider, readout, fmt3, typeset, hoverable, frame, arrow, moveArrow, syncer, showTip, hideTip, stepButtons } from "./common.js";
 const TAU = 2 * Math.PI;
 // The time-lapse: log10(m + 1) grows at a constant rate, so the speed in tokens per second
@@ -167,12 +167,12 @@ function render({ model, el }) {
     const redrawBars = (newTab) => { bars.forEach((rect, i) => bar(rect, i, newTab)); placeContext(); };
     return { positionLayer, positionAxis, redrawBars };
   }
-  // The odometer: wheel i reads m/β^i = m·θ_i (β = base^{2/d}), highest wheel on the left as
-  // on a counter, eight wheels a row. With an integer β the whole part of a reading modulo β
-  // is digit i of m in base β.
+  // The odometer: wheel i shows digit ⌊m/β^i⌋ mod β of m (β = base^{2/d}), highest wheel on
+  // the left as on a counter, eight wheels a row. Hand i turns to the same quotient m/β^i.
   function makeOdometer(pairs) {
     const top = 612, left = 8, w = 48, perRow = 8;
-    const title = svgEl("text", { x: left, y: top - 8, class: "rope-w-muted-text", "data-label": "odometer" }, svg);
+    const title = svgEl("text", { x: left, y: top - 22, "data-label": "odometer" }, svg);
+    const note = svgEl("text", { x: left, y: top - 7, class: "rope-w-muted-text", "data-label": "odometer-note" }, svg);
     const wheels = [];
     for (let k = 0; k < pairs; k++) {
       const i = pairs - 1 - k, row = Math.floor(k / perRow), x = left + (k % perRow) * w, y = top + row * 44;
@@ -180,26 +180,27 @@ function render({ model, el }) {
       wheels[i] = svgEl("text", { x: x + w / 2, y: y + 17, "text-anchor": "middle", "data-wheel": i }, svg);
       svgEl("text", { x: x + w / 2, y: y + 38, "text-anchor": "middle", class: "rope-w-muted-text", "data-wheel-label": i }, svg).textContent = `i=${i}`;
     }
-    return { odometer: { title, wheels } };
+    return { odometer: { title, note, wheels } };
   }
-  // A wheel's reading in at most four characters: 12k, 316, 31.6, 3.16, .316, .032, 0.
-  function wheelText(v) {
-    if (v >= 1e4) return `${Math.round(v / 1000)}k`;
-    if (v >= 1000) return `${(v / 1000).toFixed(1)}k`;
-    if (v >= 100) return String(Math.round(v));
-    if (v >= 10) return v.toFixed(1);
-    if (v >= 1) return v.toFixed(2);
-    if (v >= 0.0095) return v.toFixed(3).replace(/^0/, "").slice(0, 4);
-    return "0";
-  }
+  // Digit i of m, as rope_core.demos.spectrum.position_digits computes it: the whole part of
+  // m·θ_i = m/β^i (a quotient within 1e-9 of a whole number counts as it), modulo β.
+  const digit = (m, theta, beta) => {
+    const q = m * theta;
+    const d = Math.floor(q + 1e-9 * Math.max(1, q)) % beta;
+    return Number.isInteger(beta) ? Math.round(d) : d;
+  };
   function drawOdometer(tab, m) {
-    const { title, wheels } = drawn.odometer;
-    typeset(title, `odometer: wheel i reads m/β^i = m·θ_i, β = ${fmt3(tab.beta)}`);
-    title.dataset.beta = tab.beta;
-    wheels.forEach((reading, i) => {
-      const value = m * tab.theta[i], text = wheelText(value);
-      if (reading.textContent !== text) reading.textContent = text;
-      reading.dataset.value = value;
+    const { title, note, wheels } = drawn.odometer;
+    const beta = tab.digit_base, whole = Number.isInteger(beta);
+    const digits = wheels.map((_, i) => digit(m, tab.theta[i], beta));
+    typeset(title, `odometer: digit i = ⌊m/β^i⌋ mod β, β = ${whole ? beta : fmt3(beta)}`);
+    typeset(note, whole ? `the wheels spell m = ${m} in base ${beta}` : "β is not whole, so neither are the digits");
+    Object.assign(title.dataset, { beta: tab.beta, digitBase: beta, position: m });
+    wheels.forEach((wheel, i) => {
+      const text = whole ? String(digits[i]) : digits[i].toFixed(2);
+      if (wheel.textContent !== text) wheel.textContent = text;
+      wheel.dataset.value = m * tab.theta[i];
+      wheel.dataset.digit = digits[i];
     });
   }
   // What the table and the context decide: dashed faces and grey hands for the pairs that do
@@ -305,9 +306,15 @@ function render({ model, el }) {
     stepButtons(positionSlider, "position m");
     const row = htmlEl("div", { class: "rope-w-play-row" }, controls);
     lapseControl = timeLapse(row);
+    const digitsButton = htmlEl("button", { type: "button", class: "rope-w-play", "data-name": "decimal" }, row, "digits in base 10");
     slider(controls, { label: "context length L", name: "context", values: data.contexts, index: state.c, onInput: sync("c", "context_index") });
-    slider(controls, { label: "base", name: "base", values: data.bases, index: state.b, format: fmt3, onInput: sync("b", "base_index") });
-    slider(controls, { label: "dimension d", name: "dim", values: data.dims, index: state.d, onInput: sync("d", "dim_index") });
+    const baseSlider = slider(controls, { label: "base", name: "base", values: data.bases, index: state.b, format: fmt3, onInput: sync("b", "base_index") });
+    const dimSlider = slider(controls, { label: "dimension d", name: "dim", values: data.dims, index: state.d, onInput: sync("d", "dim_index") });
+    // The chapter's toy head: d = 8 at base 10^4 has β = 10, and the odometer spells m in decimal.
+    const toy = [data.dims.indexOf(8), data.bases.indexOf(10000)];
+    if (toy.includes(-1)) digitsButton.remove();
+    else digitsButton.addEventListener("click", () => { dimSlider.set(toy[0]); baseSlider.set(toy[1]); });
+    digitsButton.addEventListener("keydown", (event) => event.stopPropagation());
     out.summary = readout(controls, "summary", "");
     out.fastest = readout(controls, "fastest", "fastest:");
     out.slowest = readout(controls, "slowest", "slowest:");

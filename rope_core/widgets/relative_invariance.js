@@ -3,7 +3,7 @@
 // angle γ between them as an arc; two strip charts show the score against Δ (flat) and against
 // n − m (a cosine). The page does the elementary 2-D rotations (drag.js's rotate); the browser
 // tests check every number and mark against rope_core.
-import { svgEl, htmlEl, slider, readout, typeset, keepTextSize, arrow, syncer } from "./common.js";
+import { svgEl, htmlEl, slider, readout, typeset, keepTextSize, arrow, syncer, hoverable, showTip, hideTip } from "./common.js";
 import { dial, wrapDeg, rotate, polar, num, vectorLabel, labelAt, dragHandle, playToEnd } from "./drag.js";
 import { lesson, question } from "./lesson.js";
 
@@ -73,6 +73,33 @@ function render({ model, el }) {
   const ghostDot = svgEl("circle", { r: 4, class: "rope-w-outline", "data-strip-dot": "ghost" }, strips);
   const offsetLine = compact ? null : svgEl("polyline", { class: "rope-w-line", style: "stroke: var(--rope-w-accent)", "data-strip": "offset" }, strips);
   const offsetDot = compact ? null : svgEl("circle", { r: 4.5, style: "fill: var(--rope-w-accent)", "data-strip-dot": "offset" }, strips);
+  // Each dot has a larger invisible target for a pointer, a finger or the keyboard (one tab
+  // stop, arrow keys between them): its numbers go to the strip read-out, and on a phone into
+  // a bubble under the dot.
+  const dotKinds = compact ? ["shift", "ghost"] : ["shift", "ghost", "offset"];
+  const hits = dotKinds.map((kind) => svgEl("circle", { r: 12, class: "rope-w-hit-dot", "data-strip-hit": kind }, strips));
+  let pointed = null;
+  function showDot(i) {
+    pointed = i;
+    const kind = dotKinds[i], { pm, pn, score, reference } = numbers();
+    const minus = (v) => String(v).replace("-", "−");
+    const text = {
+      shift: `Δ = ${state.s}: ⟨R_{${pm}}q, R_{${pn}}k⟩ = ${num(score)}`,
+      ghost: `Δ = 0 (dashed, before the shift): ⟨R_{${state.m}}q, R_{${state.n}}k⟩ = ${num(reference)}`,
+      offset: `n − m = ${minus(state.n - state.m)}: score ${num(score)}; another n − m moves this dot along the cosine`,
+    }[kind];
+    typeset(out.strip, text);
+    Object.assign(out.strip.dataset, { dot: kind, value: kind === "ghost" ? reference : score });
+    showTip(hits[i], out.strip);
+  }
+  function hideDot() {
+    pointed = null;
+    hideTip(root);
+    out.strip.textContent = "point at, tap or focus a dot of the strips for its numbers";
+    for (const k of ["dot", "value"]) delete out.strip.dataset[k];
+  }
+  hits.forEach((hit, i) => hit.setAttribute("aria-label", `${dotKinds[i]} dot of the strip chart`));
+  hoverable(hits, { onShow: showDot, onHide: hideDot });
 
   const dot = (a, b) => a[0] * b[0] + a[1] * b[1];
   let drawnFor = null;   // the q, k, m, n the Δ-independent parts were last drawn for
@@ -149,6 +176,14 @@ function render({ model, el }) {
       offsetDot.setAttribute("cy", sy(score));
     }
 
+    const place = { shift: shiftDot, ghost: ghostDot, offset: offsetDot };
+    hits.forEach((hit, i) => {
+      const source = place[dotKinds[i]];
+      hit.setAttribute("cx", source.getAttribute("cx"));
+      hit.setAttribute("cy", source.getAttribute("cy"));
+      hit.style.display = dotKinds[i] === "ghost" && !ghosts ? "none" : "";
+    });
+    if (pointed !== null) showDot(pointed);
     const minus = (v) => String(v).replace("-", "−");
     out.positions.textContent = `m + Δ = ${pm}, n + Δ = ${pn}, n − m = ${minus(state.n - state.m)}`;
     const between = wrapDeg(state.k - state.q + degOf((pn - pm) * theta));
@@ -194,6 +229,9 @@ function render({ model, el }) {
   controls.insertBefore(playToEnd(controls, controlsOf.shift, "play Δ").button, controls.firstChild);
   out.score = readout(controls, "score", "score ⟨R_{m+Δ}q, R_{n+Δ}k⟩ =");
   out.reference = readout(controls, "reference", "before the shift (Δ = 0):");
+  out.strip = readout(controls, "strip", "strips:");
+  out.strip.setAttribute("aria-live", "polite");
+  hideDot();
   const details = compact ? hidden : controls;
   out.positions = readout(details, "positions", "");
   out.vectors = readout(details, "vectors", "");

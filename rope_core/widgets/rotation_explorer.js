@@ -2,7 +2,7 @@
 // 2×2 matrix, drawn in the matrix's colours), the arc mθ labelled in place, and the trail of
 // earlier positions (numbered on hover, the closest return so far ringed). The page turns q with
 // cos mθ, sin mθ (drag.js's rotate); the table (angles, offsets, closest returns) is Python's.
-import { svgEl, htmlEl, slider, readout, typeset, arrow, syncer } from "./common.js";
+import { svgEl, htmlEl, slider, readout, typeset, arrow, moveArrow, syncer, showTip as showBubble, hideTip as hideBubble } from "./common.js";
 import { dial, wrapDeg, rotate, polar, num, vectorLabel, labelAt, dragHandle, playToEnd } from "./drag.js";
 import { lesson, question } from "./lesson.js";
 
@@ -29,11 +29,15 @@ function render({ model, el }) {
   const handleLayer = svgEl("g", {}, svg);
   const tipAt = (event) => {
     const j = Number(event.target.dataset.position);
-    if (Number.isInteger(j)) showTip(j, Number(event.target.getAttribute("cx")), Number(event.target.getAttribute("cy")));
+    if (!Number.isInteger(j)) return;
+    showTip(j, Number(event.target.getAttribute("cx")), Number(event.target.getAttribute("cy")));
+    // On a phone the read-out line is a screen below: its words in a bubble by the dot.
+    showBubble(event.target, out.trail);
   };
   hits.addEventListener("pointerover", tipAt);
   hits.addEventListener("pointerdown", tipAt);
-  hits.addEventListener("pointerout", () => hideTip());
+  // A finger's tap ends with pointerout: its numbers stay until the next tap elsewhere.
+  hits.addEventListener("pointerout", (event) => { if (event.pointerType !== "touch") hideTip(); });
 
   const state = { t: model.get("theta_index"), m: model.get("position"), angle: model.get("q_angle"), length: model.get("q_length") };
   const out = {};
@@ -45,14 +49,48 @@ function render({ model, el }) {
   });
 
   // A trail dot's number, beside it, while the pointer is on it (or a finger taps it).
+  // The trail read-out says where dot j is: the angle jθ (Python's), how far that is from q
+  // (jθ wrapped to the nearest whole turn) and the dot's coordinates.
   const showTip = (j, x, y) => {
     tip.textContent = `m = ${j}`;
     tip.setAttribute("x", x + 8);
     tip.setAttribute("y", y - 8);
     tip.setAttribute("visibility", "visible");
     tip.dataset.position = j;
+    const angle = data.angle[state.t][j], turn = 2 * Math.PI;
+    const off = Math.abs(angle - turn * Math.round(angle / turn));
+    const p = rotate(polar(state.length, state.angle), angle);
+    out.trail.textContent = `m = ${j}: R(${j}θ) q = (${num(p[0])}, ${num(p[1])}), ${j}θ = ${num(angle)} rad, ${num(off)} rad (${num((off * 180) / Math.PI)}°) from q`;
+    Object.assign(out.trail.dataset, { position: j, angle, offset: off, x: p[0], y: p[1] });
   };
-  const hideTip = () => tip.setAttribute("visibility", "hidden");
+  const hideTip = () => {
+    tip.setAttribute("visibility", "hidden");
+    hideBubble(root);
+    out.trail.textContent = "point at or tap a grey trail dot for its numbers";
+    for (const k of ["position", "angle", "offset", "x", "y"]) delete out.trail.dataset[k];
+  };
+
+  // The arrows and their labels are made once and moved in place: a play frame changes only
+  // attributes (the redraw budget of a frame is 4 ms, most of it style and layout).
+  const axisArrows = [arrow(axes, centre, centre, centre, centre, "e0 ghost-axis"), arrow(axes, centre, centre, centre, centre, "e1 ghost-axis")];
+  axisArrows[0].dataset.vector = "e0";
+  axisArrows[1].dataset.vector = "e1";
+  const axisLabels = ["e0", "e1"].map((name, j) => {
+    const label = typeset(svgEl("text", { "text-anchor": "middle", "dominant-baseline": "middle", class: `rope-w-${name}-text`, "data-vector": name }, axes), `Re_${j}`);
+    return label;
+  });
+  const rotatedArrow = arrow(layer, centre, centre, centre, centre, "rot");
+  rotatedArrow.dataset.vector = "rotated";
+  const qArrow = arrow(layer, centre, centre, centre, centre, "q");
+  qArrow.dataset.vector = "q";
+  const qLabel = vectorLabel(layer, centre, centre, "q");
+  qLabel.dataset.vector = "q";
+  const rotatedLabel = vectorLabel(layer, centre, centre, "R(mθ) q");
+  rotatedLabel.dataset.vector = "rotated";
+  const place = (node, [x, y]) => { node.setAttribute("x", x); node.setAttribute("y", y); };
+  // What the trail dots were last placed for (q and θ): a new m alone shows or hides dots.
+  let trailFor = null, shownDots = 0;
+  const setText = (node, text) => { if (node.textContent !== text) node.textContent = text; };
 
   function draw() {
     const { t, m } = state;
@@ -61,14 +99,13 @@ function render({ model, el }) {
     const r = rotate(q, m * theta);          // R(mθ) q, computed here for continuous q
     const c = Math.cos(m * theta), s = Math.sin(m * theta);   // the same turn as r
     // R e₀ = (cos, sin) and R e₁ = (−sin, cos): the matrix's columns, dashed, unit length.
-    axes.replaceChildren();
-    arrow(axes, centre, centre, px(c), py(s), "e0 ghost-axis").dataset.vector = "e0";
-    arrow(axes, centre, centre, px(-s), py(c), "e1 ghost-axis").dataset.vector = "e1";
-    typeset(svgEl("text", { x: px(1.14 * c), y: py(1.14 * s), "text-anchor": "middle", "dominant-baseline": "middle", class: "rope-w-e0-text", "data-vector": "e0" }, axes), "Re_0");
-    typeset(svgEl("text", { x: px(-1.14 * s), y: py(1.14 * c), "text-anchor": "middle", "dominant-baseline": "middle", class: "rope-w-e1-text", "data-vector": "e1" }, axes), "Re_1");
+    moveArrow(axisArrows[0], centre, centre, px(c), py(s));
+    moveArrow(axisArrows[1], centre, centre, px(-s), py(c));
+    place(axisLabels[0], [px(1.14 * c), py(1.14 * s)]);
+    place(axisLabels[1], [px(-1.14 * s), py(1.14 * c)]);
 
-    // The trail R(jθ)q, j < m, moved in place (play adds one dot a frame): a visible dot and a
-    // 9-unit target for the pointer per position; the closest return past half a turn (j ≤ m)
+    // The trail R(jθ)q, j < m: a visible dot and a 9-unit target for the pointer per position,
+    // placed again only when q or θ changed; the closest return past half a turn (j ≤ m)
     // ringed and numbered.
     // The closest return so far: the last change of it at or before m (Python's list).
     let best = -1, bestOffset = null;
@@ -77,14 +114,24 @@ function render({ model, el }) {
       const j = dots.length;
       dots.push([svgEl("circle", { r: 2.2, class: "rope-w-muted-text", "data-position": j }, trail),
                  svgEl("circle", { r: 9, class: "rope-w-hit-dot", "data-position": j }, hits)]);
+      trailFor = null;
     }
-    dots.forEach(([dot, hit], j) => {
-      const shown = j < m;
-      dot.style.display = hit.style.display = shown ? "" : "none";
-      if (!shown) return;
-      const p = rotate(q, j * theta);
-      for (const node of [dot, hit]) { node.setAttribute("cx", px(p[0])); node.setAttribute("cy", py(p[1])); }
-    });
+    const key = `${t},${state.angle},${state.length}`;
+    if (key !== trailFor) {
+      trailFor = key;
+      shownDots = -1;
+      dots.forEach(([dot, hit], j) => {
+        const p = rotate(q, j * theta);
+        for (const node of [dot, hit]) { node.setAttribute("cx", px(p[0])); node.setAttribute("cy", py(p[1])); }
+      });
+    }
+    if (shownDots !== m) {
+      dots.forEach(([dot, hit], j) => {
+        const display = j < m ? "" : "none";
+        if (dot.style.display !== display) dot.style.display = hit.style.display = display;
+      });
+      shownDots = m;
+    }
     ring.style.display = ringLabel.style.display = best >= 0 ? "" : "none";
     if (best >= 0) {
       const p = rotate(q, best * theta);
@@ -93,14 +140,13 @@ function render({ model, el }) {
       ring.setAttribute("cy", py(p[1]));
       ringLabel.setAttribute("x", px(p[0]) + 9);
       ringLabel.setAttribute("y", py(p[1]) + 14);
-      ringLabel.textContent = String(best);
+      setText(ringLabel, String(best));
     }
-    layer.replaceChildren();
     // data-vector names each arrow for the tests, which read its drawn tip back into data units.
-    arrow(layer, centre, centre, px(r[0]), py(r[1]), "rot").dataset.vector = "rotated";
-    arrow(layer, centre, centre, px(q[0]), py(q[1]), "q").dataset.vector = "q";
-    vectorLabel(layer, ...labelAt(px, py, q), "q").dataset.vector = "q";
-    vectorLabel(layer, ...labelAt(px, py, r, 0.42), "R(mθ) q").dataset.vector = "rotated";
+    moveArrow(rotatedArrow, centre, centre, px(r[0]), py(r[1]));
+    moveArrow(qArrow, centre, centre, px(q[0]), py(q[1]));
+    place(qLabel, labelAt(px, py, q));
+    place(rotatedLabel, labelAt(px, py, r, 0.42));
     handle.place(px(q[0]), py(q[1]), state.angle);
     // The arc of angle mθ at radius 0.35 of the unit circle, from q's direction, labelled "mθ"
     // in place at radius 0.55 halfway along it (for more than a turn, halfway along its last turn).
@@ -111,30 +157,30 @@ function render({ model, el }) {
     const middle = rotate(polar(0.55, state.angle), (deg * Math.PI) / 360);
     arcLabel.setAttribute("x", px(middle[0]));
     arcLabel.setAttribute("y", py(middle[1]));
-    arcLabel.textContent = m === 0 ? "" : "mθ";
+    setText(arcLabel, m === 0 ? "" : "mθ");
 
-    out.angle.textContent = `${num(data.angle[t][m])} rad (${num(deg)}° mod 360°)`;
+    setText(out.angle, `${num(data.angle[t][m])} rad (${num(deg)}° mod 360°)`);
     Object.assign(out.angle.dataset, { value: data.angle[t][m], deg });
-    out.q.textContent = `(${num(q[0])}, ${num(q[1])}) at ${num(state.angle)}°`;
+    setText(out.q, `(${num(q[0])}, ${num(q[1])}) at ${num(state.angle)}°`);
     Object.assign(out.q.dataset, { x: q[0], y: q[1], angle: state.angle, length: state.length });
     // The rotation keeps the length: both numbers from the drawn vectors.
     const lengths = [Math.hypot(q[0], q[1]), Math.hypot(r[0], r[1])];
-    out.lengths.textContent = `|q| = ${num(lengths[0])}, |R(mθ) q| = ${num(lengths[1])}`;
+    setText(out.lengths, `|q| = ${num(lengths[0])}, |R(mθ) q| = ${num(lengths[1])}`);
     Object.assign(out.lengths.dataset, { q: lengths[0], rotated: lengths[1] });
-    out.rotated.textContent = `(${num(r[0])}, ${num(r[1])})`;
+    setText(out.rotated, `(${num(r[0])}, ${num(r[1])})`);
     Object.assign(out.rotated.dataset, { x: r[0], y: r[1] });
     const plus = (v) => (v < 0 ? " − " : " + ") + num(Math.abs(v));
-    out.complex.textContent = `(${num(q[0])}${plus(q[1])}i)(${num(c)}${plus(s)}i) = ${num(r[0])}${plus(r[1])}i`;
+    setText(out.complex, `(${num(q[0])}${plus(q[1])}i)(${num(c)}${plus(s)}i) = ${num(r[0])}${plus(r[1])}i`);
     Object.assign(out.complex.dataset, { cos: c, sin: s });
     // The live matrix: column 0 is R e₀, column 1 is R e₁, in their arrows' colours.
     [[c, -s], [s, c]].forEach((row, i) => row.forEach((v, j) => {
-      matrixCells[i][j].textContent = num(v);
+      setText(matrixCells[i][j], num(v));
       matrixCells[i][j].dataset.value = v;
     }));
     if (best >= 0) {
-      out.closest.textContent = `m = ${best}, ${num(bestOffset)} rad (${num((bestOffset * 180) / Math.PI)}°) from q`;
+      setText(out.closest, `m = ${best}, ${num(bestOffset)} rad (${num((bestOffset * 180) / Math.PI)}°) from q`);
     } else {
-      out.closest.textContent = "not past half a turn yet";
+      setText(out.closest, "not past half a turn yet");
     }
     Object.assign(out.closest.dataset, { position: best, offset: best >= 0 ? bestOffset : "" });
     ask.refresh();
@@ -180,6 +226,9 @@ function render({ model, el }) {
   out.lengths = readout(controls, "lengths", "lengths:");
   out.complex = readout(controls, "complex", "q·e^{imθ} =");
   out.closest = readout(controls, "closest", "closest return so far (past half a turn):");
+  out.trail = readout(controls, "trail", "trail:");
+  out.trail.setAttribute("aria-live", "polite");
+  out.trail.textContent = "point at or tap a grey trail dot for its numbers";
   const ask = question(controls, {
     prompt: "Press play. Is the arrow first back within 0.1 rad (6°) of q at the whole number nearest 2π/θ?",
     choices: [{ label: "yes, always" }, { label: "no, not always", correct: true }],

@@ -309,7 +309,7 @@ def patch_built_pages(html_root: Path, original: str, mutated: str) -> tuple[lis
         plain = VERSIONED.sub(lambda m: f"./{m.group(1)}", text)
         if original in plain:
             mutant = plain.replace(original, mutated)
-            mutant = PLAIN_IMPORT.sub(lambda m: f"./{m.group(1)}{versions.get(m.group(1), '')}", mutant)
+            mutant = PLAIN_IMPORT.sub(lambda m, versions=versions: f"./{m.group(1)}{versions.get(m.group(1), '')}", mutant)
             path.write_text(mutant, encoding="utf-8")
             changed[path] = text
     pages = []

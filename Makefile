@@ -112,11 +112,12 @@ bench: $(VENV)/.installed  ## run the benchmarks (apply_rope always; widgets nee
 	$(BIN)/python benchmarks/bench_apply_rope.py
 	@if [ -f $(HTML)/index.html ]; then $(BIN)/python benchmarks/bench_widgets.py; fi
 
-# Trains on EXPERIMENT_WORKERS processes with one BLAS thread each, under nice; `make book`
-# never trains.
+# Trains on EXPERIMENT_WORKERS processes with one BLAS thread each, at niceness EXPERIMENT_NICE
+# (0: a niced run on a busy machine gets almost no CPU); `make book` never trains.
 EXPERIMENT_WORKERS ?= 2
-experiments: $(VENV)/.installed  ## retrain every model of the chapter "Train a tiny model" (~20 min on 2 idle cores) into rope_core/tinymodel/results/
-	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 nice $(BIN)/python -m rope_core.tinymodel.experiments --workers $(EXPERIMENT_WORKERS)
+EXPERIMENT_NICE ?= 0
+experiments: $(VENV)/.installed  ## retrain every model of the chapter "Train a tiny model" (~19 min on 2 idle cores) into rope_core/tinymodel/results/
+	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 nice -n $(EXPERIMENT_NICE) $(BIN)/python -m rope_core.tinymodel.experiments --workers $(EXPERIMENT_WORKERS)
 
 clean:  ## remove the build, the JS copies and caches (keeps .venv and node_modules)
 	rm -rf $(BUILD) build book/_vendor .pytest_cache .hypothesis

@@ -303,8 +303,14 @@ def patch_built_pages(html_root: Path, original: str, mutated: str) -> tuple[lis
     changed = {}
     for path in sorted(folder.glob("*.js")):
         text = path.read_text(encoding="utf-8")
-        if original in text:
-            path.write_text(text.replace(original, mutated), encoding="utf-8")
+        # The build versions the imports ("./common.js?v=<hash>"): compare the source with the
+        # built text without them, and write the mutant back with them.
+        versions = dict(VERSIONED.findall(text))
+        plain = VERSIONED.sub(lambda m: f"./{m.group(1)}", text)
+        if original in plain:
+            mutant = plain.replace(original, mutated)
+            mutant = PLAIN_IMPORT.sub(lambda m, versions=versions: f"./{m.group(1)}{versions.get(m.group(1), '')}", mutant)
+            path.write_text(mutant, encoding="utf-8")
             changed[path] = text
     pages = []
     for page in sorted(html_root.rglob("*.html")):
@@ -318,6 +324,9 @@ def patch_built_pages(html_root: Path, original: str, mutated: str) -> tuple[lis
 
 
 IMPORTED = re.compile(r'^import\s[^"\n;]*?from\s+"\./([a-z_]+\.js)', re.M)
+# An import specifier as the build writes it (with a version) and as the source does.
+VERSIONED = re.compile(r'\./([a-z_]+\.js)(\?v=[0-9a-f]+)')
+PLAIN_IMPORT = re.compile(r'\./([a-z_]+\.js)(?=")')
 
 
 def _read(path: Path) -> str:

@@ -37,16 +37,74 @@ def test_pair_buttons_show_the_ablation_table(explorer):
     assert float(layer1.get_attribute("data-value")) == pytest.approx(data["ablation"][1][1 << 7])
 
 
+def _on_targets(weights, period):
+    return sum(weights[d] for d in range(period - 1, len(weights), period))
+
+
 def test_scheme_and_length_show_each_heads_attention(explorer):
     root, _ = explorer
     data = TrainedModelExplorer().data
+    length = root.locator('input[data-name="length"]')
+    length.focus()
+    length.press("End")  # the longest length
     scheme = root.locator('input[data-name="scheme"]')
     scheme.focus()
-    scheme.press("ArrowRight")  # no scaling -> PI, at the default length 256
-    length = data["lengths"][int(root.locator('input[data-name="length"]').input_value())]
-    rows = data["attention"]["PI"][str(length)]
+    scheme.press("ArrowRight")  # no scaling -> PI
+    longest = data["lengths"][-1]
+    rows = data["attention"]["PI"][str(longest)]
     label = root.locator('text[data-previous]').first
-    assert float(label.get_attribute("data-previous")) == pytest.approx(rows[0][0][length - 2])
-    assert float(label.get_attribute("data-target")) == pytest.approx(rows[0][0][length - data["period"]])
+    assert float(label.get_attribute("data-previous")) == pytest.approx(rows[0][0][1])
+    assert float(label.get_attribute("data-target")) == pytest.approx(
+        _on_targets(rows[0][0], data["period"]))
     accuracy = root.locator('[data-readout="accuracy"]')
-    assert float(accuracy.get_attribute("data-value")) == pytest.approx(data["accuracy"]["PI"][str(length)])
+    assert float(accuracy.get_attribute("data-value")) == pytest.approx(data["accuracy"]["PI"][str(longest)])
+
+
+def test_the_default_frame_states_what_it_draws_and_asks_one_question(explorer):
+    root, _ = explorer
+    data = TrainedModelExplorer().data
+    first = data["attention"]["none"]["64"]
+    previous = [h for h in range(data["n_heads"]) if first[0][h][1] > 0.3]
+    targets = [_on_targets(w, data["period"]) for w in first[1]]
+    lesson = root.locator("[data-lesson]").inner_text()
+    assert f"head{'s' if len(previous) > 1 else ''} {' and '.join(map(str, previous))} " in lesson
+    assert f"{min(targets):.2f} to {max(targets):.2f}" in lesson
+    # the drawing is that frame: the training length, no scaling, one label per head
+    assert root.locator('input[data-name="length"]').input_value() == "0"
+    labels = root.locator("text[data-previous]")
+    assert labels.count() == data["n_layers"] * data["n_heads"]
+    assert float(labels.nth(previous[0]).get_attribute("data-previous")) > 0.3
+    # one question; its right answer is the scheme that leaves the pair-0 head least on t - 1
+    assert root.locator(".rope-w-question").count() == 1
+    mass = {s: data["attention"][s][str(data["lengths"][-1])][0][data["fast_head"]][1]
+            for s in data["schemes"]}
+    worst = min(mass, key=mass.get)
+    assert worst == "PI"  # the chapter's claim, on the committed checkpoint
+    root.locator("button.rope-w-answer").nth(data["schemes"].index(worst)).click()
+    feedback = root.locator('[data-readout="feedback"]')
+    assert feedback.get_attribute("data-correct") == "true"
+    assert f"{mass['PI']:.2f} on t − 1 with PI" in feedback.inner_text()
+
+
+def test_on_a_phone_the_heads_stack_with_their_labels_apart(book_server, chromium):
+    from _browser import PHONE, open_page
+
+    context, page, log = open_page(chromium, "dark", viewport=PHONE, touch=True)
+    try:
+        page.goto(f"{book_server}/{PAGE}", wait_until="networkidle")
+        page.wait_for_selector(".rope-w[data-columns] text[data-previous]", timeout=20000)
+        root = page.locator(".rope-w[data-columns]").first
+        root.scroll_into_view_if_needed()
+        assert root.get_attribute("data-columns") == "1"
+        boxes = root.locator("text[data-previous]").evaluate_all(
+            "(nodes) => nodes.map((n) => { const b = n.getBoundingClientRect(); "
+            "return [b.left, b.top, b.right, b.bottom]; })")
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1:]:
+                apart = a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+                assert apart, (a, b)
+        strip = root.locator('g[data-layer="0"][data-head="0"] rect').bounding_box()
+        assert strip["width"] >= 300  # one column: 256 keys get more than a pixel each
+        assert not log.page_errors and not log.console_errors
+    finally:
+        context.close()

@@ -17,7 +17,14 @@ import math
 
 import numpy as np
 import pytest
-from _browser import PHONE, gallery_widget, open_gallery, readout_number, set_slider
+from _browser import (
+    PHONE,
+    gallery_widget,
+    open_gallery,
+    readout_number,
+    readout_numbers,
+    set_slider,
+)
 
 import rope_core as rc
 from rope_core import widgets as W
@@ -460,6 +467,41 @@ def test_random_states_show_rope_core_numbers(chromium, book_server, rng):
                 rel_root.locator(f'[data-handle="{rng.choice(["q", "k"])}"]').focus()
                 page.keyboard.press(rng.choice(["ArrowLeft", "ArrowRight", "Shift+ArrowUp"]))
             check_relative_invariance(rel_root, python_widget)
+        assert not log.page_errors and not log.console_errors, (log.page_errors, log.console_errors)
+    finally:
+        context.close()
+
+
+def test_trail_dots_read_out_their_own_position(chromium, book_server, rng):
+    # Pointing at trail dot j writes dot j's numbers (the same words go into the phone's tap
+    # bubble): jθ from rotation_table, how far that is from q, and R(jθ)q, at random states.
+    context, page, log = open_gallery(chromium, book_server)
+    try:
+        root, data = gallery_widget(page, "RotationExplorer"), W.RotationExplorer().data
+        idle = root.locator('[data-readout="trail"]').inner_text()
+        assert "tap" in idle
+        for _ in range(8):
+            t, m = int(rng.integers(len(data["thetas"]))), int(rng.integers(2, len(data["positions"])))
+            set_slider(root, "theta", t)
+            set_slider(root, "position", m)
+            j = int(rng.integers(m))
+            root.locator(f'circle.rope-w-hit-dot[data-position="{j}"]').dispatch_event("pointerover")
+            shown = root.locator('[data-readout="trail"]')
+            table = rotation_table([data["thetas"][t]], m)
+            q = [data_float(root.locator('[data-readout="q"]'), k) for k in ("x", "y")]
+            want = rotation_state(q, j, data["thetas"][t])["rotated"]
+            assert int(shown.get_attribute("data-position")) == j
+            label = root.locator('text[data-label="trail"]')  # the number beside the dot itself
+            assert label.get_attribute("data-position") == str(j) and label.text_content() == f"m = {j}"
+            np.testing.assert_allclose([data_float(shown, "angle"), data_float(shown, "offset")],
+                                       [table["angle"][0, j], table["offset"][0, j]], atol=1e-9)
+            np.testing.assert_allclose([data_float(shown, "x"), data_float(shown, "y")], want, atol=1e-9)
+            numbers = readout_numbers(shown.inner_text())
+            assert numbers[0] == j and numbers[1] == j  # "m = j: R(jθ) q = …"
+            assert_sig3(numbers[2:4], want)
+            assert_sig3([numbers[5], numbers[6]], [table["angle"][0, j], table["offset"][0, j]])
+            root.locator(f'circle.rope-w-hit-dot[data-position="{j}"]').dispatch_event("pointerout")
+            assert root.locator('[data-readout="trail"]').inner_text() == idle
         assert not log.page_errors and not log.console_errors, (log.page_errors, log.console_errors)
     finally:
         context.close()

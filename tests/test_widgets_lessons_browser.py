@@ -392,9 +392,23 @@ def test_candidate_explorer_draws_each_candidates_matrix_and_diagonal(chromium, 
         assert radios.nth(1).get_attribute("aria-checked") == "true"
         root.locator('button[data-step-of="diagonal"][data-delta="1"]').click()
         assert int(root.locator('[data-readout="diagonal"]').get_attribute("data-offset")) == 4
-        # Pointing at a cell picks its diagonal.
-        root.locator('rect[data-m="2"][data-n="9"]').hover()
-        assert root.evaluate(CANDIDATE_DRAWN)["offset"] == 7
+        # Pointing at a cell picks its diagonal and reads the cell out (the phone's tap bubble
+        # repeats these words): its positions and its value in the part shown.
+        for m, n in ((2, 9), (11, 4), (0, 15)):
+            root.locator(f'rect[data-m="{m}"][data-n="{n}"]').hover()
+            assert root.evaluate(CANDIDATE_DRAWN)["offset"] == n - m
+            cell = root.locator('[data-readout="cell"]')
+            name, part = t["names"][1], "imag"  # the candidate and part chosen above
+            assert (int(cell.get_attribute("data-m")), int(cell.get_attribute("data-n"))) == (m, n)
+            assert abs(float(cell.get_attribute("data-value")) - t[name][part][m, n]) < 1e-6
+            text = cell.inner_text().replace("−", "-")
+            assert text.startswith(f"m = {m}, n = {n} (n - m = {n - m}): imaginary part "), text
+        # The axis numbers 0 and 15 sit over (and beside) their own rows and columns.
+        ticks = root.evaluate("""(r) => [...r.querySelectorAll('svg[role=group] > text.rope-w-muted-text')].map((t) => [t.textContent, Number(t.getAttribute('x')), t.getAttribute('text-anchor')])""")
+        first = root.locator('rect[data-m="0"][data-n="0"]')
+        cell_x, cell_w = float(first.get_attribute("x")), float(first.get_attribute("width"))
+        tops = [x for text, x, anchor in ticks if anchor == "middle"]
+        assert tops == pytest.approx([cell_x + cell_w / 2, cell_x + 15.5 * cell_w]), ticks
         assert not log.problems(), log.problems()
     finally:
         context.close()

@@ -60,7 +60,11 @@ CHAR_EVAL_LENGTHS = (64, 128, 256, 512)
 EVAL_PERIODS = {64: (8, 16, 24, 32, 48, 56), 128: (8, 16, 32, 48, 64, 96),
                 256: (8, 16, 32, 64, 96, 128, 192)}
 #: Characters scored per evaluation length (so every length reads the same amount of text).
-CHAR_EVAL_CHARACTERS = 8192
+CHAR_EVAL_CHARACTERS = 4096
+#: CPU seconds of one training step of the induction model (batch 32, length 64) on one
+#: idle core, and of each run's evaluation (measured; used only for the printed estimate).
+STEP_SECONDS = 40e-3
+EVAL_SECONDS = {"rope": 20.0, "other": 2.0, "finetune": 6.0, "characters": 1.0}
 _BLAS_THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
                           "BLIS_NUM_THREADS", "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS")
 
@@ -72,12 +76,12 @@ def settings():
                                 "max_len": TRAIN_LENGTH, "mlp": False, "qkv_bias": True},
                       "train": {"steps": 1500, "batch": 32, "seq_len": TRAIN_LENGTH, "lr": 3e-3,
                                 "warmup": 100, "periods": [2, 56], "eval_every": 50}},
-        "base270": {"train": {"steps": 2000}},
+        "base270": {"train": {"steps": 1600}},
         "finetune": {"train": {"steps": 200, "batch": 8, "seq_len": 256, "lr": 1e-3, "warmup": 10,
-                               "periods": [2, 224], "eval_every": 25}},
+                               "periods": [2, 224], "eval_every": 50}},
         "characters": {"model": {"d_model": 64, "n_heads": 4, "n_layers": 2,
                                  "max_len": TRAIN_LENGTH, "mlp": True, "qkv_bias": True},
-                       "train": {"steps": 1000, "batch": 32, "seq_len": TRAIN_LENGTH, "lr": 3e-3,
+                       "train": {"steps": 500, "batch": 32, "seq_len": TRAIN_LENGTH, "lr": 3e-3,
                                  "warmup": 100, "eval_every": 50}},
     }
 
@@ -91,9 +95,11 @@ def plan(seeds=SEEDS, config=None):
     s = config or settings()
     runs = []
 
-    def cost(train):
-        # Matrix work per step grows with tokens; attention with tokens x length.
-        return train["steps"] * train["batch"] * train["seq_len"] * (1 + train["seq_len"] / 96)
+    def cost(train, evaluation):
+        # CPU seconds of one core: matrix work per step grows with tokens, attention with
+        # tokens x length (an induction step of 32 x 64 tokens is ~40 ms), plus the evaluation.
+        tokens = train["steps"] * train["batch"] * train["seq_len"] * (1 + train["seq_len"] / 96)
+        return tokens * STEP_SECONDS / (32 * 64 * (1 + 64 / 96)) + evaluation
 
     induction = s["induction"]["train"]
     for base in BASES:
@@ -104,20 +110,24 @@ def plan(seeds=SEEDS, config=None):
                 runs.append({"id": f"induction/{encoding}/base{base:g}/s{seed}", "kind": "pretrain",
                              "task": "induction", "encoding": encoding, "base": base, "seed": seed,
                              "model": s["induction"]["model"], "train": {**induction, "steps": steps},
-                             "cost": cost({**induction, "steps": steps})})
+                             "cost": cost({**induction, "steps": steps},
+                                          EVAL_SECONDS["rope" if encoding == "rope" else "other"]
+                                          + (10 if encoding == "rope" and seed == 0 else 0))})
     for seed in seeds:
         for encoding in ENCODINGS:
             runs.append({"id": f"characters/{encoding}/s{seed}", "kind": "pretrain",
                          "task": "characters", "encoding": encoding, "base": 10000.0, "seed": seed,
                          "model": s["characters"]["model"], "train": s["characters"]["train"],
-                         "cost": 1.4 * cost(s["characters"]["train"])})
+                         "cost": 1.4 * cost(s["characters"]["train"], 0)
+                         + EVAL_SECONDS["characters"] * (4 if encoding == "rope" else 1)})
     for base in BASES:
         for scheme in ("none", "PI", "NTK", "YaRN"):
             for seed in seeds:
                 runs.append({"id": f"finetune/{scheme}/base{base:g}/s{seed}", "kind": "finetune",
                              "task": "induction", "encoding": "rope", "base": base, "seed": seed,
                              "scheme": scheme, "after": f"induction/rope/base{base:g}/s{seed}",
-                             "train": s["finetune"]["train"], "cost": cost(s["finetune"]["train"])})
+                             "train": s["finetune"]["train"], "cost": cost(s["finetune"]["train"],
+                                                                   EVAL_SECONDS["finetune"])})
     # Seed by seed, so that a run cut short still holds every experiment for the first seeds;
     # within a seed, in the order of the chapter's main claims.
     order = ["induction/rope/base10000", "induction/rope/base270", "induction/nope/base10000",
@@ -292,8 +302,9 @@ def run_all(out_dir=RESULTS_DIR, seeds=SEEDS, workers=2, only=None, echo=print, 
     results, done_cost, cpu_total = {}, 0.0, 0.0
     started, wall_start = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), time.time()
     load_start = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+    parallel = min(workers, os.cpu_count() or 1)
     echo(f"{len(runs)} runs on {workers} processes (one BLAS thread each); "
-         f"estimated {_estimate(total_cost, workers)} on idle cores")
+         f"estimated {_estimate(total_cost, parallel)} on {parallel} idle cores")
     context = multiprocessing.get_context("spawn")
     finished = queue.Queue()
     with tempfile.TemporaryDirectory() as workdir, context.Pool(workers) as pool:
@@ -327,10 +338,10 @@ def run_all(out_dir=RESULTS_DIR, seeds=SEEDS, workers=2, only=None, echo=print, 
                 ready.append(run)
             submit_next()
             rate = cpu_total / done_cost
-            left = (total_cost - done_cost) * rate / workers
+            left = (total_cost - done_cost) * rate / parallel
             echo(f"[{len(results):2d}/{len(runs)}] {run_id}: {result['cpu_seconds']:.0f} s CPU; "
                  f"{time.time() - wall_start:.0f} s so far, about {left / 60:.1f} min of "
-                 f"{workers} idle cores left")
+                 f"{parallel} idle cores left")
             if len(results) < len(runs):
                 _write(out_dir, _document(results, started, wall_start, cpu_total, workers,
                                           seeds, load_start, config, complete=False))
@@ -340,7 +351,7 @@ def run_all(out_dir=RESULTS_DIR, seeds=SEEDS, workers=2, only=None, echo=print, 
     meta = document["meta"]
     echo(f"wrote {out_dir / RESULTS_FILE}: {len(results)} runs, {cpu_total / 60:.1f} CPU-minutes, "
          f"{meta['wall_seconds'] / 60:.1f} min wall (about {meta['idle_estimate_minutes']} min "
-         f"on {workers} idle cores)")
+         f"on {parallel} idle cores)")
     return document
 
 
@@ -353,7 +364,9 @@ def _document(results, started, wall_start, cpu_total, workers, seeds, load_star
             "cpu_seconds": round(cpu_total, 1), "workers": workers, "seeds": list(seeds),
             "nice": os.nice(0) if hasattr(os, "nice") else None,
             "load_average_at_start": load_start,
-            "idle_estimate_minutes": round(cpu_total / workers / 60, 1), **environment()}
+            # Runs are independent: on idle cores the wall time is the CPU time / parallel runs.
+            "idle_estimate_minutes": round(cpu_total / min(workers, os.cpu_count() or 1) / 60, 1),
+            **environment()}
     return {"schema": SCHEMA_VERSION, "meta": meta, "settings": config,
             "eval_periods": {str(k): list(v) for k, v in EVAL_PERIODS.items()},
             "runs": {k: results[k] for k in sorted(results)}}
@@ -368,9 +381,8 @@ def _write(out_dir, document):
 
 
 def _estimate(cost, workers):
-    # CPU seconds per unit of cost measured on one AMD EPYC core (induction: ~40 ms per step).
-    seconds = cost * 40e-3 / (32 * 64 * (1 + 64 / 96)) / workers
-    return f"{math.ceil(seconds / 60)} min"
+    # ``cost`` is in CPU seconds of one idle core.
+    return f"{math.ceil(cost / workers / 60)} min"
 
 
 def complete_seeds(results):

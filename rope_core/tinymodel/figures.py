@@ -25,6 +25,8 @@ SCHEME_STYLE = {"none": ("no scaling", PALETTE["query"]), "PI": ("PI", PALETTE["
 
 def _band(ax, x, rows, label, color, **kw):
     rows = np.asarray(rows, dtype=float)
+    if rows.size == 0:  # not trained (yet)
+        return
     ax.plot(x, rows.mean(0), color=color, label=label, lw=1.8, **kw)
     if len(rows) > 1:
         ax.fill_between(x, rows.min(0), rows.max(0), color=color, alpha=0.2, lw=0)
@@ -87,16 +89,17 @@ def extension_bars(results):
                   ("after 200 fine-tuning steps",
                    [summary.finetuned_accuracy(results, s, 256, base) for s in SCHEMES]))
         for offset, (name, values) in zip((-0.2, 0.2), panels):
-            means = [summary.spread(v)[0] for v in values]
+            means = [summary.spread(v)[0] if v else np.nan for v in values]
             ax.bar(x + offset, means, 0.38, label=name,
                    color=PALETTE["neutral"] if offset < 0 else PALETTE["query"], alpha=0.8)
             for i, v in enumerate(values):
                 ax.plot([x[i] + offset] * len(v), list(v.values()), "k.", ms=4)
         ax.set_xticks(x, [SCHEME_STYLE[s][0] for s in SCHEMES])
-        ax.set(title=f"base {base:g}", ylim=(0, 1.02))
+        # Head room above 1 for the legend, which would otherwise cover the first bars.
+        ax.set(title=f"base {base:g}", ylim=(0, 1.25), yticks=np.linspace(0, 1, 6))
         ax.grid(alpha=0.3, axis="y")
     axes[0].set_ylabel("accuracy at length 256")
-    axes[0].legend(fontsize=8, loc="upper left")
+    axes[0].legend(fontsize=8, loc="upper center", ncol=2)
     return fig
 
 
@@ -151,11 +154,13 @@ def characters(results):
         _band(axes[0], present, np.array([list(v.values()) for v in per if v]).T, label, color, marker="o", ms=3)
     for scheme, (label, color) in SCHEME_STYLE.items():
         per = [summary.char_loss_at(results, "rope", n, scheme if n > 64 else "none") for n in lengths]
-        _band(axes[1], lengths, np.array([list(v.values()) for v in per]).T, f"RoPE + {label}", color,
-              marker="o", ms=3)
+        if all(per):
+            _band(axes[1], lengths, np.array([list(v.values()) for v in per]).T,
+                  f"RoPE + {label}", color, marker="o", ms=3)
     for ax, title in zip(axes, ("by encoding (no fine-tuning)", "RoPE, by scheme")):
         ax.set(xscale="log", xticks=lengths, xlabel="evaluation length (characters)", title=title)
         ax.set_xticklabels([str(n) for n in lengths])
+        ax.minorticks_off()  # the log axis' minor labels (6×10¹, 2×10²) collide with 64, 256
         ax.grid(alpha=0.3)
         ax.legend(fontsize=7)
     axes[0].set_ylabel("validation loss (nats/char)")

@@ -220,9 +220,9 @@ class _Rotation:
     def __init__(self, config, seq_len, rope_scaling):
         self.positions = np.arange(seq_len, dtype=np.float64)
         self.rotary_dim = config.rotary_dim or config.d_head
-        self.kwargs = dict(base=config.base, layout=config.layout, rotary_dim=config.rotary_dim,
-                           rope_scaling=static_scaling(rope_scaling, seq_len, self.rotary_dim,
-                                                       config.base))
+        scaling = static_scaling(rope_scaling, seq_len, self.rotary_dim, config.base)
+        self.kwargs = dict(base=config.base, layout=config.layout,
+                           rotary_dim=config.rotary_dim, rope_scaling=scaling)
 
     def forward(self, x):
         return apply_rope(x, self.positions, **self.kwargs)

@@ -120,6 +120,22 @@ def spread(values):
     return float(array.mean()), float(array.min()), float(array.max())
 
 
+def spread_text(values, digits=2):
+    """A per-seed dict as the chapter's tables print it: ``"mean (min–max)"``, or the one value.
+
+    Examples
+    --------
+    >>> spread_text({0: 0.5, 1: 0.7, 2: 0.6})
+    '0.60 (0.50–0.70)'
+    >>> spread_text({0: 1.78411}, 3)
+    '1.784'
+    """
+    mean, low, high = spread(values)
+    if len(values) == 1:
+        return f"{mean:.{digits}f}"
+    return f"{mean:.{digits}f} ({low:.{digits}f}–{high:.{digits}f})"
+
+
 def scheme_ranking(per_scheme):
     """Scheme names from best to worst by their mean over seeds."""
     return sorted(per_scheme, key=lambda s: -spread(per_scheme[s])[0])

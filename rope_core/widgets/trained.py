@@ -8,12 +8,18 @@ from ..tinymodel import analysis, experiments
 from ..tinymodel.train import load_checkpoint
 from ._base import _HERE, RopeWidget, check_index, module
 
-_CSS = (_HERE / "trained_model.css").read_text()
+# Its own rules and those of the lesson line and the question (lesson.js).
+_CSS = (_HERE / "trained_model.css").read_text() + (_HERE / "lesson.css").read_text()
 
 
 class TrainedModelExplorer(RopeWidget):
-    r"""Look inside the committed RoPE model: each head's attention under an extension scheme
-    at 1x, 2x or 4x its training length, and its accuracy with groups of pairs switched off.
+    r"""Look inside the committed RoPE model: each head's attention by distance under an
+    extension scheme at 1x, 2x or 4x its training length, and its accuracy with groups of pairs
+    switched off.
+
+    It opens at the training length, where layer 0's previous-token heads look at distance 1
+    and layer 1's induction heads at the induction targets (distances :math:`p-1, 2p-1, \dots`),
+    and asks which scheme takes the previous token away from the head built on pair 0 at 4x.
 
     Parameters
     ----------
@@ -24,8 +30,9 @@ class TrainedModelExplorer(RopeWidget):
     Notes
     -----
     Every number comes from the committed checkpoint (``induction_rope_base10000_s0.npz``)
-    and its run in ``results.json``: the attention rows are evaluated when the widget is
-    built (one forward pass per scheme and length), the accuracies with pairs switched off are
+    and its run in ``results.json``: the attention by distance is evaluated when the widget is
+    built (:func:`rope_core.tinymodel.analysis.attention_by_distance`, one forward pass of 8
+    rows per scheme and length), the accuracies with pairs switched off are
     the table ``make experiments`` computed for every subset of pairs, layer by layer
     (:func:`rope_core.tinymodel.analysis.ablation_table`).
     """
@@ -36,7 +43,7 @@ class TrainedModelExplorer(RopeWidget):
     _sliders = {"scheme": lambda w: len(analysis.SCHEMES), "length": lambda w: 3,
                 "off0": lambda w: 256, "off1": lambda w: 256}
     scheme = traitlets.Int(0).tag(sync=True)
-    length = traitlets.Int(2).tag(sync=True)
+    length = traitlets.Int(0).tag(sync=True)  # the training length: the lesson's frame
     off0 = traitlets.Int(0).tag(sync=True)
     off1 = traitlets.Int(0).tag(sync=True)
 

@@ -1,55 +1,100 @@
-// The trained tiny model: each head's attention from the last token of one row under an
-// extension scheme and length, and the accuracy with pairs switched off, layer by layer. Every
+// The trained tiny model: each head's attention by distance (averaged over the last queries of
+// rows of one period) under an extension scheme and length, and the accuracy with pairs switched
+// off, layer by layer. Every
 // number comes from Python (rope_core.tinymodel.analysis.explorer_tables); this only draws.
 import { svgEl, htmlEl, slider, readout, frame, syncer } from "./common.js";
+import { lesson, question } from "./lesson.js";
+
+const SCHEME_LABELS = { none: "no scaling", PI: "PI", NTK: "NTK-aware", YaRN: "YaRN" };
+// Below this width (CSS pixels) the heads stack in one column, each label under its strip.
+const NARROW = 560;
 
 function render({ model, el }) {
   const data = model.get("data");
-  const width = 400, stripW = 186, stripH = 40, gapX = 28, top = 26, rowH = 58;
-  const height = top + rowH * data.n_heads + 6;
-  const { svg, controls } = frame(el, { title: "Inside the trained model: attention of the last token", width, height });
+  const { root, svg, controls } = frame(el, { title: "Inside the trained model: where each head looks", width: 640, height: 300 });
   const state = { s: model.get("scheme"), n: model.get("length"), off: [model.get("off0"), model.get("off1")] };
   const out = {};
-  const schemeLabels = { none: "no scaling", PI: "PI", NTK: "NTK-aware", YaRN: "YaRN" };
-  // One strip per head: layer 0 on the left, layer 1 on the right.
-  const strips = [];
-  for (let layer = 0; layer < data.n_layers; layer++) {
-    const x = 8 + layer * (stripW + gapX);
-    svgEl("text", { x, y: 14, class: "rope-w-muted-text" }, svg).textContent = `layer ${layer}`;
-    for (let head = 0; head < data.n_heads; head++) {
-      const y = top + head * rowH;
-      const g = svgEl("g", { "data-layer": layer, "data-head": head }, svg);
-      svgEl("rect", { x, y, width: stripW, height: stripH, class: "rope-w-outline" }, g);
-      const area = svgEl("path", { class: "rope-w-attention", style: "fill: var(--rope-w-q); fill-opacity: 0.75; stroke: none" }, g);
-      const prev = svgEl("line", { y1: y, y2: y + stripH, class: "rope-w-meaning", style: "stroke: var(--rope-w-k); stroke-dasharray: 3 2" }, g);
-      const target = svgEl("line", { y1: y, y2: y + stripH, class: "rope-w-meaning", style: "stroke: var(--rope-w-rot); stroke-dasharray: 3 2" }, g);
-      const label = svgEl("text", { x, y: y + stripH + 13, class: "rope-w-muted-text" }, g);
-      strips.push({ layer, head, x, y, area, prev, target, label });
+  const fast = data.fast_head;
+  // Weights by distance d = 0 .. length-1: the previous token is d = 1, the induction targets
+  // (the tokens after the earlier copies of the current one) d = p - 1, 2p - 1, ...
+  const rowsAt = (scheme, length) => data.attention[scheme][String(length)];
+  const copies = (length) => Array.from({ length: Math.floor((length - data.period) / data.period) + 1 }, (_, j) => (j + 1) * data.period - 1).filter((d) => d < length);
+  const onCopies = (weights) => copies(weights.length).reduce((sum, d) => sum + weights[d], 0);
+  // The default frame (no scaling, the training length), quoted by the lesson.
+  const train = data.training_length, first = rowsAt("none", train);
+  const previousHeads = first[0].map((w, h) => [w[1], h]).filter(([w]) => w > 0.3).map(([, h]) => h);
+  const layer1 = first[1].map(onCopies);
+  const many = previousHeads.length > 1;
+  lesson(root, `Each strip is one head's attention by distance, the query at its right edge (mean over the last ${train} queries of rows that repeat every ${data.period} tokens). At the training length, ${train}, layer 0's head${many ? "s" : ""} ${previousHeads.join(" and ")} ${many ? "put" : "puts"} ${many ? "their" : "its"} attention on the previous token (orange), and each head of layer 1 puts ${Math.min(...layer1).toFixed(2)} to ${Math.max(...layer1).toFixed(2)} of its attention on the induction targets (green): the two steps of the copy. Heights are √weight, so that thin spreads stay visible.`);
+
+  // Strips are laid out again when the widget crosses NARROW (one column on a phone).
+  let strips = [], columns = 0;
+  function layout() {
+    const shown = root.getBoundingClientRect().width || 640;
+    const wanted = shown < NARROW ? 1 : 2;
+    if (wanted === columns) return false;
+    columns = wanted;
+    while (svg.firstChild) svg.removeChild(svg.firstChild);
+    strips = [];
+    // Units per CSS pixel stay near 1 in both layouts, so 13 px labels fit under their strips.
+    const width = columns === 2 ? 640 : 360, gapX = 24, stripH = columns === 2 ? 40 : 44, labelH = 20, gapY = 8;
+    const stripW = columns === 2 ? (width - 16 - gapX) / 2 : width - 16;
+    const rowH = stripH + labelH + gapY, headerH = 24;
+    const legend = svgEl("g", {}, svg);
+    svgEl("line", { x1: 8, x2: 26, y1: 10, y2: 10, class: "rope-w-meaning rope-w-prev-line" }, legend);
+    svgEl("text", { x: 30, y: 14 }, legend).textContent = "t − 1";
+    svgEl("line", { x1: 84, x2: 102, y1: 10, y2: 10, class: "rope-w-meaning rope-w-target-line" }, legend);
+    svgEl("text", { x: 106, y: 14 }, legend).textContent = "induction targets";
+    let height = 0;
+    for (let layer = 0; layer < data.n_layers; layer++) {
+      const x = columns === 2 ? 8 + layer * (stripW + gapX) : 8;
+      const top = columns === 2 ? 24 + headerH : 24 + layer * (headerH + data.n_heads * rowH) + headerH;
+      svgEl("text", { x, y: top - 8, class: "rope-w-layer-title" }, svg).textContent = `layer ${layer}`;
+      for (let head = 0; head < data.n_heads; head++) {
+        const y = top + head * rowH;
+        const g = svgEl("g", { "data-layer": layer, "data-head": head }, svg);
+        svgEl("rect", { x, y, width: stripW, height: stripH, class: "rope-w-outline" }, g);
+        const area = svgEl("path", { class: "rope-w-attention" }, g);
+        const prev = svgEl("line", { y1: y, y2: y + stripH, class: "rope-w-meaning rope-w-prev-line" }, g);
+        const target = svgEl("path", { class: "rope-w-meaning rope-w-target-line" }, g);
+        // Dots at the two keys' weights: a one-key spike is ~1 px wide at length 256 on a phone.
+        const prevDot = svgEl("circle", { r: 3.5, class: "rope-w-prev-dot" }, g);
+        const targetDot = svgEl("circle", { r: 3.5, class: "rope-w-target-dot" }, g);
+        const label = svgEl("text", { x, y: y + stripH + 15, class: "rope-w-muted-text" }, g);
+        strips.push({ layer, head, x, y, w: stripW, h: stripH, area, prev, target, prevDot, targetDot, label });
+        height = Math.max(height, y + rowH);
+      }
     }
+    svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+    svg.setAttribute("width", width);
+    svg.setAttribute("height", height);
+    root.dataset.columns = String(columns);
+    return true;
   }
+
   function draw() {
     const scheme = data.schemes[state.s], length = data.lengths[state.n];
-    const rows = data.attention[scheme][String(length)];
-    const last = length - 1, prevKey = last - 1, targetKey = last - data.period + 1;
-    const xOf = (s, key) => s.x + (key + 0.5) * stripW / length;
+    const rows = rowsAt(scheme, length), targets = copies(length);
     for (const s of strips) {
       const weights = rows[s.layer][s.head];
-      let path = `M ${s.x} ${s.y + stripH}`;
-      weights.forEach((w, key) => {
-        const x0 = s.x + key * stripW / length, x1 = s.x + (key + 1) * stripW / length;
-        const y = s.y + stripH * (1 - Math.min(1, w));
-        path += ` L ${x0} ${y} L ${x1} ${y}`;
-      });
-      s.area.setAttribute("d", `${path} L ${s.x + stripW} ${s.y + stripH} Z`);
-      for (const [line, key] of [[s.prev, prevKey], [s.target, targetKey]]) {
-        line.setAttribute("x1", xOf(s, key));
-        line.setAttribute("x2", xOf(s, key));
-      }
-      const onPrev = weights[prevKey], onTarget = weights[targetKey];
-      s.label.textContent = `head ${s.head}: ${onPrev.toFixed(2)} on t−1, ${onTarget.toFixed(2)} on target`;
+      // Distance d sits at the d-th slot from the right edge.
+      const left = (d) => s.x + s.w - (d + 1) * s.w / length, xOf = (d) => left(d) + 0.5 * s.w / length;
+      const yOf = (w) => s.y + s.h * (1 - Math.sqrt(Math.min(1, Math.max(0, w))));
+      let path = `M ${s.x + s.w} ${s.y + s.h}`;
+      weights.forEach((w, d) => { path += ` L ${left(d) + s.w / length} ${yOf(w)} L ${left(d)} ${yOf(w)}`; });
+      s.area.setAttribute("d", `${path} L ${s.x} ${s.y + s.h} Z`);
+      s.prev.setAttribute("x1", xOf(1));
+      s.prev.setAttribute("x2", xOf(1));
+      s.target.setAttribute("d", targets.map((d) => `M ${xOf(d)} ${s.y} V ${s.y + s.h}`).join(" "));
+      s.prevDot.setAttribute("cx", xOf(1));
+      s.prevDot.setAttribute("cy", yOf(weights[1]));
+      s.targetDot.setAttribute("cx", xOf(targets[0]));
+      s.targetDot.setAttribute("cy", yOf(weights[targets[0]]));
+      const onPrev = weights[1], onTarget = onCopies(weights);
+      s.label.textContent = `head ${s.head}: ${onPrev.toFixed(2)} on t−1, ${onTarget.toFixed(2)} on targets`;
       Object.assign(s.label.dataset, { previous: onPrev, target: onTarget });
     }
-    out.accuracy.textContent = `${data.accuracy[scheme][String(length)].toFixed(2)} (${schemeLabels[scheme]}, length ${length}, trained at ${data.training_length})`;
+    out.accuracy.textContent = `${data.accuracy[scheme][String(length)].toFixed(2)} (${SCHEME_LABELS[scheme]}, length ${length}, trained at ${data.training_length})`;
     out.accuracy.dataset.value = data.accuracy[scheme][String(length)];
     for (let layer = 0; layer < data.n_layers; layer++) {
       const bits = state.off[layer];
@@ -59,11 +104,22 @@ function render({ model, el }) {
       Object.assign(out.ablation[layer].dataset, { value, bits });
       out.buttons[layer].forEach((button, i) => button.setAttribute("aria-pressed", bits >> i & 1 ? "true" : "false"));
     }
+    if (out.ask) out.ask.refresh();
   }
   const sync = syncer(model, state, draw);
-  slider(controls, { label: "scheme", name: "scheme", values: data.schemes, index: state.s, format: (s) => schemeLabels[s], onInput: sync("s", "scheme") });
+  slider(controls, { label: "scheme", name: "scheme", values: data.schemes, index: state.s, format: (s) => SCHEME_LABELS[s], onInput: sync("s", "scheme") });
   slider(controls, { label: "length", name: "length", values: data.lengths, index: state.n, format: (n) => `${n} (${n / data.training_length}×)`, onInput: sync("n", "length") });
   out.accuracy = readout(controls, "accuracy", "accuracy:");
+  // The question: which scheme takes t - 1 away from the previous-token head built on pair 0?
+  const longest = data.lengths[data.lengths.length - 1];
+  const massOf = (scheme) => rowsAt(scheme, longest)[0][fast][1];
+  const worst = data.schemes.reduce((a, b) => (massOf(b) < massOf(a) ? b : a));
+  out.ask = question(controls, {
+    prompt: `Head ${fast} of layer 0 looks at t − 1 and puts ${Math.round(100 * data.fast_head_pair0)} % of its |q_i||k_i| on pair 0, the fastest (1 rad per token). At length ${longest}, which scheme takes t − 1 away from it?`,
+    choices: data.schemes.map((s) => ({ label: SCHEME_LABELS[s], correct: s === worst })),
+    explain: () => `At ${longest}, head ${fast} puts ${data.schemes.map((s) => `${massOf(s).toFixed(2)} on t − 1 with ${SCHEME_LABELS[s]}`).join(", ")}.` +
+      (worst === "PI" ? ` PI divides every frequency by ${longest / data.training_length}, pair 0's included: neighbouring keys now differ by 1/${longest / data.training_length} of the angle the head was trained on, so it can no longer tell t − 1 from the tokens around it, and layer 1 loses the clue it copies (${Math.max(...rowsAt("PI", longest)[1].map(onCopies)).toFixed(2)} at most on the targets under PI, against ${Math.min(...layer1).toFixed(2)} or more at ${train}).` : ""),
+  });
   htmlEl("div", { class: "rope-w-readout-label" }, controls, `Switch pairs off in every query of a layer (length ${data.training_length}, period ${data.period}); pair i has wavelength λ_i:`);
   out.buttons = [];
   out.ablation = [];
@@ -84,6 +140,8 @@ function render({ model, el }) {
     out.ablation.push(readout(controls, `ablation${layer}`, `layer ${layer}:`));
     model.on(`change:off${layer}`, () => { state.off[layer] = model.get(`off${layer}`); draw(); });
   }
+  layout();
   draw();
+  if (typeof ResizeObserver !== "undefined") new ResizeObserver(() => { if (layout()) draw(); }).observe(root);
 }
 export default { render };

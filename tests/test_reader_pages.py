@@ -95,16 +95,12 @@ def test_chapters_show_no_check_code_no_docstrings_and_no_bare_booleans(counts, 
     assert not pages, f"visible {key.replace('_', ' ')} by default: {pages}"
 
 
-# A chapter whose long code lines its owner is still wrapping (tinymodel's rewrite of ch. 15).
-WRAPPING = {"15-train-a-tiny-model"}
-
-
 @pytest.mark.book
 def test_no_visible_code_line_is_wider_than_a_code_box(counts):
     # A code box holds 88 columns at 1280 px; a longer line scrolls sideways. Included
     # rope_core functions and chapter cells are wrapped at the source.
     pages = {name: c["long_code_lines"] for name, c in counts.items()
-             if name != "total" and name not in WRAPPING and c["long_code_lines"]}
+             if name != "total" and c["long_code_lines"]}
     assert not pages, f"visible code lines over {measure_pages.LONG} characters: {pages}"
 
 

@@ -120,7 +120,7 @@ function render({ model, el }) {
     explain: () => `At ${longest}, head ${fast} puts ${data.schemes.map((s) => `${massOf(s).toFixed(2)} on t − 1 with ${SCHEME_LABELS[s]}`).join(", ")}.` +
       (worst === "PI" ? ` PI divides every frequency by ${longest / data.training_length}, pair 0's included: neighbouring keys now differ by 1/${longest / data.training_length} of the angle the head was trained on, so it can no longer tell t − 1 from the tokens around it, and layer 1 loses the clue it copies (${Math.max(...rowsAt("PI", longest)[1].map(onCopies)).toFixed(2)} at most on the targets under PI, against ${Math.min(...layer1).toFixed(2)} or more at ${train}).` : ""),
   });
-  htmlEl("div", { class: "rope-w-readout-label" }, controls, `Switch pairs off in every query of a layer (length ${data.training_length}, period ${data.period}); pair i has wavelength λ_i:`);
+  htmlEl("div", { class: "rope-w-readout-label" }, controls, `Switch pairs off in every query of a layer (length ${data.training_length}, period ${data.period}); pair i has wavelength λᵢ:`);
   out.buttons = [];
   out.ablation = [];
   for (let layer = 0; layer < data.n_layers; layer++) {

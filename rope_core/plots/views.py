@@ -118,9 +118,9 @@ def plot_rotation(q=(1.0, 0.5), position=3, theta=0.5, *, ax=None):
 
 def plot_relative_invariance(q=(1.0, 0.35), k=(0.2, 0.75), m=2, n=7, shift=0, theta=0.3, *, max_position=24,
                              ax=None):
-    r"""Draw what the ``RelativeInvariance`` widget shows at one setting: :math:`R_{m+\Delta}q` and
-    :math:`R_{n+\Delta}k` with the angle :math:`\gamma` between them, the state before the shift
-    (:math:`R_m q`, :math:`R_n k`, dashed) when :math:`\Delta > 0`, and under the dial its two
+    r"""Draw what the ``RelativeInvariance`` widget shows at one setting: :math:`R((m+\Delta)\theta)q` and
+    :math:`R((n+\Delta)\theta)k` with the angle :math:`\gamma` between them, the state before the
+    shift (:math:`R(m\theta)q`, :math:`R(n\theta)k`, dashed) when :math:`\Delta > 0`, and under the dial its two
     strips: the score against :math:`\Delta = 0 \dots` ``max_position`` (flat) and against
     :math:`n - m` (a cosine), each with a dot at this state
     (``rope_core.demos.rotation.relative_state`` and ``relative_strips``). The title gives
@@ -131,10 +131,11 @@ def plot_relative_invariance(q=(1.0, 0.35), k=(0.2, 0.75), m=2, n=7, shift=0, th
     radius = max(np.linalg.norm(shown["q"]), np.linalg.norm(shown["k"]))
     _plane(ax, radius)
     if shift:
-        _arrow(ax, shown["ghost_q"], "#999999", rf"$R_{{{m}}}q$", style="--")
-        _arrow(ax, shown["ghost_k"], "#999999", rf"$R_{{{n}}}k$", style="--")
-    _arrow(ax, rq, PALETTE["query"], rf"$R_{{{m + shift}}}q$")
-    _arrow(ax, rk, PALETTE["key"], rf"$R_{{{n + shift}}}k$")
+        _arrow(ax, shown["ghost_q"], "#999999", rf"$R({m}\theta)q$", style="--")
+        _arrow(ax, shown["ghost_k"], "#999999", rf"$R({n}\theta)k$", style="--")
+    # R(m theta), not R_m: with one pair, R_m would mean theta_0 = 1, not this theta.
+    _arrow(ax, rq, PALETTE["query"], rf"$R({m + shift}\theta)q$")
+    _arrow(ax, rk, PALETTE["key"], rf"$R({n + shift}\theta)k$")
     start, gamma = np.degrees(np.arctan2(rq[1], rq[0])), np.degrees(shown["angle"])
     ax.add_patch(Arc((0, 0), 0.6 * radius, 0.6 * radius, theta1=start, theta2=start + gamma,
                      color=PALETTE["accent"], lw=2, gid="gamma"))

@@ -497,18 +497,17 @@ def test_a_page_opened_as_a_file_says_where_each_widget_is_and_how_to_see_it(bui
 def test_folds_open_without_motion_when_the_reader_asks_for_less(built_book, book_server, chromium):
     """With "reduce motion" set, a solution or hidden cell is fully there the moment it opens
     (no fade-in, no slide); without it, the theme's fade still plays (so the check can fail)."""
-    from _browser import open_page
+    from _browser import open_everything, open_page
 
-    fading = """() => { for (const b of document.querySelectorAll('button.toggle-button')) b.click();
-        for (const d of document.querySelectorAll('details:not([open])')) d.open = true;
-        return document.getAnimations().filter((a) => a.playState === 'running'
-          && a.effect && a.effect.getComputedTiming().duration > 1).length; }"""
+    running = """() => document.getAnimations().filter((a) => a.playState === 'running'
+        && a.effect && a.effect.getComputedTiming().duration > 1).length"""
     counts = {}
     for motion in ("no-preference", "reduce"):
         context, page, log = open_page(chromium)
         page.emulate_media(reduced_motion=motion)
         page.goto(f"{book_server}/book/02-rotations.html", wait_until="networkidle")
-        counts[motion] = page.evaluate(fading)
+        assert open_everything(page, settle=False) > 0
+        counts[motion] = page.evaluate(running)
         assert log.problems() == [], log.problems()
         context.close()
     assert counts["no-preference"] > 0 and counts["reduce"] == 0, counts

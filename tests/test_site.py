@@ -305,7 +305,8 @@ def test_keyboard_reaches_chapter_2_slider_with_rings(built_book, book_server, b
     copies = page.locator(".bd-article button.copybtn")
     copies.first.focus()
     page.keyboard.press("ArrowDown")
-    page.wait_for_timeout(400)  # the button fades in (0.3 s transition)
+    # The button fades in (0.3 s transition); a loaded machine may take longer than 0.3 s.
+    page.wait_for_function("getComputedStyle(document.activeElement).opacity === '1'", timeout=5000)
     focused = page.evaluate("""() => { const e = document.activeElement;
         return {at: [...document.querySelectorAll('.bd-article button.copybtn')].indexOf(e),
                 opacity: getComputedStyle(e).opacity,

@@ -294,3 +294,35 @@ def test_no_formula_of_any_page_scrolls_sideways_on_a_phone(built_book, book_ser
     context.close()
     assert formulas >= 95 and not wide, wide
     assert log.page_errors == []
+
+
+FIRST_PICTURE_PX = 2500   # about three screens of a 1280 x 900 window
+# Chapters whose first picture is still further down (px at 1280 when this list was made);
+# take a chapter out once it has a picture near its top.
+FIRST_PICTURE_LATE = {"03-complex-form": 2587, "05-d-dimensions": 2849, "08-rope-in-attention": 2760,
+                      "10-extension-in-practice": 11015, "11-models-today": 5804, "12-serving": 12845,
+                      "13-pitfalls": 4166, "14-beyond-1d": 2775, "15-train-a-tiny-model": 4217}
+FIRST_PICTURE_JS = """() => {
+  const shown = [...document.querySelectorAll('article figure, article .rope-widget-view')]
+    .filter((e) => e.getClientRects().length > 0);
+  return shown.length ? Math.round(shown[0].getBoundingClientRect().top + window.scrollY) : null;
+}"""
+
+
+@pytest.mark.browser
+def test_every_chapter_shows_a_picture_within_its_first_screens(built_book, book_server, chromium):
+    # At 1280 px a reader meets the first figure or widget of a chapter within ~2 500 px,
+    # about three screens, before a long stretch of text (chapters 4 and 6 were 4 181 and
+    # 5 936 px down).
+    from _browser import open_page
+
+    context, page, log = open_page(chromium, "light")
+    first, late = {}, []
+    for path in measure_pages.chapter_pages(built_book):
+        page.goto(f"{book_server}/book/{path.name}", wait_until="load")
+        first[path.stem] = page.evaluate(FIRST_PICTURE_JS)
+        if path.stem not in FIRST_PICTURE_LATE and (first[path.stem] or 1e9) > FIRST_PICTURE_PX:
+            late.append(f"{path.stem}: {first[path.stem]} px")
+    context.close()
+    print("first picture (px from the top at 1280 px):", first)
+    assert len(first) >= 15 and not late, late

@@ -7,6 +7,7 @@ facts of :mod:`rope_core.atlas`); the functions take ``ax=`` (or ``axes=``) and 
 from __future__ import annotations
 
 import numpy as np
+from matplotlib.ticker import MaxNLocator
 
 from .. import atlas
 from ..apply import apply_rope
@@ -88,7 +89,7 @@ def plot_correlated_score_by_distance(dim=128, bases=(10000.0, 500000.0), max_di
     -------
     matplotlib.axes.Axes
     """
-    ax = axes_or_new(ax, figsize=(5.2, 3.5))
+    ax = axes_or_new(ax, figsize=(4.4, 3.3))
     distances = np.unique(np.geomspace(1, max_distance, 600).round().astype(np.int64))
     for base, colour in zip(bases, _SERIES[1:]):
         share = expected_logit(distances, dim, base=base, correlation=1.0) / dim
@@ -157,7 +158,7 @@ def plot_trained_arc_reach(factor=8.0, dim=128, base=10000.0, training_length=40
     -------
     matplotlib.axes.Axes
     """
-    ax = axes_or_new(ax, figsize=(5.2, 3.5))
+    ax = axes_or_new(ax, figsize=(4.4, 3.3))
     reach = trained_arc_reach(factor, dim, base, training_length)
     # The schemes that stay within training all lie on 1: drawn thick to thin so each shows.
     styles = [dict(lw=1.8), dict(lw=7, alpha=0.45), dict(lw=1.8, ls="--"), dict(lw=3.5),
@@ -196,7 +197,7 @@ def slowest_wavelengths(model_names=None):
         One row per model and long-range layer type: ``name``, ``title``, ``context``
         (``max_position_embeddings``), ``wavelength`` (:math:`2\pi/\min_i \theta'_i` over the
         pairs that turn) and ``scaled`` (whether the frequencies come from a scaling scheme of
-        :data:`rope_core.atlas.SCALED_ROPE_TYPES`).
+        ``rope_core.atlas.SCALED_ROPE_TYPES``).
     """
     rows = []
     for name in (atlas.names() if model_names is None else model_names):
@@ -227,7 +228,7 @@ def plot_slowest_wavelengths(model_names=None, *, ax=None):
     -------
     matplotlib.axes.Axes
     """
-    ax = axes_or_new(ax, figsize=(5.2, 3.8))
+    ax = axes_or_new(ax, figsize=(4.4, 3.5))
     rows = slowest_wavelengths(model_names)
     for scaled, marker, colour, label in ((False, "o", PALETTE["query"], "base only"),
                                           (True, "^", PALETTE["key"], "base + scaling scheme")):
@@ -256,7 +257,7 @@ def rope_share():
     -------
     list of dict
         One row per model (:func:`rope_core.atlas.names` then
-        :data:`rope_core.atlas.ARCHITECTURES`), oldest first: ``title``, ``year``,
+        ``rope_core.atlas.ARCHITECTURES``), oldest first: ``title``, ``year``,
         ``layers`` (share of the layers that apply RoPE) and ``features`` (share of all the
         layers' query/key features that rotate: for each layer, rotated features over head
         width, 0 without RoPE, averaged over the layers).
@@ -294,7 +295,7 @@ def plot_rope_share(*, ax=None):
     matplotlib.axes.Axes
     """
     rows = rope_share()
-    ax = axes_or_new(ax, figsize=(4.2, 0.2 * len(rows) + 1.2))
+    ax = axes_or_new(ax, figsize=(4.0, 0.2 * len(rows) + 1.2))
     y = np.arange(len(rows))
     ax.barh(y, [row["layers"] for row in rows], color=PALETTE["query"], alpha=0.3, height=0.8,
             label="layers with RoPE")
@@ -348,7 +349,7 @@ def plot_cache_shift(dim=64, n_keys=24, evicted=8, base=10000.0, *, seed=0, ax=N
     stale = apply_rope(kept, old, base=base, layout="half")
     fresh = apply_rope(kept, old - evicted, base=base, layout="half")
     moved = rerotate_cached_keys(stale, -evicted, base=base, layout="half")
-    ax = axes_or_new(ax, figsize=(5.2, 3.4))
+    ax = axes_or_new(ax, figsize=(4.4, 3.3))
     new = old - evicted
     ax.plot(new, fresh @ query, color=PALETTE["rotated"], lw=2.2, label="keys rotated afresh")
     ax.plot(new, stale @ query, "s", color=PALETTE["key"], ms=5, mfc="none",
@@ -356,6 +357,7 @@ def plot_cache_shift(dim=64, n_keys=24, evicted=8, base=10000.0, *, seed=0, ax=N
     ax.plot(new, moved @ query, "x", color=PALETTE["query"], ms=7, mew=1.8,
             label=f"cached keys × $R_{{-{evicted}}}$")
     ax.axhline(0.0, color="#bbbbbb", lw=0.8)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("key's new position $j - e$")
     ax.set_ylabel("score with the next query")
     ax.set_title(f"{n_keys} cached keys, first {evicted} evicted", fontsize=9)
@@ -407,7 +409,7 @@ def plot_bug_errors(implementations, *, dim=64, positions=(0, 1, 1000, 2**20), l
     if not implementations:
         raise ValueError("implementations must name at least one function")
     errors = _bug_errors(implementations, dim, list(positions), layout, n_vectors, seed)
-    ax = axes_or_new(ax, figsize=(5.2, 0.42 * len(implementations) + 1.0))
+    ax = axes_or_new(ax, figsize=(4.6, 0.42 * len(implementations) + 1.0))
     shade = np.log10(np.maximum(errors, 1e-17))
     ax.imshow(shade, cmap="Reds", vmin=-17, vmax=1, aspect="auto")
     for (row, col), value in np.ndenumerate(errors):
@@ -446,7 +448,7 @@ def plot_offset_only_2d(queries=((4, 4), (10, 9)), size=15, dim=64, base=100.0, 
     list of matplotlib.axes.Axes
     """
     if axes is None:
-        _, axes = new_figure(1, len(queries), figsize=(2.7 * len(queries), 2.9))
+        _, axes = new_figure(1, len(queries), figsize=(2.4 * len(queries), 2.6))
     axes = list(np.atleast_1d(axes))
     if len(axes) != len(queries):
         raise ValueError(f"axes must hold one axes per query ({len(queries)}), got {len(axes)}")

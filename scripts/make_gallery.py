@@ -260,8 +260,8 @@ whether the model was then trained with its scaling (Llama 3.1 was, so it has se
             r"all 18 back; NTK-aware leaves 17 past, by up to 1.75×. (3) YaRN and Llama 3.1 bring all 18 back and keep "
             r"the fast pairs. (4) Llama 3.1 8B as shipped: its 29 slow pairs turn up to 2× further than in the first "
             r"8 192 tokens of training, and it was trained on long inputs with this scaling.",
-            "Four panels stacked. The first three show rows of six small dials with shaded training arcs and hands: "
-            "without scaling every hand is orange and far past its arc; under linear interpolation, YaRN and Llama 3.1 "
+            "Four panels stacked. The first three show rows of six small dials with shaded training arcs and hands. "
+            "Without scaling every hand is orange and far past its arc; under linear interpolation, YaRN and Llama 3.1 "
             "every hand sits at the end of its arc; under NTK-aware the first five hands are past it. The last panel "
             "plots Llama 3.1 8B's wavelength per pair on a log scale, kept, blended and scaled pairs in three colours, "
             "above a dashed line of the trained wavelengths.",
@@ -284,7 +284,7 @@ other layout's code: its score against $n - m$ loses its peak at $-1$.""",
             r"token back: its score against $n - m$ peaks at $-1$ as trained, and moves away from $-1$ when the weights "
             r"are run through half-layout code (the wrong layout).",
             "Two panels, each three rows of numbered boxes joined by lines above a plot of two curves. Left, eight "
-            "boxes: 1 to 8 on top; 1, 3, 5, 7, 2, 4, 6, 8 in the middle; minus 2, minus 4, minus 6, minus 8, 1, 3, 5, 7 "
+            "boxes, 1 to 8 on top, 1, 3, 5, 7, 2, 4, 6, 8 in the middle, and minus 2, minus 4, minus 6, minus 8, 1, 3, 5, 7 "
             "at the bottom. Right, the same for sixteen boxes. In both plots the solid trained curve peaks at 1 at n "
             "minus m = minus 1 and the dashed wrong-layout curve peaks lower elsewhere.",
             function="plot_layouts", left="dim=8, pair=1, scores=False", right="dim=16, pair=3",

@@ -411,11 +411,13 @@ def _dial(ax, cx, cy, radius, arc, angle, gid):
     """One slow pair as the widget draws it: the trained arc [0, arc] shaded, the hand at
     ``angle`` (the key colour once past the arc, with the angle travelled drawn inside)."""
     beyond = angle > arc * (1 + 1e-6)
-    ax.add_patch(Wedge((cx, cy), radius, 0, np.degrees(arc), fc=PALETTE["query"], alpha=0.25, lw=0))
+    # The widget's colours (context.css): the trained arc green, the angle past it dashed orange.
+    ax.add_patch(Wedge((cx, cy), radius, 0, np.degrees(arc), fc=PALETTE["rotated"], alpha=0.28,
+                       ec=PALETTE["rotated"], lw=0.8))
     ax.add_patch(Arc((cx, cy), 2 * radius, 2 * radius, color="#767676", lw=1))
     if beyond:
         ax.add_patch(Arc((cx, cy), 2 * radius * 0.82, 2 * radius * 0.82, theta1=0,
-                         theta2=np.degrees(min(angle, 2 * np.pi)), color=PALETTE["key"], lw=1.6))
+                         theta2=np.degrees(min(angle, 2 * np.pi)), color=PALETTE["key"], lw=1.6, ls=(0, (3, 2))))
     ax.plot([cx, cx + radius * np.cos(angle)], [cy, cy + radius * np.sin(angle)], lw=2, solid_capstyle="round",
             color=PALETTE["key"] if beyond else PALETTE["query"], gid=gid)
     return beyond

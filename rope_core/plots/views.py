@@ -160,14 +160,14 @@ def plot_relative_invariance(q=(1.0, 0.35), k=(0.2, 0.75), m=2, n=7, shift=0, th
     ax.set_yticks([t for t in ax.get_xticks() if abs(t) <= 1.3 * radius])
     strips = relative_strips(shown["q"], shown["k"], m, n, theta, max(int(max_position), shift, abs(n - m)))
     for box, x, y, dot_x, label in (
-            ((0.04, 0.02, 0.42, 0.2), strips["shifts"], strips["by_shift"], shift, r"score against $\Delta$"),
-            ((0.56, 0.02, 0.42, 0.2), strips["offsets"], strips["by_offset"], n - m, r"score against $n - m$")):
+            ((0.04, 0.02, 0.42, 0.2), strips["shifts"], strips["by_shift"], shift, "score\nagainst $\\Delta$"),
+            ((0.56, 0.02, 0.42, 0.2), strips["offsets"], strips["by_offset"], n - m, "score\nagainst $n - m$")):
         inset = ax.inset_axes(box)
         inset.plot(x, y, color=PALETTE["accent"], lw=1.3)
         inset.plot([dot_x], [shown["score"]], "o", color=PALETTE["accent"], ms=5)
         inset.axhline(0, color="#dddddd", lw=0.8)
         inset.set_ylim(-1.1 * radius**2, 1.1 * radius**2)
-        inset.set_title(label, fontsize=8, pad=2)
+        inset.set_title(label, fontsize=7.5, pad=2, linespacing=1.0)   # two lines: side by side even in a thumbnail
         inset.tick_params(labelsize=6, length=2)
         inset.set_yticks([])
     ax.set_title(rf"$\Delta = {shift}$: $\gamma = {gamma:.0f}°$, score $= {shown['score']:.3g}$")

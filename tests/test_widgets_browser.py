@@ -197,6 +197,22 @@ def test_sliders_are_the_ones_each_widget_declares(gallery):
     assert page.locator(".rope-w input[type=range]").count() == total
 
 
+def test_every_slider_track_has_room_to_drag(gallery):
+    # A track squeezed between its step buttons in a narrow column of controls (DecayExplorer's
+    # distance had 0 px at 1280 px, FrequencyClocks' position 40 px) can only be stepped: every
+    # range input shown (ContextExtension hides its factor in the first step) gets at least
+    # 60 px and 2 px per stop, and its step buttons sit either side of it.
+    page, _ = gallery
+    tracks = page.locator(".rope-w input[type=range]").evaluate_all("""(inputs) => inputs.filter((i) => i.checkVisibility()).map((i) => {
+      const box = i.getBoundingClientRect(), buttons = [...i.parentElement.querySelectorAll(":scope > button")].map((b) => b.getBoundingClientRect());
+      return [i.closest(".rope-widget-view").dataset.widget, i.dataset.name, box.width, Number(i.max) + 1, buttons.map((b) => [b.right <= box.left + 1, b.left >= box.right - 1])];
+    })""")
+    assert {widget for widget, *_ in tracks} == set(ORDER)  # every widget has a slider shown
+    for widget, name, width, stops, buttons in tracks:
+        assert width >= max(60, 2 * stops), (widget, name, width, stops)
+        assert all(left or right for left, right in buttons) and len(buttons) in (0, 2), (widget, name, buttons)
+
+
 def test_sliders_are_labelled_and_keep_their_keys(gallery):
     page, _ = gallery
     inputs = page.locator(".rope-w input[type=range]")

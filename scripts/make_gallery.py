@@ -87,10 +87,13 @@ class Section:
     setup: str = ""
     lesson: str = ""       # one line for the card; default: the intro's first sentence
     thumb_alt: str = ""    # alt text of the card's thumbnail (the left view)
+    figure_code: str = ""  # the figure's code, when it is not the two views side by side
 
     @property
     def figure(self):
         """The side-by-side figure's code ("" without a plotting function)."""
+        if self.figure_code:
+            return self.figure_code
         if not self.function:
             return ""
         return (f"fig, (left, right) = plots.new_figure(1, 2, figsize=(9, 4))\n{self.setup}"
@@ -185,31 +188,37 @@ k = {_vector_code(RELATIVE['k_angle'], RELATIVE['k_length'])}
 under each face counts its turns. Grey hands on dashed faces have a wavelength longer than the
 chosen context $L$: they never complete a turn in it. The widget asks how many hands have turned
 once by $m = L$; its time-lapse runs $m$ on a logarithmic clock, and its odometer row writes the
-digits $\lfloor m/\beta^i\rfloor \bmod \beta$ of $m$, the digits picture of chapter 5.""",
-            r"Left: the eight clock hands of $d = 16$ at position 5, the turns under each face; the last four, grey "
-            r"and dashed, do not complete a turn in 256 tokens. Right: chapter 5's toy head, $d = 8$ at base "
-            r"$10\,000$ ($\beta = 10$), at position 1234, whose odometer spells 1234.",
-            "Two grids of clocks with a turn count under each face and an odometer row of digit boxes below. Left, "
-            "eight clocks at position 5, where the first hands point in different directions, the last four, grey on "
-            "dashed faces, point almost to the right. Right, four clocks at position 1234 with the odometer "
-            "digits 1, 2, 3, 4.",
-            function="plot_frequency_clocks", left="position=5, dim=16, base=10000.0, context=256, odometer=True",
-            right="position=1234, dim=8, base=10000.0, context=256, odometer=True",
+digits $\lfloor m/\beta^i\rfloor \bmod \beta$ of $m$, the digits picture of chapter 5. It opens on
+that chapter's toy head ($d = 8$, base $10\,000$, $\beta = 10$), whose wheels spell $m$ in decimal.""",
+            r"The widget's question and its answer on chapter 5's toy head ($d = 8$, base $10\,000$, $\beta = 10$): "
+            r"the four hands at $m = 10$ (left) and at $m = L = 256$ (right), the turns under each face and the "
+            r"odometer, which spells $m$ in decimal. Hands 2 and 3, grey and dashed, do not complete a turn in 256 "
+            r"tokens.",
+            "Two grids of four clocks with a turn count under each face and a row of four digit boxes below. Left, "
+            "at position 10, 1 of 4 hands has made a full turn and the digits read 0 0 1 0. Right, at position 256, "
+            "2 of 4 hands have made a full turn and the digits read 0 2 5 6. The two lower clocks of each grid are "
+            "dashed with grey hands that have barely turned.",
+            function="plot_frequency_clocks", left="position=10, dim=8, base=10000.0, context=256, odometer=True",
+            right="position=256, dim=8, base=10000.0, context=256, odometer=True",
             lesson="Every pair is a clock hand with its own speed: fast hands for neighbours, slow hands for far.",
-            thumb_alt="Eight small clocks at position 5: the first hands spread, the last four, dashed, point right.",
+            thumb_alt="Four clocks at position 10 over the digits 0 0 1 0: two hands turned, two dashed ones barely.",
         ),
         "RotationMatrixHeatmap": Section(
             "Look inside the rotation matrix",
             r"""$R^d_{\Theta,m}$ is zero except for its $2 \times 2$ blocks; each block turns one pair. The widget
 multiplies $R_m$ by a vector $x$ whose pairs all start at $(1, 0)$: the dial beside each block is
 that pair of $R_m x$, turned by $m\theta_i$.""",
-            r"$R^{16}_{\Theta,m}$ at $m = 1$ and $m = 20$: only the $2 \times 2$ blocks on the diagonal are non-zero.",
-            "Two heat maps of a 16 by 16 matrix, zero everywhere except 2 by 2 blocks along the diagonal. The "
-            "top-left blocks change colour between position 1 and position 20; the bottom-right blocks stay close "
-            "to the identity.",
-            function="plot_rotation_matrix", left="position=1, dim=16", right="position=20, dim=16",
+            r"The widget at its first and last positions, $m = 1$ and $m = 32$ ($d = 8$, base $10\,000$): $R_m$ times "
+            r"$x$ equals $R_m x$, and beside each $2 \times 2$ block a dial shows its pair of $R_m x$, turned by "
+            r"$m\theta_i$. At $m = 32$ the top block has turned 32 rad, the bottom one 0.032 rad, still nearly the "
+            r"identity.",
+            "Two panels, each an 8 by 8 heat map, white except four 2 by 2 blocks on the diagonal, a column x, an "
+            "equals sign, the column R_m x and four dials beside the blocks with their angles. Left, at m = 1, the hands "
+            "point at 1, 0.1, 0.01 and 0.001 rad. Right, at m = 32, the top blocks have changed colour and the hands "
+            "point at 32, 3.2, 0.32 and 0.032 rad, the last marked as nearly the identity.",
+            function="plot_rotation_matrix", left="position=1, dim=8", right="position=32, dim=8",
             lesson="RoPE's matrix is zero outside its 2 × 2 blocks: each block turns one pair.",
-            thumb_alt="A 16 by 16 heat map, zero except 2 by 2 blocks along the diagonal.",
+            thumb_alt="An 8 by 8 heat map, zero except 2 by 2 blocks along the diagonal, times x, with a dial per block.",
         ),
         "DecayExplorer": Section(
             "Watch the decay bound (and what it does not say)",
@@ -245,26 +254,44 @@ maximum positions of its config. Shaded pairs never complete a turn in training;
 says how many of them turn further at the maximum position than they did in the first training
 length (Llama 3.1 8B: all 29, by 2×, because it ships factor 8 for 16 times that length), and
 whether the model was then trained with its scaling (Llama 3.1 was, so it has seen those angles).""",
-            r"Wavelength of each of the 64 pairs ($d = 128$) under five schemes, for scale factors 4 and 16.",
-            "Two log-scale line plots of wavelength against pair index. The unscaled line rises straight; linear "
-            "interpolation is shifted up everywhere; NTK-aware tilts the line; YaRN and Llama 3.1 follow the "
-            "unscaled line for the first pairs and the interpolated line for the last ones.",
-            function="plot_context_extension", left="factor=4", right="factor=16",
+            r"The widget's four steps at $s = 8$ and $p = sL = 32\,768$ ($d = 128$, base 10 000, $L = 4096$), each dial one "
+            r"of six of the 18 slow pairs: its trained arc shaded, its hand at $p$ (orange past the arc), the angle at $p$ "
+            r"over the largest trained angle under it. (1) Without scaling all 18 are past their arc, by 8×. (2) PI brings "
+            r"all 18 back; NTK-aware leaves 17 past, by up to 1.75×. (3) YaRN and Llama 3.1 bring all 18 back and keep "
+            r"the fast pairs. (4) Llama 3.1 8B as shipped: its 29 slow pairs turn up to 2× further than in the first "
+            r"8 192 tokens of training, and it was trained on long inputs with this scaling.",
+            "Four panels stacked. The first three show rows of six small dials with shaded training arcs and hands. "
+            "Without scaling every hand is orange and far past its arc; under linear interpolation, YaRN and Llama 3.1 "
+            "every hand sits at the end of its arc; under NTK-aware the first five hands are past it. The last panel "
+            "plots Llama 3.1 8B's wavelength per pair on a log scale, kept, blended and scaled pairs in three colours, "
+            "above a dashed line of the trained wavelengths.",
+            function="plot_context_step", left='"problem", factor=8',
+            figure_code='fig, axes = plots.new_figure(4, 1, figsize=(6.4, 10.5), '
+                        'gridspec_kw={"height_ratios": [1.25, 2, 2, 2.6]})\n'
+                        'for step, ax in zip(("problem", "divide", "bands", "models"), axes):\n'
+                        '    plots.plot_context_step(step, factor=8, ax=ax)',
             lesson="Five ways to stretch a trained context, pair by pair, and what each leaves beyond training.",
-            thumb_alt="Wavelength against pair index on a log scale for five scaling schemes at factor 4.",
+            thumb_alt="Six dials of slow pairs, each hand far past its shaded training arc: the problem, without scaling.",
         ),
         "LayoutExplorer": Section(
             "Pair the features two ways",
             """The interleaved and half layouts, the permutation between them, and what it and
 `rotate_half` do to a vector's numbers. A switch loads a previous-token head's weights into the
 other layout's code: its score against $n - m$ loses its peak at $-1$.""",
-            "Pairs 1 and 3 of an 8-dimensional head in both layouts, and the permutation between them.",
-            "Two diagrams of eight feature boxes in two rows, interleaved on top and half below, with lines for the "
-            "permutation. Left, features 2 and 3 on top map to features 1 and 5 below. Right, features 6 and 7 map "
-            "to 3 and 7.",
-            function="plot_layouts", left="dim=8, pair=1", right="dim=8, pair=3",
+            r"Left, $d = 8$ with pair 1; right, $d = 16$ with pair 3: $x = (1, 2, \dots, d)$, its half layout "
+            r"$P\mathbf{x}$ and `rotate_half` of $P\mathbf{x}$ (halves swapped, the new first half negated, in bold), the "
+            r"pair's boxes shaded and its lines bold. Below each, a head trained in the interleaved layout to look one "
+            r"token back: its score against $n - m$ peaks at $-1$ as trained, and moves away from $-1$ when the weights "
+            r"are run through half-layout code (the wrong layout).",
+            "Two panels, each three rows of numbered boxes joined by lines above a plot of two curves. Left, eight "
+            "boxes, 1 to 8 on top, 1, 3, 5, 7, 2, 4, 6, 8 in the middle, and minus 2, minus 4, minus 6, minus 8, 1, 3, 5, 7 "
+            "at the bottom. Right, the same for sixteen boxes. In both plots the solid trained curve peaks at 1 at n "
+            "minus m = minus 1 and the dashed wrong-layout curve peaks lower elsewhere.",
+            function="plot_layouts", left="dim=8, pair=1, scores=False", right="dim=16, pair=3",
+            figure_code="fig, (left, right) = plots.new_figure(1, 2, figsize=(10, 5.6))\n"
+                        "plots.plot_layouts(dim=8, pair=1, ax=left)\nplots.plot_layouts(dim=16, pair=3, ax=right);",
             lesson="The interleaved and the half layout pair different features; a permutation maps one to the other.",
-            thumb_alt="Eight feature boxes in two rows, interleaved and half, joined by the permutation's lines.",
+            thumb_alt="Eight numbered boxes in three rows, x, P x and rotate_half of P x, joined by lines.",
         ),
     }
 

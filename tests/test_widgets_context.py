@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import re
 
 import matplotlib
 
@@ -12,6 +13,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
+from _chapter_figures import draw_figure
 
 import rope_core as rc
 from rope_core import plots
@@ -164,6 +166,99 @@ def test_static_view_draws_the_demos_table(factor):
         np.testing.assert_allclose(line.get_ydata(), 2 * np.pi / scaled, rtol=1e-9)
         np.testing.assert_array_equal(line.get_ydata(), rows[method]["wavelength"])
     plt.close(ax.figure)
+
+
+def check_step_view(ax, step, factor, position, dim=128, base=10000.0, length=4096):
+    """A scheme step of the print view read back: one row of dials per scheme of the step, each
+    hand at p·θ'_i against the trained arc L·θ_i (closed forms), orange exactly when past it,
+    its ratio under it, and the count over every slow pair beside the row."""
+    theta = base ** (-2 * np.arange(dim // 2) / dim)
+    slow = np.flatnonzero(length * theta < 2 * np.pi)
+    hands = {line.get_gid(): line for line in ax.lines if (line.get_gid() or "").startswith("hand-")}
+    texts = {t.get_gid(): t.get_text() for t in ax.texts if t.get_gid()}
+    for method in context.STEP_SCHEMES[step]:
+        scaled = closed_form_scaled(method, factor, dim, base, length)
+        ratio = position * scaled[slow] / (length * theta[slow])
+        drawn = [int(key.rsplit("-", 1)[1]) for key in hands if key.startswith(f"hand-{method}-")]
+        assert drawn and set(drawn) <= set(slow.tolist()) and {slow[0], slow[-1]} <= set(drawn)
+        for i in drawn:
+            line, r = hands[f"hand-{method}-{i}"], position * scaled[i] / (length * theta[i])
+            x, y = line.get_xdata(), line.get_ydata()
+            angle = length * theta[i] * r
+            assert abs(np.angle(np.exp(1j * (np.arctan2(y[1] - y[0], x[1] - x[0]) - angle)))) < 1e-9
+            assert (line.get_color() == plots.PALETTE["key"]) == (r > 1 + 1e-6), (method, i, r)
+            assert texts[f"ratio-{method}-{i}"] == f"{r:.3g}×"
+        beyond = int((ratio > 1 + 1e-9).sum())
+        said = texts[f"count-{method}"].replace("\n", " ")
+        assert said.startswith(f"{beyond} of {slow.size} slow pairs past their arc")
+        assert (f"worst {ratio.max():.3g}×" in said) == (beyond > 0), said
+
+
+@pytest.mark.parametrize("step, factor, position", [("problem", 8, 32768), ("divide", 8, 32768), ("divide", 4, 65536),
+                                                    ("bands", 16, 65536), ("bands", 2, 4096)])
+def test_step_view_draws_every_scheme_of_the_step(step, factor, position):
+    ax = plots.plot_context_step(step, factor=factor, position=position)
+    check_step_view(ax, step, factor, position)
+    plt.close(ax.figure)
+
+
+def test_model_step_draws_the_atlas_model():
+    # One model trained with its scaling, one whose scaling is added at deployment.
+    assert [rc.atlas.entry(n).scaling_trained for n in ("llama-3.1-8b", "qwen3-8b-yarn")] == [True, False]
+    for name in ("llama-3.1-8b", "qwen3-8b-yarn"):
+        ax = plots.plot_context_step("models", model=name)
+        spec = next(iter(rc.atlas.specs(name).values()))
+        tab = context.model_spectrum_table(spec, name)
+        shipped = 2 * np.pi / tab["shipped"][tab["turning"]]
+        dots = np.concatenate([c.get_offsets()[:, 1] for c in ax.collections if c.get_gid() in context.BAND_NAMES])
+        np.testing.assert_allclose(np.sort(dots), np.sort(shipped))
+        for band, c in ((b, c) for c in ax.collections for b, n in enumerate(context.BAND_NAMES) if c.get_gid() == n):
+            np.testing.assert_array_equal(c.get_offsets()[:, 0], np.flatnonzero(tab["turning"] & (tab["band"] == band)))
+        said = next(t.get_text() for t in ax.texts if t.get_gid() == "model-said").replace("\n", " ")
+        entry = rc.atlas.entry(name)
+        if tab["beyond"] is not None:
+            assert f"{tab['beyond']} of {int(tab['slow'].sum())} slow pairs turn further" in said
+            assert f"worst {tab['worst']:.3g}×" in said
+        if entry.scaling_trained is not None:
+            assert ("was trained on long inputs with this scaling" in said) == entry.scaling_trained
+            assert ("was not trained with this scaling" in said) == (not entry.scaling_trained)
+        plt.close(ax.figure)
+    with pytest.raises(ValueError, match="step"):
+        plots.plot_context_step("steps")
+    with pytest.raises(ValueError, match="model"):
+        plots.plot_context_step("models", model="no-such-model")
+    with pytest.raises(ValueError, match="dials"):
+        plots.plot_context_step("problem", dials=0)
+
+
+def test_chapter_9_steps_figure_says_what_it_draws():
+    s, d, base, L = 8.0, 128, 10000.0, 4096     # chapter 9's set-up cell
+    fig, caption, alt, tags = draw_figure("09-longer-contexts.md", "fig-09-steps", s=s, d=d, base=base, L=L)
+    assert "print-only" in tags and len(fig.axes) == 4
+    widget = W.ContextExtension()
+    assert [widget.data[k] for k in ("dim", "base", "training_length")] == [d, base, L]
+    assert f"$s = {s:g}$ and $p = sL = 32\\,768$" in caption and s * L == 32768
+    for ax, step in zip(fig.axes, context.CONTEXT_STEPS[:3]):
+        check_step_view(ax, step, s, s * L, d, base, L)
+    rows = context.context_extension_table(d, base, L, [s], [s * L])
+    slow = int(rows["slow"].sum())
+    beyond = {m: int(row["beyond_count"][0]) for m, row in rows["per_factor"][0].items()}
+    worst = {m: float(row["worst_ratio"][0]) for m, row in rows["per_factor"][0].items()}
+    assert f"six of the {slow} slow pairs" in caption
+    assert f"all {slow} slow pairs are past their arc, by {worst['default']:g}×" in caption and beyond["default"] == slow
+    assert f"Position Interpolation brings all {slow} back; NTK-aware leaves {beyond['ntk']} past, by up to {worst['ntk']:.3g}×" in caption
+    assert beyond["linear"] == beyond["yarn"] == beyond["llama3"] == 0 and "YaRN and Llama 3.1 bring all 18 back" in caption
+    spec = rc.atlas.specs(W.explorers.DEFAULT_MODEL)[None]
+    tab = context.model_spectrum_table(spec, W.explorers.DEFAULT_MODEL)
+    said = re.search(r"\(factor (\d+)\): at its ([\d ]+) maximum positions its (\d+) slow pairs turn up to ([\d.]+)× further "
+                     r"than in the first ([\d ]+) tokens of training, and it was trained on long inputs", caption)
+    assert said, caption
+    assert [int(said.group(k).replace(" ", "")) for k in (1, 2, 3, 5)] == [tab["factor"], tab["context"], tab["beyond"], tab["training"]]
+    assert float(said.group(4)) == tab["worst"] and tab["beyond"] == int(tab["slow"].sum())
+    assert rc.atlas.entry(W.explorers.DEFAULT_MODEL).scaling_trained
+    ntk = [t.get_text() for t in fig.axes[1].texts if (t.get_gid() or "").startswith("ratio-ntk-")]
+    assert f"labelled {ntk[0].rstrip('×')} down to {ntk[-2].rstrip('×')} times" in alt and ntk[-1] == "1×"
+    plt.close(fig)
 
 
 # --- rope_core.demos.decay ---------------------------------------------------------------

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from _browser import dataset, open_book_page, open_page
+from _browser import dataset, open_book_page, open_page, set_slider
 
 pytestmark = [pytest.mark.book, pytest.mark.browser]
 BOOK = Path(__file__).resolve().parents[1] / "book"
@@ -30,35 +30,54 @@ def prose_before(chapter, cell):
 
 def test_chapter_5_clocks_and_matrix_prose(chromium, book_server):
     clocks = prose_before("05-d-dimensions.md", "FrequencyClocks")
-    head = re.search(r"the (\d+) hands of a \$d = (\d+)\$ head at base \$10\\,000\$", clocks)
+    head = re.search(r"the (\d+) hands of a \$d = (\d+)\$ head at base \$10\\,000\$, the toy head above: "
+                     r"\$\\beta = (\d+)\$, so hand \$i\$ points at \$m/10\^i\$ radians", clocks)
     context_length = re.search(r"context length \$L = (\d+)\$", clocks)
     assert head and context_length, clocks
-    odometer = re.search(r"writes \$m\$'s digits \$\\lfloor m/\\beta\^i\\rfloor \\bmod \\beta\$.*pair 0 on the right; the "
-                         r"button \"([^\"]+)\" picks the toy head above \(\$d = (\d+)\$, base \$10\\,000\$, \$\\beta = (\d+)\$\), "
-                         r"and the wheels then spell \$m\$ in decimal", clocks)
-    assert odometer, clocks
-    matrix = prose_before("05-d-dimensions.md", "RotationMatrixHeatmap")
-    assert "pairs all start at $(1, 0)$" in matrix and "bottom-right ones hardly change" in matrix, matrix
+    odometer = re.search(r"writes \$m\$'s digits \$\\lfloor m/\\beta\^i\\rfloor \\bmod \\beta\$.*pair 0 on the right, "
+                         r"so at \$m = (\d+)\$ its wheels read ([\d ]+)\.", clocks)
+    others = re.search(r"for every other choice the widget offers \$\\beta\$ is not a whole number, and neither are "
+                       r"the digits\. The button \"([^\"]+)\" brings back the toy head, whose wheels spell \$m\$ in decimal", clocks)
+    assert odometer and others, clocks
     context, page, log = open_book_page(chromium, book_server, "05-d-dimensions.md")
     try:
         root = page.locator(".rope-w", has=page.locator('text[data-label="odometer"]'))
+        spelled = lambda: root.locator("text[data-wheel]").evaluate_all(  # noqa: E731
+            "(ts) => ts.sort((a, b) => b.dataset.wheel - a.dataset.wheel).map((t) => t.textContent)")
+        # The default frame: the toy head, its odometer spelling m in decimal, the question.
         summary = dataset(root.locator('[data-readout="summary"]'))
         assert int(summary["pairs"]) == int(head.group(1)) == int(head.group(2)) // 2
         assert root.locator('output[data-name="base"]').inner_text() == "10000"
         assert int(summary["context"]) == int(context_length.group(1))
-        assert int(dataset(root.locator('[data-readout="question"]'))["context"]) == int(context_length.group(1))
-        # The odometer: digit i = ⌊m/β^i⌋ mod β, pair 0 on the right; the button named in the
-        # prose picks d = 8 at base 10^4, where β = 10 and the wheels spell m in decimal.
+        title = dataset(root.locator('text[data-label="odometer"]'))
+        assert float(title["digitBase"]) == int(head.group(3)) and int(title["position"]) == int(odometer.group(1))
+        assert spelled() == odometer.group(2).split()
+        note = root.locator('text[data-label="odometer-note"]').text_content()
+        assert note == f"the wheels spell m = {odometer.group(1)} in base {head.group(3)}", note
+        question = root.locator('[data-readout="question"]')
+        assert dataset(question)["answered"] == "0" and int(dataset(question)["context"]) == int(context_length.group(1))
+        assert " ".join(question.inner_text().split()) == (
+            f"Question: when m reaches the context length L = {context_length.group(1)}, how many of the "
+            f"{head.group(1)} hands will have made a full turn? Guess, then press ▶ or move m.")
+        # The odometer: digit i = ⌊m/β^i⌋ mod β, pair 0 on the right.
         assert "⌊m/βi⌋ mod β" in root.locator('text[data-label="odometer"]').text_content().replace("\u200b", "")
         assert root.locator('text[data-wheel="0"]').bounding_box()["x"] > root.locator('text[data-wheel="1"]').bounding_box()["x"]
-        root.locator('button[data-name="decimal"]', has_text=odometer.group(1)).click()
-        assert root.locator('output[data-name="dim"]').inner_text() == odometer.group(2)
+        # Every other d and base the widget offers: β not whole, nor the digits.
+        dims, bases = root.locator('input[data-name="dim"]'), root.locator('input[data-name="base"]')
+        for d_index in range(int(dims.get_attribute("max")) + 1):
+            for b_index in range(int(bases.get_attribute("max")) + 1):
+                set_slider(root, "dim", d_index)
+                set_slider(root, "base", b_index)
+                toy = (root.locator('output[data-name="dim"]').inner_text(), root.locator('output[data-name="base"]').inner_text())
+                whole = float(dataset(root.locator('text[data-label="odometer"]'))["digitBase"]).is_integer()
+                assert whole == (toy == (head.group(2), "10000")), toy
+                assert whole or "not whole" in root.locator('text[data-label="odometer-note"]').text_content()
+        # The button named in the prose brings back the toy head: the wheels spell m in decimal.
+        root.locator('button[data-name="decimal"]', has_text=others.group(1)).click()
+        assert root.locator('output[data-name="dim"]').inner_text() == head.group(2)
         assert root.locator('output[data-name="base"]').inner_text() == "10000"
-        title = dataset(root.locator('text[data-label="odometer"]'))
-        assert float(title["digitBase"]) == int(odometer.group(3))
-        m = int(title["position"])
-        wheels = root.locator("text[data-wheel]").evaluate_all("(ts) => ts.sort((a, b) => b.dataset.wheel - a.dataset.wheel).map((t) => t.textContent)")
-        assert int("".join(wheels)) == m and len(wheels) == int(odometer.group(2)) // 2, (m, wheels)
+        m = int(dataset(root.locator('text[data-label="odometer"]'))["position"])
+        assert int("".join(spelled())) == m and len(spelled()) == int(head.group(2)) // 2, (m, spelled())
         # The matrix: x's pairs are (1, 0); at the last position the bottom-right block has
         # hardly turned (the prompt holds at the widget's default base).
         heat = page.locator(".rope-w", has=page.locator("g[data-dial]"))

@@ -626,7 +626,7 @@ def test_time_lapse_runs_m_on_a_log_scale_and_respects_reduced_motion(chromium, 
         assert abs(positions[index] - m) == min(abs(p - m) for p in positions)
         assert page.evaluate("window.ropeState.position") == index
         hands = page.eval_on_selector_all("g[data-pair]", "(gs) => gs.map((g) => Number(g.dataset.angle))")
-        theta = rc.inverse_frequencies(16, 1e4)
+        theta = rc.inverse_frequencies(8, 1e4)  # the default toy head
         np.testing.assert_allclose(hands, np.mod(m * theta, 2 * np.pi), atol=1e-6)
         if reduced is None:
             # log10(m + 1) grows 0.4 a second: m moved on from 10 and is far from the end
@@ -642,12 +642,15 @@ def test_time_lapse_runs_m_on_a_log_scale_and_respects_reduced_motion(chromium, 
 
 def test_odometer_spells_m_in_base_10_for_the_chapters_toy_head(chromium, site):
     # Chapter 5's digits picture: d = 8 at base 10^4 has β = 10, and digit i = ⌊m/10^i⌋ mod 10.
-    # The button selects that head; every stop, and the positions the time-lapse passes between
-    # stops, are spelled out in decimal on the wheels (highest on the left).
+    # The widget opens on that head; after d = 16 (β = 3.16, digits not whole) the button brings
+    # it back; every stop, and the positions the time-lapse passes between stops, are spelled out
+    # in decimal on the wheels (highest on the left).
     context, page, log, widget = open_widget(chromium, site, "FrequencyClocks")
     data = widget.data
     first = page.locator('text[data-label="odometer"]')
-    assert float(first.get_attribute("data-digit-base")) != 10  # the default d = 16 head: β = 3.16
+    assert float(first.get_attribute("data-digit-base")) == 10
+    set_slider(page, "dim", data["dims"].index(16))
+    assert float(first.get_attribute("data-digit-base")) != 10  # d = 16: β = 3.16
     assert "not whole" in page.locator('text[data-label="odometer-note"]').text_content()
     button = page.locator('button[data-name="decimal"]')
     assert button.inner_text() == "digits in base 10"
@@ -735,7 +738,7 @@ def test_contrast_phone_targets_and_text_size(chromium, site, screenshot_dir, na
         context.close()
 
 
-TAPS = {"FrequencyClocks": ('g[data-pair="5"]', '[data-readout="hover"]'),
+TAPS = {"FrequencyClocks": ('g[data-pair="3"]', '[data-readout="hover"]'),
         "RotationMatrixHeatmap": ('g[data-dial="2"]', '[data-readout="hover"]'),
         "LayoutExplorer": ('rect[data-feature="5"][data-layout="half"]', '[data-readout="hover"]'),
         "ContextExtension": ('g[data-dial="50"]', '[data-readout="pair"]'),

@@ -23,6 +23,9 @@ from ..frequencies import attention_factor, inverse_frequencies
 __all__ = [
     "EXTENSION_METHODS",
     "CONTEXT_DEFAULTS",
+    "CONTEXT_STEPS",
+    "DEFAULT_MODEL",
+    "STEP_SCHEMES",
     "BAND_NAMES",
     "example_rope_scaling",
     "context_extension_table",
@@ -43,6 +46,14 @@ CONTEXT_DEFAULTS = {
     "factors": (1, 2, 4, 8, 16, 32),
     "positions": (1024, 4096, 8192, 16384, 32768, 65536, 131072),
 }
+
+#: The steps of the ``ContextExtension`` widget and of its print view, in chapter 9's order:
+#: the problem, dividing every frequency, keeping the fast pairs, real models.
+CONTEXT_STEPS = ("problem", "divide", "bands", "models")
+#: The schemes each of the first three steps compares (keys of :data:`EXTENSION_METHODS`).
+STEP_SCHEMES = {"problem": ("default",), "divide": ("linear", "ntk"), "bands": ("yarn", "llama3")}
+#: The atlas model the widget's model step and its print view open on.
+DEFAULT_MODEL = "llama-3.1-8b"
 
 #: What :func:`scaling_bands` and :func:`model_spectrum_table` number 0, 1, 2.
 BAND_NAMES = ("kept", "blended", "scaled")

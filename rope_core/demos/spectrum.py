@@ -19,10 +19,11 @@ from ..layouts import interleaved_to_half, interleaved_to_half_permutation
 __all__ = ["SPECTRUM_DEFAULTS", "clock_positions", "clock_table", "layout_scores", "layout_table", "matrix_table",
            "position_digits"]
 
-#: The book's example: the clocks' d = 16 head at base 10^4 and context 256 (chapter 5), the
-#: matrix of a d = 16 head at m = 2, and the d = 8 layouts with pair 1 highlighted (chapter 6).
-SPECTRUM_DEFAULTS = {"dim": 16, "base": 10000.0, "context": 256, "position": 5,
-                     "matrix_position": 2, "layout_dim": 8, "layout_pair": 1}
+#: The book's examples: the clocks open on chapter 5's toy head, d = 8 at base 10^4 (so
+#: beta = 10 and the odometer spells m in decimal), at m = 10 with context 256; the matrix of a
+#: d = 16 head at m = 2; the d = 8 layouts with pair 1 highlighted (chapter 6).
+SPECTRUM_DEFAULTS = {"dim": 8, "base": 10000.0, "context": 256, "position": 10,
+                     "matrix_dim": 16, "matrix_position": 2, "layout_dim": 8, "layout_pair": 1}
 
 
 def _check_positions(positions, name="positions"):

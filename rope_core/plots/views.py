@@ -7,15 +7,27 @@ computes its numbers with ``rope_core``, takes ``ax=`` and returns it.
 from __future__ import annotations
 
 import numpy as np
-from matplotlib.patches import Arc, Rectangle
+from matplotlib.colors import LinearSegmentedColormap
+from matplotlib.patches import Arc, Rectangle, Wedge
 
+from .. import atlas
 from ..demos.candidates import CANDIDATE_DEFAULTS, CANDIDATES, candidate_table
-from ..demos.context import CONTEXT_DEFAULTS, EXTENSION_METHODS, context_extension_table
+from ..demos.context import (
+    BAND_NAMES,
+    CONTEXT_DEFAULTS,
+    CONTEXT_STEPS,
+    DEFAULT_MODEL,
+    EXTENSION_METHODS,
+    STEP_SCHEMES,
+    context_extension_table,
+    model_spectrum_table,
+)
 from ..demos.decay import DECAY_DEFAULTS, decay_table
 from ..demos.rotation import relative_state, relative_strips, rotation_state, rotation_table
 from ..demos.spectrum import (
     SPECTRUM_DEFAULTS,
     clock_table,
+    layout_scores,
     layout_table,
     matrix_table,
     position_digits,
@@ -30,6 +42,7 @@ __all__ = [
     "plot_decay",
     "plot_candidate_scores",
     "plot_context_extension",
+    "plot_context_step",
     "plot_layouts",
 ]
 
@@ -165,7 +178,8 @@ def plot_frequency_clocks(position=SPECTRUM_DEFAULTS["position"], dim=SPECTRUM_D
                           base=SPECTRUM_DEFAULTS["base"], context=SPECTRUM_DEFAULTS["context"], *, odometer=False,
                           ax=None):
     r"""Draw the :math:`d/2` clock hands at angles :math:`m\theta_i` with the turns each has made
-    under its face; grey hands on dashed faces where :math:`2\pi/\theta_i` exceeds ``context``:
+    under its face and, in the title, how many have made a full turn; grey hands on dashed faces
+    where :math:`2\pi/\theta_i` exceeds ``context``:
     the ``FrequencyClocks`` widget at one setting (:func:`rope_core.demos.spectrum.clock_table`).
     With ``odometer=True`` a row of wheels below shows the digits
     :math:`\lfloor m/\beta^i\rfloor \bmod \beta` of :math:`m`, highest on the left
@@ -176,13 +190,14 @@ def plot_frequency_clocks(position=SPECTRUM_DEFAULTS["position"], dim=SPECTRUM_D
     cols = int(np.ceil(np.sqrt(pairs)))
     rows = (pairs - 1) // cols + 1
     ax = axes_or_new(ax, figsize=(4.5, 4.5 + (0.8 if odometer else 0)))
+    size = {1: 8, 2: 8, 3: 6.5}.get(cols, 5)   # labels as large as the clocks' grid lets them be
     for i, (angle, far) in enumerate(zip(hands, far_marks)):
         cx, cy = i % cols, -(i // cols)
         ax.add_patch(Arc((cx, cy), 0.8, 0.8, color="#767676", lw=1, linestyle="--" if far else "-"))
         colour = _SLOW if far else PALETTE["query"]
         ax.plot([cx, cx + 0.38 * np.cos(angle)], [cy, cy + 0.38 * np.sin(angle)], color=colour, lw=2)
-        ax.text(cx - 0.42, cy + 0.36, f"$\\theta_{{{i}}}$", ha="right", fontsize=7)
-        ax.text(cx, cy - 0.55, f"{turns[i]:.3g} turns", ha="center", fontsize=6, gid=f"turns-{i}")
+        ax.text(cx - 0.42, cy + 0.36, f"$\\theta_{{{i}}}$", ha="right", fontsize=size)
+        ax.text(cx, cy - 0.58, f"{turns[i]:.3g} turns", ha="center", fontsize=size, gid=f"turns-{i}")
     bottom = -(rows - 1) - 0.75
     if odometer:
         digits, beta = position_digits([position], dim, base)
@@ -190,38 +205,110 @@ def plot_frequency_clocks(position=SPECTRUM_DEFAULTS["position"], dim=SPECTRUM_D
         top = bottom - 0.35
         title = (r"odometer: digit $i$ = $\lfloor m/\beta^i\rfloor\ \mathrm{mod}\ \beta$, "
                  + (f"$\\beta$ = {beta:g}" if whole else f"$\\beta$ = {beta:.3g}: not whole, nor are the digits"))
-        ax.text(-0.5, top + 0.15, title, fontsize=7, va="bottom")
-        per_row, step = 8, cols / 8
+        ax.text(-0.5, top + 0.15, title, fontsize=8 if whole else 7, va="bottom")
+        per_row = min(8, pairs)
+        step = cols / per_row
         for k in range(pairs):
             i = pairs - 1 - k
             x, y = -0.5 + (k % per_row) * step, top - 0.45 - (k // per_row) * 0.75
             ax.add_patch(Rectangle((x + 0.03, y), step - 0.06, 0.4, fill=False, ec="#767676", lw=0.8))
             text = f"{digits[0, i]:.0f}" if whole else f"{digits[0, i]:.2f}"
-            ax.text(x + step / 2, y + 0.2, text, ha="center", va="center", fontsize=7, gid=f"digit-{i}")
-            ax.text(x + step / 2, y - 0.12, f"i={i}", ha="center", va="center", fontsize=5, color="#555555")
+            ax.text(x + step / 2, y + 0.2, text, ha="center", va="center", fontsize=10 if whole else 6.5, gid=f"digit-{i}")
+            ax.text(x + step / 2, y - 0.12, f"i={i}", ha="center", va="center", fontsize=min(size, 7), color="#555555")
         bottom = top - 0.45 - ((pairs - 1) // per_row) * 0.75 - 0.35
     ax.set_xlim(-0.6, cols - 0.4)
     ax.set_ylim(bottom, 0.6)
     ax.set_aspect("equal")
     ax.axis("off")
-    ax.set_title(f"$m$ = {position}, $d$ = {dim}, base = {base:g}; grey, dashed: no turn within $L$ = {context}",
-                 fontsize=8)
+    turned = int((turns >= 1).sum())
+    ax.set_title(f"$m$ = {position}: {turned} of {pairs} hands have made a full turn\n"
+                 f"$d$ = {dim}, base {base:g}; grey, dashed: no turn within $L$ = {context}", fontsize=8)
     return ax
 
 
-def plot_rotation_matrix(position=SPECTRUM_DEFAULTS["matrix_position"], dim=SPECTRUM_DEFAULTS["dim"],
-                         base=SPECTRUM_DEFAULTS["base"], *, ax=None):
-    r"""Heat map of :math:`R^d_{\Theta,m}` with its colour scale: the ``RotationMatrixHeatmap``
-    widget at one setting (:func:`rope_core.demos.spectrum.matrix_table`, zeros off the blocks)."""
-    blocks = matrix_table(dim, base, [position])
+# The widgets' diverging scale: key colour for +1, query colour for -1, the background (white in
+# print) for 0, as rotation_matrix_heatmap.js mixes them.
+_DIVERGING = LinearSegmentedColormap.from_list("rope_diverging", [PALETTE["query"], "white", PALETTE["key"]])
+# A block whose angle is below this is "still nearly the identity" (cos > 0.995), as the
+# heat map widget's question counts it.
+_NEARLY_IDENTITY = 0.1
+
+
+def plot_rotation_matrix(position=SPECTRUM_DEFAULTS["matrix_position"], dim=SPECTRUM_DEFAULTS["matrix_dim"],
+                         base=SPECTRUM_DEFAULTS["base"], *, vector=True, ax=None):
+    r"""What the ``RotationMatrixHeatmap`` widget shows at one setting: the heat map of
+    :math:`R^d_{\Theta,m}` (zero off its 2 × 2 blocks), times the vector :math:`x` whose pairs all
+    start at :math:`(1, 0)`, equal to the column :math:`R_m x`, and beside each block a dial: its
+    pair of :math:`R_m x` as a hand turned by :math:`m\theta_i`, with that angle written beside it.
+    Blocks turned by less than 0.1 rad (still nearly the identity, the widget's question) are
+    named in the title. Entries share one colour scale, the widget's: :math:`-1` in the query
+    colour, 0 white, :math:`+1` in the key colour
+    (:func:`rope_core.demos.spectrum.matrix_table`).
+
+    Parameters
+    ----------
+    position : int
+        :math:`m \ge 0`.
+    dim : int
+        :math:`d` (even).
+    base : float
+    vector : bool
+        ``False``: the heat map alone, with feature indices on its axes and a ``PuOr_r`` colour
+        bar (a panel to set beside other matrices).
+    ax : matplotlib.axes.Axes, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        Its images are the matrix, :math:`x` and :math:`R_m x` (in that order); the hands are
+        lines with ``gid`` ``"dial-<i>"``.
+    """
+    table = matrix_table(dim, base, [position])
     dense = np.zeros((dim, dim))
-    dense[blocks["rows"], blocks["cols"]] = blocks["blocks"][0]
-    ax = axes_or_new(ax, figsize=(4.2, 4.0))
-    image = ax.imshow(dense, cmap="PuOr_r", vmin=-1, vmax=1)
-    ax.figure.colorbar(image, ax=ax, shrink=0.8, label="entry value")
-    ax.set_title(f"$R^{{{dim}}}_{{\\Theta,{position}}}$, base = {base:g}")
-    ax.set_xlabel("column (feature index)")
-    ax.set_ylabel("row (feature index)")
+    dense[table["rows"], table["cols"]] = table["blocks"][0]
+    if not vector:
+        ax = axes_or_new(ax, figsize=(4.2, 4.0))
+        image = ax.imshow(dense, cmap="PuOr_r", vmin=-1, vmax=1)
+        ax.figure.colorbar(image, ax=ax, shrink=0.8, label="entry value")
+        ax.set_title(f"$R^{{{dim}}}_{{\\Theta,{position}}}$, base = {base:g}")
+        ax.set_xlabel("column (feature index)")
+        ax.set_ylabel("row (feature index)")
+        return ax
+    angle, rotated = table["angle"][0], table["rotated"][0]
+    ax = axes_or_new(ax, figsize=(5.0, 3.4 if dim <= 8 else 4.2))
+    edge = dim - 0.5
+    image = ax.imshow(dense, cmap=_DIVERGING, vmin=-1, vmax=1, extent=(-0.5, edge, edge, -0.5))
+    ax.add_patch(Rectangle((-0.5, -0.5), dim, dim, fill=False, ec=PALETTE["neutral"], lw=0.8))
+    # x and R_m x as columns of cells on the same scale, then one dial per pair.
+    x_left, rx_left = dim + 0.2, dim + 2.0
+    for left, values, label in ((x_left, table["x"], "$x$"), (rx_left, rotated, "$R_m x$")):
+        ax.imshow(values[:, None], cmap=_DIVERGING, vmin=-1, vmax=1, extent=(left, left + 0.9, edge, -0.5))
+        ax.add_patch(Rectangle((left, -0.5), 0.9, dim, fill=False, ec=PALETTE["neutral"], lw=0.8))
+        ax.text(left + 0.45, -0.9, label, ha="center", va="bottom", fontsize=9)
+    ax.text(dim / 2 - 0.5, -0.9, "$R_m$", ha="center", va="bottom", fontsize=9)
+    ax.text(dim - 0.15, dim / 2 - 0.5, "·", ha="center", va="center", fontsize=16, fontweight="bold")
+    ax.text(x_left + 1.45, dim / 2 - 0.5, "=", ha="center", va="center", fontsize=11)
+    cx, radius = rx_left + 2.1, 0.8
+    for i in range(dim // 2):
+        cy = 2 * i + 0.5
+        nearly = angle[i] < _NEARLY_IDENTITY
+        ax.add_patch(Arc((cx, cy), 2 * radius, 2 * radius, color="#767676", lw=1))
+        # y grows downwards in this axes: a counter-clockwise angle lifts the tip (smaller y).
+        ax.plot([cx, cx + radius * rotated[2 * i]], [cy, cy - radius * rotated[2 * i + 1]],
+                color=PALETTE["query"], lw=2, solid_capstyle="round", gid=f"dial-{i}")
+        ax.text(cx + radius + 0.3, cy, f"{angle[i]:.3g} rad" + (" ≈ I" if nearly else ""), va="center",
+                fontsize=8, gid=f"dial-angle-{i}")
+    ax.set_xlim(-0.7, cx + radius + 4.6)
+    ax.set_ylim(edge + 0.2, -1.8)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    still = np.flatnonzero(angle < _NEARLY_IDENTITY)
+    nearly = ("" if still.size == 0 else f"; block {still[0]} still ≈ I" if still.size == 1
+              else f"; blocks {still[0]}–{still[-1]} still ≈ I")
+    ax.set_title(f"$R_m x$ at $m$ = {position}, $d$ = {dim}, base {base:g}{nearly}", fontsize=9)
+    bar = ax.figure.colorbar(image, ax=ax, shrink=0.5, aspect=12, location="bottom", pad=0.02)
+    bar.set_label("entry value", fontsize=8)
+    bar.ax.tick_params(labelsize=7)
     return ax
 
 
@@ -309,26 +396,249 @@ def plot_context_extension(factor=8.0, dim=CONTEXT_DEFAULTS["dim"], base=CONTEXT
     return ax
 
 
-def plot_layouts(dim=SPECTRUM_DEFAULTS["layout_dim"], pair=SPECTRUM_DEFAULTS["layout_pair"], *, ax=None):
-    """Boxes for the features in the two layouts, the highlighted pair, and the permutation:
-    the ``LayoutExplorer`` widget at one setting (:func:`rope_core.demos.spectrum.layout_table`)."""
+# What each step of the ContextExtension print view says above its dials (chapter 9's steps).
+_STEP_TITLES = {"problem": "1 · the problem: no scaling", "divide": "2 · divide every frequency",
+                "bands": "3 · keep the fast pairs, divide the slow ones", "models": "4 · a real model"}
+_BAND_COLOURS = (PALETTE["query"], PALETTE["accent"], PALETTE["key"])   # kept, blended, scaled
+
+
+def _thin(value):
+    """A whole number with thin spaces between thousands, as the book writes them: 32 768."""
+    return f"{int(round(value)):,}".replace(",", "\u2009")
+
+
+def _dial(ax, cx, cy, radius, arc, angle, gid):
+    """One slow pair as the widget draws it: the trained arc [0, arc] shaded, the hand at
+    ``angle`` (the key colour once past the arc, with the angle travelled drawn inside)."""
+    beyond = angle > arc * (1 + 1e-6)
+    ax.add_patch(Wedge((cx, cy), radius, 0, np.degrees(arc), fc=PALETTE["query"], alpha=0.25, lw=0))
+    ax.add_patch(Arc((cx, cy), 2 * radius, 2 * radius, color="#767676", lw=1))
+    if beyond:
+        ax.add_patch(Arc((cx, cy), 2 * radius * 0.82, 2 * radius * 0.82, theta1=0,
+                         theta2=np.degrees(min(angle, 2 * np.pi)), color=PALETTE["key"], lw=1.6))
+    ax.plot([cx, cx + radius * np.cos(angle)], [cy, cy + radius * np.sin(angle)], lw=2, solid_capstyle="round",
+            color=PALETTE["key"] if beyond else PALETTE["query"], gid=gid)
+    return beyond
+
+
+def plot_context_step(step="problem", factor=8.0, position=None, dim=CONTEXT_DEFAULTS["dim"],
+                      base=CONTEXT_DEFAULTS["base"], training_length=CONTEXT_DEFAULTS["training_length"],
+                      model=DEFAULT_MODEL, *, dials=6, ax=None):
+    r"""One step of the ``ContextExtension`` widget, as chapter 9 takes them
+    (:data:`rope_core.demos.context.CONTEXT_STEPS`).
+
+    Steps ``"problem"``, ``"divide"`` and ``"bands"`` draw, for each scheme the step compares (no
+    scaling; PI and NTK-aware; YaRN and Llama 3.1), a row of the widget's dials for ``dials``
+    evenly spaced slow pairs (:math:`L\theta_i < 2\pi`): the arc :math:`[0, L\theta_i]` the pair
+    covered in training shaded, its hand at :math:`p\,\theta'_i`, in the key colour once past
+    the arc, and under it :math:`p\,\theta'_i / (L\theta_i)`; beside the row, how many of *all*
+    the slow pairs are past their arc and the worst ratio
+    (:func:`rope_core.demos.context.context_extension_table`). Step ``"models"`` draws an atlas
+    model's wavelengths as shipped (coloured by band: kept, blended, scaled) and as trained
+    (dashed), its slow pairs shaded, its training length and maximum positions, how many slow
+    pairs turn further at the maximum than in training, and whether the model was trained with
+    its scaling (:func:`rope_core.demos.context.model_spectrum_table`,
+    :attr:`rope_core.atlas.ModelEntry.scaling_trained`).
+
+    Parameters
+    ----------
+    step : {"problem", "divide", "bands", "models"}
+    factor : float
+        Scale factor :math:`s \ge 1`.
+    position : int, optional
+        Read-out position :math:`p`; default :math:`sL`, where every scheme is meant to bring
+        the slow pairs back.
+    dim, base, training_length
+        The example head and its training length :math:`L`.
+    model : str
+        Atlas name for step ``"models"``.
+    dials : int
+        Slow pairs drawn per scheme (the counts are over all of them).
+    ax : matplotlib.axes.Axes, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        Hands are lines with ``gid`` ``"hand-<scheme>-<i>"``, the ratios and the counts texts
+        with ``gid`` ``"ratio-<scheme>-<i>"`` and ``"count-<scheme>"``; in step ``"models"`` the
+        dots are one collection per band (``gid`` the band's name).
+    """
+    if step not in CONTEXT_STEPS:
+        raise ValueError(f"step must be one of {CONTEXT_STEPS}, got {step!r}")
+    if isinstance(dials, bool) or not isinstance(dials, (int, np.integer)) or dials < 1:
+        raise ValueError(f"dials must be an integer >= 1, got {dials!r}")
+    if step == "models":
+        return _plot_model_step(model, ax)
+    position = factor * training_length if position is None else position
+    table = context_extension_table(dim, base, training_length, [factor], [position])
+    slow = np.flatnonzero(table["slow"])
+    shown = slow[np.unique(np.rint(np.linspace(0, slow.size - 1, min(dials, slow.size))).astype(int))]
+    schemes = STEP_SCHEMES[step]
+    ax = axes_or_new(ax, figsize=(6.0, 1.2 + 1.7 * len(schemes)))
+    pitch, radius, gap = 1.0, 0.34, 1.7
+    for row, method in enumerate(schemes):
+        entry = table["per_factor"][0][method]
+        y = -row * gap
+        ax.text(-0.45, y + 0.72, EXTENSION_METHODS[method] + ("" if method == "default" else f", $s$ = {factor:g}"),
+                fontsize=8.5, va="bottom", fontweight="bold")
+        for k, i in enumerate(shown):
+            arc = 2 * np.pi * table["turns_in_training"][i]
+            ratio = position * entry["reach_per_token"][i]
+            _dial(ax, k * pitch, y, radius, arc, arc * ratio, f"hand-{method}-{i}")
+            ax.text(k * pitch, y + radius + 0.06, f"$i$ = {i}", ha="center", va="bottom", fontsize=7, color="#555555")
+            ax.text(k * pitch, y - radius - 0.06, f"{ratio:.3g}×", ha="center", va="top", fontsize=7.5,
+                    gid=f"ratio-{method}-{i}")
+        count, worst = int(entry["beyond_count"][0]), float(entry["worst_ratio"][0])
+        said = (f"{count} of {slow.size} slow pairs\npast their arc" + (f",\nworst {worst:.3g}×" if count else ""))
+        ax.text(len(shown) * pitch - 0.35, y, said, va="center", fontsize=8, gid=f"count-{method}",
+                color=PALETTE["key"] if count else PALETTE["neutral"])
+    ax.set_xlim(-0.5, len(shown) * pitch + 1.5)
+    ax.set_ylim(-(len(schemes) - 1) * gap - 0.62, 1.1)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    ax.set_title(f"{_STEP_TITLES[step]}\n$p$ = {_thin(position)} (training $L$ = {_thin(training_length)})", fontsize=9)
+    return ax
+
+
+def _plot_model_step(name, ax):
+    """Step "models" of :func:`plot_context_step`: one atlas model's spectrum, as the widget's
+    model menu draws it."""
+    if name not in atlas.names():
+        raise ValueError(f"model must be one of rope_core.atlas.names(), got {name!r}")
+    entry = atlas.entry(name)
+    spec = next(iter(atlas.specs(name).values()))
+    tab = model_spectrum_table(spec, name)
+    ax = axes_or_new(ax, figsize=(6.0, 3.6))
+    pairs = np.arange(tab["shipped"].size)
+    turning = tab["turning"]
+    with np.errstate(divide="ignore"):
+        shipped, trained = 2 * np.pi / tab["shipped"], 2 * np.pi / tab["trained"]
+    for i in np.flatnonzero(tab["slow"]):
+        ax.axvspan(i - 0.5, i + 0.5, color="#d9d9d9", lw=0, zorder=0)
+    if not tab["same"]:
+        ax.plot(pairs[turning], trained[turning], color=PALETTE["neutral"], ls="--", lw=1.2, label="as trained",
+                gid="trained")
+    for band, (band_name, colour) in enumerate(zip(BAND_NAMES, _BAND_COLOURS)):
+        where = turning & (tab["band"] == band)
+        if where.any():
+            label = f"scaled ×{tab['largest_ratio']:.3g}" if band_name == "scaled" else band_name
+            ax.scatter(pairs[where], shipped[where], s=10, color=colour, label=label, gid=band_name, zorder=3)
+    for length, text in ((tab["training"], "trained"), (tab["context"], "max")):
+        if length is not None:
+            ax.axhline(length, color="#777777", lw=0.9, ls=":")
+            ax.text(pairs[-1] + 1, length, f"{text} {_thin(length)}", fontsize=7.5, va="center")
+    ax.set_yscale("log")
+    ax.set_xlim(-1, pairs[-1] + 1)
+    ax.set_xlabel("pair index $i$ (shaded: less than one turn in training)", fontsize=8)
+    ax.set_ylabel(r"wavelength $\lambda_i$ (tokens)", fontsize=8)
+    ax.tick_params(labelsize=7)
+    ax.legend(fontsize=7, loc="lower right", frameon=False)
+    lines = []
+    if tab["beyond"] is not None:
+        lines.append(f"At {_thin(tab['context'])} tokens {tab['beyond']} of {int(tab['slow'].sum())} slow pairs turn "
+                     f"further than in the first\n{_thin(tab['training'])} tokens of training, worst {tab['worst']:.3g}×")
+    if entry.scaling_trained is not None and spec.rope_type in atlas.SCALED_ROPE_TYPES:
+        lines.append(f"{entry.title} was trained on long inputs with this scaling,\nso it has seen these angles"
+                     if entry.scaling_trained else
+                     f"{entry.title} was not trained with this scaling:\nit is added at deployment")
+    ax.text(0.02, 0.97, "\n".join(lines), transform=ax.transAxes, ha="left", va="top", fontsize=7.5,
+            gid="model-said", bbox=dict(fc="white", ec="none", alpha=0.9, pad=1.5))
+    ax.set_title(f"{_STEP_TITLES['models']}: {tab['label']}, {tab['rope_type']}, base {tab['base']:g}"
+                 + (f", factor {tab['factor']:g}" if tab["factor"] else ""), fontsize=9)
+    return ax
+
+
+def plot_layouts(dim=SPECTRUM_DEFAULTS["layout_dim"], pair=SPECTRUM_DEFAULTS["layout_pair"], *, scores=True, ax=None):
+    r"""What the ``LayoutExplorer`` widget shows at one setting, with its layout switch both off
+    and on: a sample vector :math:`x = (1, 2, \dots, d)` in the interleaved layout, its half
+    layout :math:`Px` and ``rotate_half`` of :math:`Px` (halves swapped, the new first half
+    negated, in bold), as three rows of numbered boxes joined by the lines each step moves the
+    numbers along, the highlighted pair and its lines in the query colour; and below, the score
+    against :math:`n - m` of a head trained in the interleaved layout to look one token back, as
+    trained (peak at :math:`-1`) and run through half-layout code (the wrong layout: the peak
+    moves), each peak marked and written in the legend
+    (:func:`rope_core.demos.spectrum.layout_table` and ``layout_scores``).
+
+    Parameters
+    ----------
+    dim : int
+        :math:`d` (even).
+    pair : int
+        The highlighted pair :math:`i`, ``0 <= pair < d/2``.
+    scores : bool
+        Draw the score panel (``False``: the three rows alone).
+    ax : matplotlib.axes.Axes, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The boxes' numbers are texts with ``gid`` ``"<row>-<j>"`` (rows ``interleaved``,
+        ``half``, ``rotated``); the score panel is the axes' one inset, its lines labelled
+        ``trained`` and ``wrong layout``.
+    """
     layouts = layout_table(dim, SPECTRUM_DEFAULTS["base"])
     if isinstance(pair, bool) or not isinstance(pair, (int, np.integer)) or not 0 <= pair < dim // 2:
         raise ValueError(f"pair must be an integer in [0, {dim // 2 - 1}], got {pair!r}")
     interleaved, half = layouts["interleaved_pairs"][pair].tolist(), layouts["half_pairs"][pair].tolist()
-    ax = axes_or_new(ax, figsize=(6, 2.6))
+    ax = axes_or_new(ax, figsize=(5.0, 5.6 if scores else 3.2))
+    ys = {"interleaved": 6.0, "half": 3.6, "rotated": 1.2}
+    box, size = 0.7, 9 if dim <= 8 else 6.5
+    # Lines first, under the boxes: half feature j is interleaved feature perm[j]; rotate_half's
+    # output j < d/2 is -(input j + d/2), output j >= d/2 is input j - d/2.
     for target, source in enumerate(layouts["interleaved_to_half"]):
         on = source in interleaved
-        ax.plot([source, target], [1, 0], color=PALETTE["query"] if on else "#767676", lw=2 if on else 1)
-    for row, label, members in ((1, "interleaved", interleaved), (0, "half", half)):
+        ax.plot([source, target], [ys["interleaved"] - box / 2, ys["half"] + box / 2],
+                color=PALETTE["query"] if on else "#8a8a8a", lw=2.2 if on else 0.9, zorder=1)
+    for target in range(dim):
+        source = target + dim // 2 if target < dim // 2 else target - dim // 2
+        on = source in half
+        ax.plot([source, target], [ys["half"] - box / 2, ys["rotated"] + box / 2],
+                color=PALETTE["query"] if on else "#8a8a8a", lw=2.2 if on else 0.9, zorder=1)
+    rows = (("interleaved", r"interleaved $x$: pair $i$ = $(2i, 2i{+}1)$", layouts["x"], interleaved),
+            ("half", r"half layout $Px$: pair $i$ = $(i, i{+}d/2)$", layouts["permuted"], half),
+            ("rotated", r"rotate_half$(Px)$: halves swapped, new first half negated", layouts["rotated_half"], half))
+    for row, label, values, members in rows:
+        y = ys[row]
         for j in range(dim):
-            colour = PALETTE["query"] if j in members else "white"
-            ax.add_patch(Rectangle((j - 0.4, row - 0.15), 0.8, 0.3,
-                         facecolor=colour, edgecolor="#555555", alpha=0.6 if j in members else 1))
-            ax.text(j, row, str(j), ha="center", va="center", fontsize=8)
-        ax.text(-0.8, row, label, ha="right", va="center")
-    ax.set_xlim(-3.2, dim)
-    ax.set_ylim(-0.4, 1.4)
+            on = j in members
+            ax.add_patch(Rectangle((j - 0.44, y - box / 2), 0.88, box, zorder=2, lw=0.9, ec="#555555",
+                                   fc=PALETTE["query"] if on else "white", alpha=0.35 if on else 1))
+            value = values[j]
+            ax.text(j, y, f"{value:.0f}".replace("-", "\u2212"), ha="center", va="center", fontsize=size, zorder=3,
+                    fontweight="bold" if value < 0 else "normal", gid=f"{row}-{j}")
+        ax.text(-0.5, y + box / 2 + 0.15, label, ha="left", va="bottom", fontsize=8.5, zorder=3,
+                bbox=dict(fc="white", ec="none", pad=0.6))
+    for j in range(0, dim, 1 if dim <= 8 else 2):
+        ax.text(j, ys["interleaved"] + box / 2 + 0.75, str(j), ha="center", va="bottom", fontsize=7, color="#555555")
+    bottom = 0.4
+    if scores:
+        bottom = -5.0
+        curves = layout_scores(dim, SPECTRUM_DEFAULTS["base"], range(-16, 17))
+        inset = ax.inset_axes([0.1, 0.04, 0.88, 0.36])
+        r = curves["distances"]
+        back = int(np.flatnonzero(r == -1)[0])
+        inset.axvline(-1, color="#999999", lw=0.8, ls=":")
+        for key, name, colour, style in (("trained", "as trained", PALETTE["query"], "-"),
+                                         ("wrong", "wrong layout", PALETTE["key"], "--")):
+            values = curves[key]
+            best = int(np.argmax(values))
+            label = f"{name}: peak at $n - m$ = {r[best]:d} ({values[best]:.2f})".replace("= -", "= \u2212")
+            if best != back:
+                label += f"; at \u22121: {values[back]:.2f}"
+            inset.plot(r, values, color=colour, ls=style, lw=1.8, label=label, gid=key)
+            inset.plot([r[best]], [values[best]], "o", color=colour, ms=5, gid=f"peak-{key}")
+        inset.axhline(0, color="#999999", lw=0.6)
+        inset.set_ylim(-1.1, 2.0)
+        inset.set_yticks([-1, 0, 1])
+        inset.set_xlim(r[0], r[-1])
+        inset.set_xticks([r[0], -1, r[-1]])
+        inset.set_xlabel("$n - m$", fontsize=8, labelpad=1)
+        inset.tick_params(labelsize=7, length=2)
+        inset.legend(fontsize=7, loc="upper left", frameon=False)
+        inset.set_title("score of a head trained to look one token back", fontsize=8.5, pad=3)
+    ax.set_xlim(-0.7, dim - 0.3)
+    ax.set_ylim(bottom, ys["interleaved"] + box / 2 + 1.3)
     ax.axis("off")
-    ax.set_title(f"pair {pair}: ({interleaved[0]}, {interleaved[1]}) interleaved ↔ ({half[0]}, {half[1]}) half")
+    ax.set_title(f"pair {pair}: ({interleaved[0]}, {interleaved[1]}) interleaved ↔ ({half[0]}, {half[1]}) half",
+                 fontsize=9)
     return ax

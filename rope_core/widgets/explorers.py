@@ -15,6 +15,8 @@ from ..demos.candidates import CANDIDATE_DEFAULTS, CANDIDATES, candidate_table
 from ..demos.context import (
     BAND_NAMES,
     CONTEXT_DEFAULTS,
+    CONTEXT_STEPS,
+    DEFAULT_MODEL,
     EXTENSION_METHODS,
     context_extension_table,
     model_spectrum_table,
@@ -343,8 +345,10 @@ class FrequencyClocks(RopeWidget):
     r"""The :math:`d/2` pairs as clock hands at angles :math:`m\theta_i`, with the turns each
     has made, the wavelengths against the context :math:`L`, and an odometer whose wheel
     :math:`i` shows digit :math:`\lfloor m/\beta^i\rfloor \bmod \beta` of :math:`m`
-    (:math:`\beta = b^{2/d}`; whole digits when :math:`\beta` is a whole number, e.g.
-    :math:`\beta = 10` at :math:`d = 8`, :math:`b = 10^4`, which a button selects).
+    (:math:`\beta = b^{2/d}`; whole digits when :math:`\beta` is a whole number). It opens on
+    chapter 5's toy head, :math:`d = 8` at :math:`b = 10^4`, where :math:`\beta = 10`: hand
+    :math:`i` turns :math:`m/10^i` radians and the wheels spell :math:`m` in decimal; a button
+    brings that head back after the reader has changed :math:`d` or the base.
 
     The page asks one question: when :math:`m` reaches :math:`L`, how many hands have made a
     full turn? (Those with :math:`\lambda_i \le L`; the others are drawn grey and dashed.) A
@@ -382,10 +386,11 @@ class FrequencyClocks(RopeWidget):
                 "dim_index": lambda w: len(w.dims), "base_index": lambda w: len(w.bases)}
     dims = traitlets.List(traitlets.Int()).tag(sync=True)
     bases = traitlets.List(traitlets.Float()).tag(sync=True)
-    dim_index = traitlets.Int(1).tag(sync=True)
+    # Chapter 5's toy head, d = 8 at base 10^4: beta = 10, so hand i turns m/10^i and the
+    # odometer spells m in decimal. Context 256 and m = 10: the fast hands have turned, the slow
+    # ones barely, and the question (how many turn by m = L?) is still open.
+    dim_index = traitlets.Int(0).tag(sync=True)
     base_index = traitlets.Int(2).tag(sync=True)
-    # Context 256 and m = 10: the fast hands have turned, the slow ones barely, and the
-    # question (how many turn by m = L?) is still open.
     context_index = traitlets.Int(2).tag(sync=True)
     position = traitlets.Int(10).tag(sync=True)
 
@@ -662,11 +667,6 @@ class ContextExtension(RopeWidget):
                 "slow_pairs": int(tab["slow"].sum()),
                 "slowest_turns_in_training": round(float(tab["turns_in_training"][-1]), 6),
                 "per_factor": per_factor}
-
-
-DEFAULT_MODEL = "llama-3.1-8b"
-#: The steps of :class:`ContextExtension`, in the chapter's order.
-CONTEXT_STEPS = ("problem", "divide", "bands", "models")
 
 
 def _check_step(step):

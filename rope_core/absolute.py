@@ -37,7 +37,8 @@ def sinusoidal_position_embedding(positions, dim, base=10000.0):
 
     .. math::
 
-        p_{m,2i} = \sin(m\,\omega_i), \qquad p_{m,2i+1} = \cos(m\,\omega_i).
+        p_{m,2i} &= \sin(m\,\omega_i), \\
+        p_{m,2i+1} &= \cos(m\,\omega_i).
 
     The frequencies are the same as RoPE's :math:`\theta_i`; the difference is that the
     embedding is *added* to the token, not used to rotate it.

@@ -119,8 +119,8 @@ def rope_matrix(position, dim, base=10000.0):
     -----
     .. math::
 
-        R^d_{\Theta,m} = \operatorname{diag}\big(R(m\theta_0), R(m\theta_1), \dots,
-        R(m\theta_{d/2-1})\big)
+        R^d_{\Theta,m} &= \operatorname{diag}\big(R(m\theta_0), R(m\theta_1), \\
+        &\qquad \dots, R(m\theta_{d/2-1})\big)
 
     Examples
     --------
@@ -361,11 +361,11 @@ def apply_rope(x, positions=None, *, base=10000.0, layout=None, rope_scaling=Non
 
     .. math::
 
-        \begin{pmatrix} a' \\ b' \end{pmatrix} =
+        \begin{pmatrix} a' \\ b' \end{pmatrix} &=
         \begin{pmatrix} \cos m\theta_i & -\sin m\theta_i \\
                         \sin m\theta_i & \cos m\theta_i \end{pmatrix}
-        \begin{pmatrix} a \\ b \end{pmatrix},
-        \qquad \theta_i = \text{base}^{-2i/d}.
+        \begin{pmatrix} a \\ b \end{pmatrix}, \\
+        \theta_i &= \text{base}^{-2i/d}.
 
     Examples
     --------

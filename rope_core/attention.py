@@ -166,8 +166,8 @@ def rope_attention(q, k, v, positions=None, *, base=10000.0, layout="interleaved
     -----
     .. math::
 
-        a_{m,n} = \operatorname{softmax}_n\!\Big(\frac{(R_m q_m)^\top (R_n k_n)}{\sqrt d}\Big),
-        \qquad o_m = \sum_n a_{m,n} v_n.
+        a_{m,n} &= \operatorname{softmax}_n\!\Big(\frac{(R_m q_m)^\top (R_n k_n)}{\sqrt d}\Big), \\
+        o_m &= \sum_n a_{m,n} v_n.
 
     Values are not rotated.
 
@@ -275,9 +275,10 @@ def pair_contributions(q, k, distance, *, base=10000.0):
 
     .. math::
 
-        \langle R_m q, R_n k\rangle = \sum_i \operatorname{Re}\!\left(z^q_i e^{\mathrm{i}m\theta_i}
-        \,\overline{z^k_i e^{\mathrm{i}n\theta_i}}\right)
-        = \sum_i \operatorname{Re}\!\left(h_i e^{\mathrm{i}(m-n)\theta_i}\right).
+        &\langle R_m q, R_n k\rangle \\
+        &\quad= \sum_i \operatorname{Re}\!\left(z^q_i e^{\mathrm{i}m\theta_i}
+        \,\overline{z^k_i e^{\mathrm{i}n\theta_i}}\right) \\
+        &\quad= \sum_i \operatorname{Re}\!\left(h_i e^{\mathrm{i}(m-n)\theta_i}\right).
 
     Examples
     --------
@@ -335,8 +336,9 @@ def monte_carlo_logits(distances, dim, *, base=10000.0, correlation=0.0, n_sampl
     -----
     .. math::
 
-        \langle R_m q, R_n k\rangle = \sum_i \operatorname{Re}\!\left(h_i
-        e^{\mathrm{i}(m-n)\theta_i}\right),\qquad h_i = z^q_i\,\overline{z^k_i},
+        \langle R_m q, R_n k\rangle &= \sum_i \operatorname{Re}\!\left(h_i
+        e^{\mathrm{i}(m-n)\theta_i}\right), \\
+        h_i &= z^q_i\,\overline{z^k_i},
 
     evaluated for all samples and distances at once as a real part of a matrix product.
 

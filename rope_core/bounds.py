@@ -96,8 +96,8 @@ def expected_logit(distances, dim, *, base=10000.0, correlation=0.0, variance=1.
 
     .. math::
 
-        \mathbb E\,\langle R_m q, R_n k\rangle = 2\rho\sigma^2 \sum_{i=0}^{d/2-1}
-        \cos\!\big((m-n)\theta_i\big).
+        &\mathbb E\,\langle R_m q, R_n k\rangle \\
+        &\quad= 2\rho\sigma^2 \sum_{i=0}^{d/2-1} \cos\!\big((m-n)\theta_i\big).
 
     It is zero at every distance when :math:`\rho = 0` (Barbero et al. 2024), and for
     :math:`\rho > 0` it is proportional to the sum :math:`\sum_i \cos(r\theta_i)` whose sign

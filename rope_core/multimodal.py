@@ -90,7 +90,8 @@ def axial_rope_2d(x, rows, cols, *, base=10000.0, layout="half"):
 
     .. math::
 
-        \phi(r, c) = (r\theta_0, \dots, r\theta_{d/4-1},\; c\theta_0, \dots, c\theta_{d/4-1}).
+        \phi(r, c) = (&r\theta_0, \dots, r\theta_{d/4-1}, \\
+        &c\theta_0, \dots, c\theta_{d/4-1}).
 
     Examples
     --------

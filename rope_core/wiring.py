@@ -24,7 +24,10 @@ def _log_floor_temperature(positions, period, period_name, slope, slope_name, sh
 def llama4_attention_temperature(positions, *, floor_scale=8192, attn_scale=0.1):
     r"""Llama 4's query scale on its layers without RoPE ("temperature tuning").
 
-    .. math:: \tau(p) = 1 + \text{attn\_scale}\cdot\ln\!\big(1 + \lfloor (p + 1)/\text{floor\_scale} \rfloor\big)
+    .. math::
+
+        \tau(p) &= 1 + \text{attn\_scale} \\
+        &\quad\cdot \ln\!\big(1 + \lfloor (p + 1)/\text{floor\_scale} \rfloor\big)
 
     transformers' ``Llama4TextAttention.forward`` multiplies the queries of a NoPE layer by
     :math:`\tau` at each token's position ``p`` (``attn_temperature_tuning``, ``floor_scale``

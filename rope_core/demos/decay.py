@@ -5,9 +5,10 @@ so a bound drawn above a score really is above it. RoFormer's bound (§3.4.3) fo
 
 .. math::
 
-    \frac{|\langle R_m q, R_n k\rangle|}{|q|\,|k|} \le
-    \underbrace{\frac{\max_i |h_{i+1} - h_i|}{|q|\,|k|}}_{c\ \text{(content)}}
-    \sum_{j=1}^{d/2} |S_j(r)|, \qquad S_j(r) = \sum_{i<j} e^{\mathrm{i} r\theta_i},
+    &\frac{|\langle R_m q, R_n k\rangle|}{|q|\,|k|} \\
+    &\quad\le \underbrace{\frac{\max_i |h_{i+1} - h_i|}{|q|\,|k|}}_{c\ \text{(content)}}
+    \sum_{j=1}^{d/2} |S_j(r)|, \\
+    &S_j(r) = \sum_{i<j} e^{\mathrm{i} r\theta_i},
 
 with :math:`h_i = z^q_i\,\overline{z^k_i}` and :math:`h_{d/2} = 0`. For :math:`q = k = (1, \dots,
 1)` every :math:`h_i = 2`, so :math:`c = 2/d` and the bound is exactly

@@ -11,8 +11,8 @@ PORT ?= 8000
 LAB_PORT ?= 8888
 # Extra JupyterLab options, e.g. LAB_ARGS=--LabApp.expose_app_in_browser=True (the lab test).
 LAB_ARGS ?=
-# `make test` runs the test files on this many pytest-xdist workers (`auto`: one per core);
-# about half of its wall time is waiting on browsers, page loads and JupyterLab.
+# `make test` runs the test files on this many pytest-xdist workers (`auto`: one per core),
+# handed out in the order tests/conftest.py sorts them (the longest files first), not by size.
 TEST_WORKERS ?= auto
 BUILD := _build
 HTML := $(BUILD)/html
@@ -78,7 +78,7 @@ test: need-npm $(VENV)/.installed vendor  ## set up, then run every test (unit, 
 	  else echo "chromium is missing: the browser tests skip (they fail under CI=true)." \
 	    "Install it with: sudo apt-get install chromium"; fi; }
 	$(MAKE) --no-print-directory lint
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
 unit: $(VENV)/.installed  ## the fast unit tests: rope_core's maths and the pages' sources
 	$(BIN)/python -m pytest -q -m "not chapters and not book and not browser and not lab"

@@ -107,6 +107,10 @@ def run_quietly(command: list[str], root: Path = ROOT) -> subprocess.CompletedPr
     """Run ``command``, echoing its output live without the kernels' noise or the banner."""
     lines = []
     env = dict(os.environ, PYTHONUNBUFFERED="1", PYDEVD_DISABLE_FILE_VALIDATION="1")
+    # The pages' kernels run side by side, one per core: one BLAS thread each (unless the
+    # caller chose otherwise), or their threads only contend.
+    for variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        env.setdefault(variable, "1")
     with subprocess.Popen(command, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                           text=True, env=env) as process:
         for line in process.stdout:

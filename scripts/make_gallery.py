@@ -265,7 +265,7 @@ whether the model was then trained with its scaling (Llama 3.1 was, so it has se
             "every hand sits at the end of its arc; under NTK-aware the first five hands are past it. The last panel "
             "plots Llama 3.1 8B's wavelength per pair on a log scale, kept, blended and scaled pairs in three colours, "
             "above a dashed line of the trained wavelengths.",
-            function="plot_context_step", left='"problem", factor=8',
+            function="plot_context_step", left='"problem", factor=8, dials=4',
             figure_code='fig, axes = plots.new_figure(4, 1, figsize=(6.4, 10.5), '
                         'gridspec_kw={"height_ratios": [1.25, 2, 2, 2.6]})\n'
                         'for step, ax in zip(("problem", "divide", "bands", "models"), axes):\n'

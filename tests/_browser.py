@@ -137,6 +137,16 @@ def open_page(chromium, color_scheme="light", *, viewport=DESKTOP, touch=False, 
     return context, page, log
 
 
+def after_frames(page, count: int = 2) -> None:
+    """Return once the page has drawn ``count`` more animation frames.
+
+    What a page does in its next frames (a widget scaling its text, a script marking its
+    scroll boxes) is done then, however slow the machine; a fixed wait is not enough under load."""
+    page.evaluate("""(count) => new Promise((done) => {
+        const next = (left) => left ? requestAnimationFrame(() => next(left - 1)) : done();
+        next(count); })""", count)
+
+
 def axe_serious(page, rules=None) -> list[str]:
     """Run axe-core (from node_modules) on the open page: serious and critical violations.
 

@@ -136,12 +136,24 @@ def screenshot_dir() -> Path:
     return SCREENSHOTS
 
 
+# The longest test files (minutes each on 2 cores: every page in two browser states, every
+# chapter variant, two clean virtual environments from PyPI). pytest-xdist hands out whole
+# files (--dist loadfile) in this order, so these go first: started last, one of them kept
+# one worker busy for minutes after the other had finished.
+LONGEST_FILES = ("test_book.py", "test_chapter_variants.py", "test_notebooks_export.py")
+if any(not (Path(__file__).with_name(name)).exists() for name in LONGEST_FILES):
+    raise pytest.UsageError(f"tests/conftest.py: LONGEST_FILES names a file not in tests/: {LONGEST_FILES}")
+
+
 def pytest_collection_modifyitems(config, items):
-    # Cheap tests first, the book build and browsers last: failures show up early.
+    # The longest files first, then cheap tests before the book build and browsers: failures
+    # show up early and the two workers finish together.
     order = {"lab": 3, "browser": 2, "book": 1}
 
     def rank(item):
-        return max((order.get(mark.name, 0) for mark in item.iter_markers()), default=0)
+        name = item.path.name
+        longest = LONGEST_FILES.index(name) if name in LONGEST_FILES else len(LONGEST_FILES)
+        return longest, max((order.get(mark.name, 0) for mark in item.iter_markers()), default=0)
 
     items.sort(key=rank)
 

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
-from _browser import DESKTOP, PHONE, axe_serious, open_everything, open_page
+from _browser import DESKTOP, PHONE, after_frames, axe_serious, open_everything, open_page
 
 pytestmark = pytest.mark.book
 
@@ -97,12 +97,12 @@ def test_every_page_in_every_state(device, built_book, book_server, chromium, sc
         widgets = 'type="application/vnd.jupyter.widget-view+json"' in (built_book / name).read_text()
         if widgets:
             page.wait_for_function("document.documentElement.dataset.ropeWidgets === 'ready'")
-        page.wait_for_timeout(50)  # rope-site.js marks scrolling boxes once the page is parsed
+        after_frames(page)  # rope-site.js marks scrolling boxes once the page is parsed
         rules = None if device == "desktop-light" else ["color-contrast", "scrollable-region-focusable",
                                                            "link-in-text-block"]
         problems += [f"{name}, as loaded: {v}" for v in axe_serious(page, rules)]
         open_everything(page)
-        page.wait_for_timeout(50)
+        after_frames(page)
         problems += [f"{name}, folds open: {v}" for v in axe_serious(page)]
         seen = page.evaluate(READ_PAGE_JS)
         if seen["untyped"]:

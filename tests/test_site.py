@@ -434,8 +434,8 @@ def test_every_icon_is_drawn_without_fontawesome(width, built_book, book_server,
 @pytest.mark.book
 def test_print_wraps_code_and_hides_navigation(built_book, book_server, chromium, tmp_path):
     """Under print media, on an A4-wide page: no line of any code block (code cells,
-    outputs, literal blocks) reaches past its box, no sidebar or button shows, and each
-    widget says it is a snapshot."""
+    outputs, literal blocks) reaches past its box, captions flow as text (not broken at their
+    source lines), no sidebar or button shows, and each widget says it is a snapshot."""
     from test_book import book_pages
 
     offenders = []
@@ -460,6 +460,8 @@ def test_print_wraps_code_and_hides_navigation(built_book, book_server, chromium
                  for (const s of ['.bd-sidebar-primary', '.bd-sidebar-secondary', '.bd-header', '.copybtn',
                                   '.prev-next-area', '.bd-header-article'])
                    if (shown(s).length) out.push('shown in print: ' + s);
+                 for (const c of document.querySelectorAll('article figcaption, article figcaption *'))
+                   if (getComputedStyle(c).whiteSpace.startsWith('pre')) { out.push('caption keeps its source line breaks: ' + c.textContent.slice(0, 50)); break; }
                  for (const v of document.querySelectorAll('.rope-widget-view'))
                    if (!getComputedStyle(v, '::before').content.includes('Interactive figure')) out.push('widget without note');
                  if (document.documentElement.scrollWidth > window.innerWidth) out.push('page wider than paper');

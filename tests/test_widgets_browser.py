@@ -197,23 +197,7 @@ def test_sliders_are_the_ones_each_widget_declares(gallery):
     assert page.locator(".rope-w input[type=range]").count() == total
 
 
-def test_every_slider_track_has_room_to_drag(gallery):
-    # A track squeezed between its step buttons in a narrow column of controls (DecayExplorer's
-    # distance had 0 px at 1280 px, FrequencyClocks' position 40 px) can only be stepped: every
-    # range input shown (ContextExtension hides its factor in the first step) gets at least
-    # 60 px and 2 px per stop, and its step buttons sit either side of it.
-    page, _ = gallery
-    tracks = page.locator(".rope-w input[type=range]").evaluate_all("""(inputs) => inputs.filter((i) => i.checkVisibility()).map((i) => {
-      const box = i.getBoundingClientRect(), buttons = [...i.parentElement.querySelectorAll(":scope > button")].map((b) => b.getBoundingClientRect());
-      return [i.closest(".rope-widget-view").dataset.widget, i.dataset.name, box.width, Number(i.max) + 1, buttons.map((b) => [b.right <= box.left + 1, b.left >= box.right - 1])];
-    })""")
-    assert {widget for widget, *_ in tracks} == set(ORDER)  # every widget has a slider shown
-    for widget, name, width, stops, buttons in tracks:
-        assert width >= max(60, 2 * stops), (widget, name, width, stops)
-        assert all(left or right for left, right in buttons) and len(buttons) in (0, 2), (widget, name, buttons)
-
-
-def test_sliders_are_labelled_and_keep_their_keys(gallery):
+def test_sliders_are_labelled_long_enough_and_keep_their_keys(gallery):
     page, _ = gallery
     inputs = page.locator(".rope-w input[type=range]")
     for j in range(inputs.count()):
@@ -221,6 +205,14 @@ def test_sliders_are_labelled_and_keep_their_keys(gallery):
         assert control.get_attribute("aria-label"), control.get_attribute("data-name")
         label = page.locator(f'label[for="{control.get_attribute("id")}"]')
         assert label.count() == 1 and label.inner_text().strip()
+    # Every track is long enough to aim at, also in a controls column beside a drawing (there
+    # the label and value sit above the track, as on a phone; beside step buttons the track
+    # had 0 px at 1280 px).
+    tracks = page.eval_on_selector_all(".rope-w input[type=range]", """(ns) => ns
+        .filter((n) => n.offsetParent !== null)
+        .map((n) => [n.closest('.rope-w').querySelector('.rope-w-title, h3, strong')?.textContent.slice(0, 40), n.dataset.name, n.getBoundingClientRect().width])""")
+    short = [t for t in tracks if t[2] < 150]
+    assert len(tracks) >= len(ORDER) and not short, short
     # A notebook front end must not see the arrow keys meant for a slider.
     page.evaluate("() => { window.__bubbled = 0; document.addEventListener('keydown', () => window.__bubbled++); }")
     inputs.first.focus()

@@ -18,6 +18,7 @@ from _browser import (
     CONTRAST_JS,
     DESKTOP,
     PHONE,
+    after_frames,
     dataset,
     open_page,
     readout_numbers,
@@ -86,7 +87,7 @@ def open_widget(chromium, site, name, theme="light", *, viewport=DESKTOP, touch=
         page.emulate_media(reduced_motion=reduced_motion)
     page.goto(f"{url}/{pages[name, theme]}")
     page.wait_for_function("window.ropeReady === true", timeout=20000)
-    page.wait_for_timeout(50)  # two animation frames: text scale and relabelled drawing
+    after_frames(page)  # text scale and relabelled drawing
     return context, page, log, widgets[name]
 
 

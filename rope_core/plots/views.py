@@ -160,18 +160,22 @@ def plot_relative_invariance(q=(1.0, 0.35), k=(0.2, 0.75), m=2, n=7, shift=0, th
     ax.set_yticks([t for t in ax.get_xticks() if abs(t) <= 1.3 * radius])
     strips = relative_strips(shown["q"], shown["k"], m, n, theta, max(int(max_position), shift, abs(n - m)))
     for box, x, y, dot_x, label in (
-            ((0.04, 0.02, 0.42, 0.2), strips["shifts"], strips["by_shift"], shift, r"score against $\Delta$"),
-            ((0.56, 0.02, 0.42, 0.2), strips["offsets"], strips["by_offset"], n - m, r"score against $n - m$")):
+            ((0.04, 0.02, 0.42, 0.2), strips["shifts"], strips["by_shift"], shift, "score\nagainst $\\Delta$"),
+            ((0.56, 0.02, 0.42, 0.2), strips["offsets"], strips["by_offset"], n - m, "score\nagainst $n - m$")):
         inset = ax.inset_axes(box)
         inset.plot(x, y, color=PALETTE["accent"], lw=1.3)
         inset.plot([dot_x], [shown["score"]], "o", color=PALETTE["accent"], ms=5)
         inset.axhline(0, color="#dddddd", lw=0.8)
         inset.set_ylim(-1.1 * radius**2, 1.1 * radius**2)
-        inset.set_title(label, fontsize=8, pad=2)
+        inset.set_title(label, fontsize=7.5, pad=2, linespacing=1.0)   # two lines: side by side even in a thumbnail
         inset.tick_params(labelsize=6, length=2)
         inset.set_yticks([])
     ax.set_title(rf"$\Delta = {shift}$: $\gamma = {gamma:.0f}°$, score $= {shown['score']:.3g}$")
     return ax
+
+
+# Clocks (radius 0.4) this far apart: room for the turns written under each face.
+_CLOCK_PITCH = 1.25
 
 
 def plot_frequency_clocks(position=SPECTRUM_DEFAULTS["position"], dim=SPECTRUM_DEFAULTS["dim"],
@@ -190,15 +194,16 @@ def plot_frequency_clocks(position=SPECTRUM_DEFAULTS["position"], dim=SPECTRUM_D
     cols = int(np.ceil(np.sqrt(pairs)))
     rows = (pairs - 1) // cols + 1
     ax = axes_or_new(ax, figsize=(4.5, 4.5 + (0.8 if odometer else 0)))
-    size = {1: 8, 2: 8, 3: 6.5}.get(cols, 5)   # labels as large as the clocks' grid lets them be
+    size = {1: 8, 2: 7, 3: 6.5}.get(cols, 5)   # labels as large as the clocks' grid lets them be
     for i, (angle, far) in enumerate(zip(hands, far_marks)):
-        cx, cy = i % cols, -(i // cols)
+        cx, cy = (i % cols) * _CLOCK_PITCH, -(i // cols) * _CLOCK_PITCH
         ax.add_patch(Arc((cx, cy), 0.8, 0.8, color="#767676", lw=1, linestyle="--" if far else "-"))
         colour = _SLOW if far else PALETTE["query"]
         ax.plot([cx, cx + 0.38 * np.cos(angle)], [cy, cy + 0.38 * np.sin(angle)], color=colour, lw=2)
         ax.text(cx - 0.42, cy + 0.36, f"$\\theta_{{{i}}}$", ha="right", fontsize=size)
         ax.text(cx, cy - 0.58, f"{turns[i]:.3g} turns", ha="center", fontsize=size, gid=f"turns-{i}")
-    bottom = -(rows - 1) - 0.75
+    bottom = -(rows - 1) * _CLOCK_PITCH - 0.75
+    width = (cols - 1) * _CLOCK_PITCH + 1.0
     if odometer:
         digits, beta = position_digits([position], dim, base)
         whole = float(beta).is_integer()
@@ -207,7 +212,7 @@ def plot_frequency_clocks(position=SPECTRUM_DEFAULTS["position"], dim=SPECTRUM_D
                  + (f"$\\beta$ = {beta:g}" if whole else f"$\\beta$ = {beta:.3g}: not whole, nor are the digits"))
         ax.text(-0.5, top + 0.15, title, fontsize=8 if whole else 7, va="bottom")
         per_row = min(8, pairs)
-        step = cols / per_row
+        step = width / per_row
         for k in range(pairs):
             i = pairs - 1 - k
             x, y = -0.5 + (k % per_row) * step, top - 0.45 - (k // per_row) * 0.75
@@ -216,7 +221,7 @@ def plot_frequency_clocks(position=SPECTRUM_DEFAULTS["position"], dim=SPECTRUM_D
             ax.text(x + step / 2, y + 0.2, text, ha="center", va="center", fontsize=10 if whole else 6.5, gid=f"digit-{i}")
             ax.text(x + step / 2, y - 0.12, f"i={i}", ha="center", va="center", fontsize=min(size, 7), color="#555555")
         bottom = top - 0.45 - ((pairs - 1) // per_row) * 0.75 - 0.35
-    ax.set_xlim(-0.6, cols - 0.4)
+    ax.set_xlim(-0.6, width - 0.4)
     ax.set_ylim(bottom, 0.6)
     ax.set_aspect("equal")
     ax.axis("off")
@@ -411,11 +416,13 @@ def _dial(ax, cx, cy, radius, arc, angle, gid):
     """One slow pair as the widget draws it: the trained arc [0, arc] shaded, the hand at
     ``angle`` (the key colour once past the arc, with the angle travelled drawn inside)."""
     beyond = angle > arc * (1 + 1e-6)
-    ax.add_patch(Wedge((cx, cy), radius, 0, np.degrees(arc), fc=PALETTE["query"], alpha=0.25, lw=0))
+    # The widget's colours (context.css): the trained arc green, the angle past it dashed orange.
+    ax.add_patch(Wedge((cx, cy), radius, 0, np.degrees(arc), fc=PALETTE["rotated"], alpha=0.28,
+                       ec=PALETTE["rotated"], lw=0.8))
     ax.add_patch(Arc((cx, cy), 2 * radius, 2 * radius, color="#767676", lw=1))
     if beyond:
         ax.add_patch(Arc((cx, cy), 2 * radius * 0.82, 2 * radius * 0.82, theta1=0,
-                         theta2=np.degrees(min(angle, 2 * np.pi)), color=PALETTE["key"], lw=1.6))
+                         theta2=np.degrees(min(angle, 2 * np.pi)), color=PALETTE["key"], lw=1.6, ls=(0, (3, 2))))
     ax.plot([cx, cx + radius * np.cos(angle)], [cy, cy + radius * np.sin(angle)], lw=2, solid_capstyle="round",
             color=PALETTE["key"] if beyond else PALETTE["query"], gid=gid)
     return beyond

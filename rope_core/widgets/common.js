@@ -314,9 +314,6 @@ export function stepButtons(control, label) {
   const { input } = control;
   const track = htmlEl("div", { class: "rope-w-track" });
   input.replaceWith(track);
-  // The buttons take 96 px: the row puts its track under the label (common.css), so that the
-  // track keeps a usable width in a narrow column of controls.
-  track.parentElement.classList.add("rope-w-stepped");
   const button = (text, delta, name) => {
     const b = htmlEl("button", { type: "button", class: "rope-w-step-button", "data-step-of": input.dataset.name,
       "data-delta": delta, "aria-label": `${label}: ${name}` }, track, text);

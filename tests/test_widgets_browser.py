@@ -197,7 +197,7 @@ def test_sliders_are_the_ones_each_widget_declares(gallery):
     assert page.locator(".rope-w input[type=range]").count() == total
 
 
-def test_sliders_are_labelled_and_keep_their_keys(gallery):
+def test_sliders_are_labelled_long_enough_and_keep_their_keys(gallery):
     page, _ = gallery
     inputs = page.locator(".rope-w input[type=range]")
     for j in range(inputs.count()):
@@ -205,6 +205,14 @@ def test_sliders_are_labelled_and_keep_their_keys(gallery):
         assert control.get_attribute("aria-label"), control.get_attribute("data-name")
         label = page.locator(f'label[for="{control.get_attribute("id")}"]')
         assert label.count() == 1 and label.inner_text().strip()
+    # Every track is long enough to aim at, also in a controls column beside a drawing (there
+    # the label and value sit above the track, as on a phone; beside step buttons the track
+    # had 0 px at 1280 px).
+    tracks = page.eval_on_selector_all(".rope-w input[type=range]", """(ns) => ns
+        .filter((n) => n.offsetParent !== null)
+        .map((n) => [n.closest('.rope-w').querySelector('.rope-w-title, h3, strong')?.textContent.slice(0, 40), n.dataset.name, n.getBoundingClientRect().width])""")
+    short = [t for t in tracks if t[2] < 150]
+    assert len(tracks) >= len(ORDER) and not short, short
     # A notebook front end must not see the arrow keys meant for a slider.
     page.evaluate("() => { window.__bubbled = 0; document.addEventListener('keydown', () => window.__bubbled++); }")
     inputs.first.focus()

@@ -153,6 +153,23 @@ def check_dials(root, method, factor, position):
         assert three_digits(float(label.rstrip("×")), want["reach"][i]), (label, want["reach"][i])
     outside = dataset(root.locator('[data-readout="dials"]'))
     assert int(outside["outside"]) == want["beyond"], (method, factor, position)
+    # Each hand as drawn: from the face's centre to its rim at the pair's angle (counter-
+    # clockwise from 3 o'clock, y down), in the key colour exactly when past the trained arc.
+    hands = root.locator('svg[data-plot="dials"] g[data-dial]').evaluate_all("""(gs) => gs.map((g) => {
+      const face = g.querySelector("circle.rope-w-meaning"), line = g.querySelector("line"), hand = line.parentElement;
+      const n = (el, k) => Number(el.getAttribute(k));
+      return [Number(g.dataset.dial), n(face, "cx"), n(face, "cy"), n(face, "r"), ...["x1", "y1", "x2", "y2"].map((k) => n(line, k)), hand.getAttribute("class")];
+    })""")
+    for i, cx, cy, r, x1, y1, x2, y2, colour in hands:
+        angle = 2 * np.pi * want["turns"][i] * want["reach"][i]
+        assert (x1, y1) == pytest.approx((cx, cy), abs=1e-9), i
+        assert np.hypot(x2 - cx, y2 - cy) == pytest.approx(r, rel=1e-6), i
+        # The page's angle comes from 7-digit ratios: 1e-6 of the angle, as the ratio is checked.
+        assert abs(np.angle(np.exp(1j * (np.arctan2(cy - y2, x2 - cx) - angle)))) <= 1e-6 * (1 + angle), (i, method, factor, position)
+        if want["reach"][i] > 1 + 1e-5:
+            assert colour == "k", (i, colour)
+        elif want["reach"][i] < 1 + 1e-7:
+            assert colour == "q", (i, colour)
 
 
 def check_context_state(root, data, step, f, p, s, pair):

@@ -551,6 +551,61 @@ def test_layout_every_number_at_random_states(chromium, site, rng):
     context.close()
 
 
+LAYOUT_SCORES = """() => {
+  const svg = document.querySelector(".rope-w svg");
+  const num = (el, k) => Number(el.getAttribute(k));
+  return {
+    y: [...svg.querySelectorAll("line[data-score-tick]")].map((l) => [+l.dataset.scoreTick, num(l, "y1"), num(l, "y2")]),
+    x: [...svg.querySelectorAll("line[data-distance-tick]")].map((l) => [+l.dataset.distanceTick, num(l, "x1"), num(l, "x2")]),
+    curves: Object.fromEntries([...svg.querySelectorAll("polyline[data-curve]")].map((c) => [c.dataset.curve,
+      c.getAttribute("points").trim().split(/\\s+/).map((v) => v.split(",").map(Number))])),
+    peak: [...svg.querySelectorAll("circle[data-peak]")].map((c) => [+c.dataset.peak, num(c, "cx"), num(c, "cy")]),
+  };
+}"""
+
+
+def pixel_map(ticks):
+    """value(pixel) from axis marks [(value, pixel, pixel)]: the first and last fix the map, every
+    mark must lie on it (so a tick drawn at the wrong height fails too)."""
+    (v0, p0, _), (v1, p1, _) = ticks[0], ticks[-1]
+    for value, a, b in ticks:
+        assert a == pytest.approx(b, abs=1e-9), ticks
+        assert a == pytest.approx(p0 + (value - v0) * (p1 - p0) / (v1 - v0), abs=1e-6), ticks
+    return lambda pixel: v0 + (np.asarray(pixel, dtype=float) - p0) * (v1 - v0) / (p1 - p0)
+
+
+def test_layout_score_curves_read_back_equal_rope_core(chromium, site):
+    # The score plot under the rows, read back through its own axes: score ticks at -1, 0, 1,
+    # distance ticks at -16, -1, 16, the trained curve (and with the toggle the wrong-layout one)
+    # equal to the previous-token head computed here with apply_rope, the peak dot on the top
+    # of the curve shown, at every d and both positions of the toggle.
+    context, page, log, widget = open_widget(chromium, site, "LayoutExplorer")
+    base = widget.data["base"]
+    toggle = page.locator('input[data-name="wrong"]')
+    for d_index, dim in enumerate(widget.data["dims"]):
+        set_slider(page, "dim", d_index)
+        for wrong in (False, True):
+            if toggle.is_checked() != wrong:
+                toggle.click()
+            got = page.evaluate(LAYOUT_SCORES)
+            assert [v for v, _, _ in got["y"]] == [-1, 0, 1] and [v for v, _, _ in got["x"]] == [-16, -1, 16]
+            score_of, distance_of = pixel_map(got["y"]), pixel_map(got["x"])
+            r, trained = layout_head_scores(dim, base, "interleaved")
+            _, mixed = layout_head_scores(dim, base, "half")
+            want = {"trained": trained, "wrong": mixed} if wrong else {"trained": trained}
+            assert sorted(got["curves"]) == sorted(want), (dim, wrong)
+            for name, values in want.items():
+                points = np.array(got["curves"][name])
+                np.testing.assert_allclose(distance_of(points[:, 0]), r, atol=1e-6, err_msg=name)
+                np.testing.assert_allclose(score_of(points[:, 1]), values, atol=1e-6, err_msg=name)
+            shown = mixed if wrong else trained
+            [(peak, cx, cy)] = got["peak"]
+            assert peak == r[shown.argmax()], (dim, wrong)
+            assert (distance_of(cx), score_of(cy)) == pytest.approx((r[shown.argmax()], shown.max()), abs=1e-6)
+    assert not log.problems(), log.problems()
+    context.close()
+
+
 def test_time_lapse_runs_m_on_a_log_scale_and_respects_reduced_motion(chromium, site):
     for reduced in (None, "reduce"):
         context, page, log, widget = open_widget(chromium, site, "FrequencyClocks", reduced_motion=reduced)

@@ -1,7 +1,7 @@
 // The wish as a picture: the score matrix S[m][n] of a candidate encoding f, constant along every
 // diagonal n − m (Toeplitz) exactly when the score depends on n − m only. Every number is
 // Python's (rope_core.demos.candidates); the page picks a table and draws it.
-import { svgEl, htmlEl, slider, readout, fmt3, typeset, frame, keepTextSize, syncer, stepButtons, showTip, hideTip } from "./common.js";
+import { svgEl, htmlEl, slider, readout, fmt3, typeset, frame, keepTextSize, syncer, stepButtons, showTip, hideTip, setText } from "./common.js";
 import { lesson, question } from "./lesson.js";
 
 function render({ model, el }) {
@@ -51,6 +51,7 @@ function render({ model, el }) {
   const stripLine = svgEl("polyline", { class: "rope-w-line", style: "stroke: var(--rope-w-accent)", "data-strip": "diagonal" }, strip);
   const stripDots = svgEl("g", {}, strip);
 
+  let painted = null;
   // One cell's numbers: its positions, its value in the part shown, the diagonal it lies on.
   let pointed = null;
   function showCell(m, n) {
@@ -70,7 +71,11 @@ function render({ model, el }) {
     if (pointed) showCell(...pointed);
     const part = state.p === 0 ? "real" : "imag";
     const matrix = tab[part], spreads = tab[`${part}_spread`];
-    matrix.forEach((row, m) => row.forEach((v, n) => { paint(cells[m][n], v); cells[m][n].dataset.value = v; }));
+    // The cells only when the matrix changed (a new diagonal keeps them).
+    if (painted !== matrix) {
+      painted = matrix;
+      matrix.forEach((row, m) => row.forEach((v, n) => { paint(cells[m][n], v); cells[m][n].dataset.value = v; }));
+    }
     // The outline around the cells with n − m = δ.
     const delta = data.offsets[state.d];
     const m0 = Math.max(0, -delta), m1 = Math.min(size - 1, size - 1 - delta);
@@ -80,19 +85,24 @@ function render({ model, el }) {
     const along = [];
     for (let m = m0; m <= m1; m++) along.push([m, matrix[m][m + delta]]);
     stripLine.setAttribute("points", along.map(([m, v]) => `${spx(m).toFixed(2)},${spy(v).toFixed(2)}`).join(" "));
-    stripDots.replaceChildren();
-    for (const [m, v] of along) svgEl("circle", { cx: spx(m), cy: spy(v), r: 3, style: "fill: var(--rope-w-accent)", "data-m": m, "data-value": v }, stripDots);
-    stripTitle.textContent = `${part === "real" ? "score" : "imaginary part"} along n − m = ${String(delta).replace("-", "−")}`;
+    // One dot per cell on the diagonal: the dots there are moved, the missing ones added.
+    while (stripDots.children.length > along.length) stripDots.lastChild.remove();
+    while (stripDots.children.length < along.length) svgEl("circle", { r: 3, style: "fill: var(--rope-w-accent)" }, stripDots);
+    along.forEach(([m, v], k) => {
+      const dot = stripDots.children[k];
+      for (const [key, value] of [["cx", spx(m)], ["cy", spy(v)], ["data-m", m], ["data-value", v]]) dot.setAttribute(key, value);
+    });
+    setText(stripTitle, `${part === "real" ? "score" : "imaginary part"} along n − m = ${String(delta).replace("-", "−")}`);
     const spread = spreads[state.d];
     typeset(out.formula, data.formulas[state.c]);
-    out.diagonal.textContent = `from ${fmt3(Math.min(...along.map((a) => a[1])))} to ${fmt3(Math.max(...along.map((a) => a[1])))}: ${spread < 1e-6 ? "constant" : `spread ${fmt3(spread)}`}`;
+    setText(out.diagonal, `from ${fmt3(Math.min(...along.map((a) => a[1])))} to ${fmt3(Math.max(...along.map((a) => a[1])))}: ${spread < 1e-6 ? "constant" : `spread ${fmt3(spread)}`}`);
     Object.assign(out.diagonal.dataset, { offset: delta, spread });
     let worst = 0;
     spreads.forEach((v, i) => { if (v > spreads[worst]) worst = i; });
     const toeplitz = spreads[worst] < 1e-6;
-    out.verdict.textContent = toeplitz
+    setText(out.verdict, toeplitz
       ? `every diagonal is constant: Toeplitz, the ${part === "real" ? "score" : "imaginary part"} depends on n − m only`
-      : `largest spread ${fmt3(spreads[worst])} (on n − m = ${String(data.offsets[worst]).replace("-", "−")}): not Toeplitz`;
+      : `largest spread ${fmt3(spreads[worst])} (on n − m = ${String(data.offsets[worst]).replace("-", "−")}): not Toeplitz`);
     Object.assign(out.verdict.dataset, { toeplitz, worst: spreads[worst], offset: data.offsets[worst] });
     candidateButtons.forEach((b, i) => b.setAttribute("aria-checked", String(i === state.c)));
     partButtons.forEach((b, i) => b.setAttribute("aria-checked", String(i === state.p)));

@@ -85,8 +85,10 @@ export function fmt3(value) {
 
 // Typeset a label: "θ_i", "λ_{i}", "m·θ_{12}", "10^{5}" become base text with <sub>/<sup> in
 // HTML and <tspan> (smaller, shifted) in SVG; "_"/"^" before anything else ("e^(imθ)") stay
-// as they are. Returns the node.
+// as they are. Returns the node. A node already showing the same label is left alone: on a
+// slider step most labels do not change, and rewritten text costs a layout pass all the same.
 export function typeset(node, label) {
+  if (node.ropeLabel === String(label) && node.textContent === node.ropeText) return node;
   node.replaceChildren();
   const svg = node.namespaceURI === SVG_NS;
   const parts = String(label).split(/([_^](?:\{[^}]*\}|[A-Za-z0-9\u0370-\u03ff]))/);
@@ -105,6 +107,14 @@ export function typeset(node, label) {
       htmlEl(script === "_" ? "sub" : "sup", {}, node, text);
     }
   }
+  node.ropeLabel = String(label);
+  node.ropeText = node.textContent;
+  return node;
+}
+
+// Plain text, written only when it changed (same reason as typeset's).
+export function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
   return node;
 }
 

@@ -4,7 +4,7 @@
 // One dial per slow pair (its trained arc shaded, its hand at position p), every pair's
 // wavelength with each line labelled at its end, and the numbers of all five schemes behind a
 // toggle. Every number comes from Python (rope_core.demos.context); this only draws.
-import { svgEl, htmlEl, slider, fmt, keepTextSize, arrow, moveArrow, syncer, showTip, watchOnScreen } from "./common.js";
+import { svgEl, htmlEl, slider, fmt, keepTextSize, arrow, moveArrow, syncer, showTip, watchOnScreen, setText } from "./common.js";
 const SCHEME_COLOURS = ["var(--rope-w-muted)", "var(--rope-w-q)", "var(--rope-w-k)", "var(--rope-w-rot)", "var(--rope-w-accent)"];
 const BAND_NAMES = ["kept", "blended", "scaled"];
 const BAND_COLOURS = ["var(--rope-w-q)", "var(--rope-w-accent)", "var(--rope-w-k)"];
@@ -96,11 +96,6 @@ function hline(svg, geometry, log10value, name) {
     "stroke-dasharray": name === "position" || name === "context" ? "2 3" : "6 4", "data-line": name }, svg);
   const text = svgEl("text", { x: width - right + 6, class: "rope-w-muted-text", "data-label": name }, svg);
   return { line, text };
-}
-
-// Text that did not change is left alone: rewriting it costs a layout pass all the same.
-function setText(node, text) {
-  if (node.textContent !== text) node.textContent = text;
 }
 
 // Transparent columns, one per pair, that report hover and touch.
@@ -363,7 +358,7 @@ function render({ model, el }) {
     svgEl("line", { y1: top, y2: height - bottom, class: "rope-w-context", "stroke-dasharray": "1 2" }, mark);
     svgEl("circle", { r: 5.5, fill: "none", style: "stroke: var(--rope-w-fg); stroke-width: 1.6" }, mark);
     pairTargets(svg, geometry, (i, rect, tapped) => { setPair(i); if (tapped) showTip(rect, out.pair); });
-    let key = null;
+    let key = null, ends = null;
     views.push({ mark: (i) => {
       const [column, ring] = mark.children;
       // A pair picked on a model with more pairs than the example head: no mark here.
@@ -404,11 +399,19 @@ function render({ model, el }) {
           });
         }
         // Labels in the right margin: each curve's at its end, the L and p lines' at theirs.
-        labels.replaceChildren();
         const items = shown.map((m) => ({ y: py(perMethod[m].log10_wavelength[pairs - 1]), text: SHORT[m] ?? m, method: m }));
         items.push({ y: py(Math.log10(data.training_length)), text: `L = ${count(data.training_length)}`, line: lines.training });
         if (onAxis) items.push({ y: py(log10p), text: `p = ${count(position)}`, line: lines.position });
         const placed = spreadLabels(items.map((item) => item.y + 4), 14, top + 8, height - bottom + 4);
+        // A leader and a label per curve, made when the curves shown change, moved otherwise.
+        if (ends !== shown.join(" ")) {
+          labels.replaceChildren();
+          for (const m of shown) {
+            svgEl("polyline", { class: "rope-w-line", style: `stroke: ${SCHEME_COLOURS[data.methods.indexOf(m)]}; stroke-width: 2.4`, "data-leader": m }, labels);
+            svgEl("text", { "data-end-label": m, class: "rope-w-end-label" }, labels).textContent = SHORT[m] ?? m;
+          }
+          ends = shown.join(" ");
+        }
         items.forEach((item, k) => {
           if (item.line) {
             item.line.text.setAttribute("y", placed[k]);
@@ -419,9 +422,9 @@ function render({ model, el }) {
           // A leader in the line's colour from its end to its label (text in the text colour:
           // the scheme colours are lines, too light for small text).
           const x = width - right;
-          svgEl("polyline", { points: `${x},${item.y} ${x + 6},${placed[k] - 4} ${x + 14},${placed[k] - 4}`, class: "rope-w-line",
-            style: `stroke: ${SCHEME_COLOURS[data.methods.indexOf(item.method)]}; stroke-width: 2.4`, "data-leader": item.method }, labels);
-          svgEl("text", { x: x + 17, y: placed[k], "data-end-label": item.method, class: "rope-w-end-label" }, labels).textContent = item.text;
+          labels.children[2 * k].setAttribute("points", `${x},${item.y} ${x + 6},${placed[k] - 4} ${x + 14},${placed[k] - 4}`);
+          labels.children[2 * k + 1].setAttribute("x", x + 17);
+          labels.children[2 * k + 1].setAttribute("y", placed[k]);
         });
       },
     };

@@ -1,7 +1,7 @@
 // Decay: RoFormer's bound drawn above the scores it bounds, in one unit (score ÷ |q||k|), at one
 // base; beside it the bound for every base at once. Every number comes from Python
 // (rope_core.demos.decay); the page looks values up and draws.
-import { svgEl, htmlEl, slider, readout, fmt3, frame, keepTextSize, syncer, stepButtons, showTip } from "./common.js";
+import { svgEl, htmlEl, slider, readout, fmt3, frame, keepTextSize, syncer, stepButtons, showTip, setText } from "./common.js";
 import { lesson, question } from "./lesson.js";
 
 const DECAY_SUPERSCRIPT = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
@@ -74,7 +74,10 @@ function render({ model, el }) {
 
   const points = (values) => values.map((v, i) => `${px(data.distances[i]).toFixed(2)},${py(v).toFixed(2)}`).join(" ");
   const parts = {};
+  // Each base's curves, drawn once and kept (a base seen before is put back).
+  const drawnCurves = new Map();
   function drawCurves(series) {
+    if (drawnCurves.has(series)) { curves.replaceChildren(...drawnCurves.get(series)); return; }
     curves.replaceChildren();
     for (const [key, colourVar] of groups) {
       const colour = `var(--${colourVar})`;
@@ -91,6 +94,7 @@ function render({ model, el }) {
       svgEl("polyline", { points: points(band.bound), class: `rope-w-line ${key === "random" ? "rope-w-dashed" : "rope-w-dotted"}`,
         style: `stroke: ${colour}`, "data-series": `${key}-bound` }, curves);
     }
+    drawnCurves.set(series, [...curves.children]);
   }
 
   // Small multiples: B(r) (the bound for q = k) for every base on the same axes, with its
@@ -131,13 +135,15 @@ function render({ model, el }) {
     const r = at(state.r);
     data.series.forEach((series, b) => {
       const part = parts.panels[b], chosen = b === state.b;
-      panels[b].toggleAttribute("data-chosen", chosen);
-      part.curve.style.strokeWidth = chosen ? 2 : 1.3;
+      if (panels[b].hasAttribute("data-chosen") !== chosen || !part.curve.style.strokeWidth) {
+        panels[b].toggleAttribute("data-chosen", chosen);
+        part.curve.style.strokeWidth = chosen ? 2 : 1.3;
+        part.title.setAttribute("font-weight", chosen ? 600 : 400);
+      }
       for (const key of ["x1", "x2"]) part.line.setAttribute(key, fpx(data.distances[r]));
       part.dot.setAttribute("cx", fpx(data.distances[r]));
       part.dot.setAttribute("cy", fpy(series.bound[r]));
-      part.title.setAttribute("font-weight", chosen ? 600 : 400);
-      part.title.textContent = `${baseLabel(data.bases[b])}: ${fmt3(series.bound[r])}, mean ${fmt3(series.bound_average[state.r])}`;
+      setText(part.title, `${baseLabel(data.bases[b])}: ${fmt3(series.bound[r])}, mean ${fmt3(series.bound_average[state.r])}`);
       Object.assign(part.title.dataset, { value: series.bound[r], average: series.bound_average[state.r] });
     });
     // Where B(r) itself is lower at a larger base, say so: it oscillates; its average does not.
@@ -147,9 +153,9 @@ function render({ model, el }) {
     const rText = `r = ${data.distances[r]}`;
     if (dips.length) {
       const b = dips[0];
-      familyNote.textContent = `At ${rText} the bound is lower at base ${baseLabel(data.bases[b])} (${fmt3(values[b])}) than at ${baseLabel(data.bases[b - 1])} (${fmt3(values[b - 1])}): B(r) oscillates, so one distance can catch a dip. Its average over 0 … r (dotted) still grows with the base.`;
+      setText(familyNote, `At ${rText} the bound is lower at base ${baseLabel(data.bases[b])} (${fmt3(values[b])}) than at ${baseLabel(data.bases[b - 1])} (${fmt3(values[b - 1])}): B(r) oscillates, so one distance can catch a dip. Its average over 0 … r (dotted) still grows with the base.`);
     } else {
-      familyNote.textContent = `At ${rText} the bound grows with the base, and so does its average over 0 … r (dotted).`;
+      setText(familyNote, `At ${rText} the bound grows with the base, and so does its average over 0 … r (dotted).`);
     }
     familyNote.dataset.dips = dips.join(",");
   }
@@ -158,31 +164,42 @@ function render({ model, el }) {
     const series = data.series[state.b];
     if (parts.base !== state.b) { parts.base = state.b; drawCurves(series); }
     const i = at(state.r), r = data.distances[i], x = px(r);
-    marks.replaceChildren();
-    svgEl("line", { x1: x, x2: x, y1: top, y2: height - bottom, class: "rope-w-context", "stroke-dasharray": "4 3", "data-mark": "cursor" }, marks);
-    const dot = (y, colourVar, name) => svgEl("circle", { cx: x, cy: py(y), r: 3.5, style: `fill: var(--${colourVar})`, "data-mark": name }, marks);
-    dot(series.aligned[i], "rope-w-q", "aligned");
-    dot(series.bound[i], "rope-w-q", "aligned-bound");
-    for (const [key, colourVar] of groups.slice(1)) {
-      dot(series[key].mean[i], colourVar, `${key}-mean`);
-      dot(series[key].bound[i], colourVar, `${key}-bound`);
+    // The marks at the distance, made once and moved.
+    if (!marks.firstChild) {
+      svgEl("line", { class: "rope-w-context", "stroke-dasharray": "4 3", "data-mark": "cursor" }, marks);
+      const dot = (colourVar, name) => svgEl("circle", { r: 3.5, style: `fill: var(--${colourVar})`, "data-mark": name }, marks);
+      dot("rope-w-q", "aligned");
+      dot("rope-w-q", "aligned-bound");
+      for (const [key, colourVar] of groups.slice(1)) {
+        dot(colourVar, `${key}-mean`);
+        dot(colourVar, `${key}-bound`);
+      }
+      svgEl("path", { class: "rope-w-gap", "data-mark": "gap" }, marks);
+      svgEl("text", { class: "rope-w-halo", "data-mark": "gap-label" }, marks);
     }
+    const [cursor, ...rest] = marks.children;
+    const label = rest.pop(), gap = rest.pop();
+    for (const [key, value] of [["x1", x], ["x2", x], ["y1", top], ["y2", height - bottom]]) cursor.setAttribute(key, value);
+    const heights = [series.aligned[i], series.bound[i]];
+    for (const [key] of groups.slice(1)) heights.push(series[key].mean[i], series[key].bound[i]);
+    rest.forEach((dot, k) => { dot.setAttribute("cx", x); dot.setAttribute("cy", py(heights[k])); });
     // The gap between the aligned score and its bound, bracketed and labelled with the ratio.
     const score = series.aligned[i], bound = series.bound[i];
     const gx = r > xmax * 0.7 ? x - 8 : x + 8;
-    svgEl("path", { d: `M ${gx} ${py(bound)} h ${gx > x ? 4 : -4} V ${py(score)} h ${gx > x ? -4 : 4}`, class: "rope-w-gap", "data-mark": "gap" }, marks);
+    gap.setAttribute("d", `M ${gx} ${py(bound)} h ${gx > x ? 4 : -4} V ${py(score)} h ${gx > x ? -4 : 4}`);
     const gapText = Math.abs(score) < 0.01 ? "score ≈ 0" : `bound = ${times(bound / Math.abs(score))} |score|`;
-    const label = svgEl("text", { x: gx + (gx > x ? 8 : -8), y: (py(bound) + py(score)) / 2, "text-anchor": gx > x ? "start" : "end",
-      class: "rope-w-halo", "data-mark": "gap-label" }, marks);
-    label.textContent = gapText;
+    label.setAttribute("x", gx + (gx > x ? 8 : -8));
+    label.setAttribute("y", (py(bound) + py(score)) / 2);
+    label.setAttribute("text-anchor", gx > x ? "start" : "end");
+    setText(label, gapText);
 
-    out.distance.textContent = String(r);
+    setText(out.distance, String(r));
     out.distance.dataset.value = r;
-    out.aligned.textContent = `score ${fmt3(score)}, bound ${fmt3(bound)}${Math.abs(score) < 0.01 ? "" : ` (${times(bound / Math.abs(score))})`}`;
+    setText(out.aligned, `score ${fmt3(score)}, bound ${fmt3(bound)}${Math.abs(score) < 0.01 ? "" : ` (${times(bound / Math.abs(score))})`}`);
     Object.assign(out.aligned.dataset, { score, bound });
     for (const [key] of groups.slice(1)) {
       const band = series[key];
-      out[key].textContent = `score ${fmt3(band.mean[i])} ± ${fmt3(band.sd[i])}, bound ${fmt3(band.bound[i])} (each pair's own bound ≥ ${times(band.tightest[state.r])} its |score|)`;
+      setText(out[key], `score ${fmt3(band.mean[i])} ± ${fmt3(band.sd[i])}, bound ${fmt3(band.bound[i])} (each pair's own bound ≥ ${times(band.tightest[state.r])} its |score|)`);
       Object.assign(out[key].dataset, { mean: band.mean[i], sd: band.sd[i], bound: band.bound[i], tightest: band.tightest[state.r] });
     }
     drawFamily();

@@ -2,7 +2,7 @@
 // its wavelength against the context L, and the position m written as the digits
 // ⌊m/β^i⌋ mod β of an odometer's wheels. Every frequency comes from Python (clock_table); the page
 // multiplies it by m, wraps it at 2π and takes its whole part modulo β, nothing else.
-import { svgEl, htmlEl, slider, readout, fmt3, typeset, hoverable, frame, arrow, moveArrow, syncer, showTip, hideTip, stepButtons } from "./common.js";
+import { svgEl, htmlEl, slider, readout, fmt3, typeset, hoverable, frame, arrow, moveArrow, syncer, showTip, hideTip, stepButtons, setText } from "./common.js";
 const TAU = 2 * Math.PI;
 // The time-lapse: log10(m + 1) grows at a constant rate, so the speed in tokens per second
 // grows with m (about 1 token/s at the start, 10 000 near m = 10^5).
@@ -21,9 +21,11 @@ function render({ model, el }) {
   // The time-lapse's position between stops (null: the slider's stop is shown).
   let lapse = null;
   // What the last full drawing was for: a new position only turns the hands and moves the m
-  // line; a new base or context restyles the same marks; only a new d (another number of
-  // pairs) draws afresh (the per-slider redraw budget is 4 ms).
+  // line; a new base or context restyles the same marks; a new d (another number of pairs)
+  // puts that d's drawing in, made once and kept (the per-slider redraw budget is 4 ms, a
+  // phone's CPU is ~4x slower).
   let drawn = null;
+  const drawings = new Map();
   // The one computation on the page: pair i's hand at m·θ_i mod 2π (θ_i unrounded from
   // Python's clock_table; the browser tests check every shown angle against rope_core).
   const hand = (m, theta) => { const a = (m * theta) % TAU; return a < 0 ? a + TAU : a; };
@@ -40,14 +42,18 @@ function render({ model, el }) {
   }
   function hide() {
     hideTip(root);
-    out.hover.textContent = "hover, tap or focus a clock for its numbers";
+    setText(out.hover, "hover, tap or focus a clock for its numbers");
     for (const key of Object.keys(out.hover.dataset)) if (key !== "readout") delete out.hover.dataset[key];
     for (const n of svg.querySelectorAll(".rope-w-hover-clock, .rope-w-hover-bar")) n.classList.remove("rope-w-hover-clock", "rope-w-hover-bar");
   }
   function draw() {
     const tab = data.tables[state.d][state.b], m = position();
     const pairs = tab.theta.length, L = data.contexts[state.c];
-    if (!drawn || drawn.clocks.length !== pairs) drawn = drawClocks(pairs);
+    if (!drawn || drawn.clocks.length !== pairs) {
+      if (!drawings.has(pairs)) drawings.set(pairs, drawClocks(pairs));
+      drawn = drawings.get(pairs);
+      svg.replaceChildren(...drawn.nodes);
+    }
     if (drawn.tab !== tab || drawn.c !== state.c) restyle(tab);
     drawn.m = m;
     let beyond = 0, turned = 0;
@@ -60,8 +66,7 @@ function render({ model, el }) {
       group.setAttribute("aria-label", `pair ${i}: angle ${fmt3(angle)} rad, ${fmt3(turns)} turns${far ? ", does not complete a turn within the context" : ""}`);
       // Angles are counter-clockwise from 3 o'clock, as in the rotation explorer.
       moveArrow(pointer, cx, cy, cx + radius * Math.cos(angle), cy - radius * Math.sin(angle));
-      const text = `${fmt3(turns)} turns`;
-      if (counter.textContent !== text) counter.textContent = text;
+      setText(counter, `${fmt3(turns)} turns`);
       counter.setAttribute("data-turns", turns);
     });
     drawPositionLine(m);
@@ -109,6 +114,7 @@ function render({ model, el }) {
     // Hover reads the table and position of the moment, not those the faces were drawn for.
     hoverable(clocks.map((clock) => clock.group), { columns: cols, onShow: (i) => { showPair(result.tab, result.m, i); showTip(clocks[i].group, out.hover); }, onHide: hide });
     Object.assign(result, drawLegend(), drawWavelengths(pairs, result), makeOdometer(pairs));
+    result.nodes = [...svg.children];
     return result;
   }
   // What the faces' two looks mean, in the drawing.
@@ -197,8 +203,7 @@ function render({ model, el }) {
     typeset(note, whole ? `the wheels spell m = ${m} in base ${beta}` : "β is not whole, so neither are the digits");
     Object.assign(title.dataset, { beta: tab.beta, digitBase: beta, position: m });
     wheels.forEach((wheel, i) => {
-      const text = whole ? String(digits[i]) : digits[i].toFixed(2);
-      if (wheel.textContent !== text) wheel.textContent = text;
+      setText(wheel, whole ? String(digits[i]) : digits[i].toFixed(2));
       wheel.dataset.value = m * tab.theta[i];
       wheel.dataset.digit = digits[i];
     });
@@ -215,15 +220,25 @@ function render({ model, el }) {
     drawn.redrawBars(tab);
     Object.assign(drawn, { tab, c: state.c });
   }
+  // The m line and its label, made once per drawing and moved; out of the drawing at m = 0.
   function drawPositionLine(m) {
     const { left, right, py, yContext } = drawn.positionAxis;
-    drawn.positionLayer.replaceChildren();
-    if (m < 1) return;
+    const layer = drawn.positionLayer;
+    if (m < 1) { if (layer.firstChild) layer.replaceChildren(); return; }
+    if (!drawn.positionMarks) {
+      drawn.positionMarks = [
+        svgEl("line", { x1: left, x2: right, class: "rope-w-position-line", "data-line": "position" }),
+        typeset(svgEl("text", { x: right + 4, "data-label": "position", class: "rope-w-position-text" }), "m"),
+      ];
+    }
+    const [line, label] = drawn.positionMarks;
+    if (!layer.firstChild) layer.replaceChildren(line, label);
     // At m = 1 (log 0) the line would sit on the baseline: lift it by 2 units to stay visible.
     const y = Math.min(py(Math.log10(m)), py(0) - 2);
-    svgEl("line", { x1: left, y1: y, x2: right, y2: y, class: "rope-w-position-line", "data-line": "position" }, drawn.positionLayer);
+    line.setAttribute("y1", y);
+    line.setAttribute("y2", y);
     const apart = Math.abs(y - yContext) < 15 ? (y >= yContext ? 15 : -15) : 0;
-    typeset(svgEl("text", { x: right + 4, y: (apart ? yContext + apart : y) + 4, "data-label": "position", class: "rope-w-position-text" }, drawn.positionLayer), "m");
+    label.setAttribute("y", (apart ? yContext + apart : y) + 4);
   }
   // The time-lapse: m runs on a log scale from where it is (from 0 at the end) to the last stop.
   function timeLapse(parent) {

@@ -5,7 +5,7 @@
 // run through the other layout's code. Every number comes from Python (layout_table,
 // layout_scores); this only draws.
 // A sample entry: whole numbers as they are (−2, not −2.00), others to three digits.
-import { svgEl, htmlEl, slider, readout, fmt3, typeset, hoverable, frame, syncer, showTip, hideTip } from "./common.js";
+import { svgEl, htmlEl, slider, readout, fmt3, typeset, hoverable, frame, syncer, showTip, hideTip, setText } from "./common.js";
 function value(v) {
   return Number.isInteger(v) ? String(v).replace("-", "−") : fmt3(v);
 }
@@ -59,36 +59,50 @@ function render({ model, el }) {
   }
   function hide() {
     hideTip(root);
-    out.hover.textContent = "hover, tap or focus a feature: its pair in every row";
+    setText(out.hover, "hover, tap or focus a feature: its pair in every row");
     for (const key of Object.keys(out.hover.dataset)) if (key !== "readout") delete out.hover.dataset[key];
     for (const node of svg.querySelectorAll(".rope-w-hover-mark, .rope-w-hover-line")) {
       node.classList.remove("rope-w-hover-mark", "rope-w-hover-line");
     }
   }
   // What the last full drawing was for (d, the layout toggle): a new pair only restyles the
-  // highlighted boxes and lines, in place (the per-slider redraw budget is 4 ms).
+  // highlighted boxes and lines, in place; a (d, toggle) seen before puts its drawing, made
+  // once and kept, back (the per-slider redraw budget is 4 ms, a phone's CPU is ~4x slower).
   let drawn = null;
+  const drawings = new Map();
   function draw() {
     const dim = data.dims[state.d], tab = data.tables[state.d];
     if (pairSlider) state.p = pairSlider.setCount(dim / 2);
     const inter = tab.interleaved_pairs[state.p], half = tab.half_pairs[state.p];
     const key = `${state.d} ${state.wrong}`;
-    if (!drawn || drawn.key !== key) drawn = { key, ...build(dim, tab, inter) };
-    // The pair: its boxes in every row and its lines.
-    for (const line of drawn.permLines) line.setAttribute("class", inter.includes(Number(line.dataset.source)) ? "rope-w-perm-on" : "rope-w-perm");
-    for (const line of drawn.swapLines) line.setAttribute("class", half.includes(Number(line.dataset.rhSource)) ? "rope-w-perm-on" : "rope-w-perm");
+    if (!drawn || drawn.key !== key) {
+      if (!drawings.has(key)) drawings.set(key, { key, ...build(dim, tab, inter) });
+      // Numbers still travelling land at once: the drawing they belong to leaves the page.
+      if (landing) landing();
+      drawn = drawings.get(key);
+      svg.replaceChildren(...drawn.nodes);
+      drawn.say();
+    }
+    // The pair: its boxes in every row and its lines (only those whose look changes).
+    const look = (node, on) => {
+      const cls = on ? "rope-w-perm-on" : "rope-w-perm";
+      if (node.getAttribute("class") !== cls) node.setAttribute("class", cls);
+    };
+    for (const line of drawn.permLines) look(line, inter.includes(Number(line.dataset.source)));
+    for (const line of drawn.swapLines) look(line, half.includes(Number(line.dataset.rhSource)));
     for (const rect of drawn.boxes) {
       const on = (rect.dataset.layout === "interleaved" ? inter : half).includes(Number(rect.dataset.feature));
+      if (rect.dataset.highlight === (on ? "1" : "0")) continue;
       rect.setAttribute("style", on ? "fill: var(--rope-w-q); fill-opacity: 0.35" : "fill: var(--rope-w-bg)");
       rect.dataset.highlight = on ? "1" : "0";
     }
-    out.pairs.textContent = `interleaved (${inter[0]}, ${inter[1]}) ↔ half (${half[0]}, ${half[1]})`;
+    setText(out.pairs, `interleaved (${inter[0]}, ${inter[1]}) ↔ half (${half[0]}, ${half[1]})`);
     out.pairs.dataset.interleaved = inter.join(",");
     out.pairs.dataset.half = half.join(",");
     out.pairs.dataset.pair = state.p;
     typeset(out.theta, `θ_{${state.p}} = ${fmt3(tab.theta[state.p])} rad per position, λ_{${state.p}} = ${fmt3(tab.wavelength[state.p])} tokens`);
     Object.assign(out.theta.dataset, { theta: tab.theta[state.p], wavelength: tab.wavelength[state.p] });
-    out.perm.textContent = `[${tab.interleaved_to_half.join(", ")}]`;
+    setText(out.perm, `[${tab.interleaved_to_half.join(", ")}]`);
     hide();
   }
   // Everything but the pair: the three rows, the lines, the indices, the scores.
@@ -117,8 +131,8 @@ function render({ model, el }) {
     }
     const marks = [...top, ...middle];
     hoverable(marks, { columns: dim, start: inter[0], onShow: (k) => { showFeature(tab, dim, k < dim ? "interleaved" : "half", k % dim); showTip(marks[k], out.hover); }, onHide: hide });
-    drawScores(dim);
-    return { permLines, swapLines, boxes: [...top, ...middle, ...bottom] };
+    const say = drawScores(dim);
+    return { permLines, swapLines, boxes: [...top, ...middle, ...bottom], nodes: [...svg.children], say };
   }
   // The score of a previous-token head against n − m, as trained and (when the toggle is on)
   // through the other layout's code.
@@ -147,17 +161,22 @@ function render({ model, el }) {
     shown.forEach((v, k) => { if (v > shown[best]) best = k; });
     svgEl("circle", { cx: px(r[best]), cy: py(shown[best]), r: 4, class: state.wrong ? "rope-w-wrong-dot" : "rope-w-score-dot", "data-peak": r[best] }, svg);
     const trainedBest = scores.trained.indexOf(Math.max(...scores.trained));
-    out.scores.textContent = state.wrong
-      ? `Wrong layout: the peak moves to n − m = ${String(r[best]).replace("-", "−")} (score ${fmt3(shown[best])}); at n − m = −1 the score is ${fmt3(scores.wrong[r.indexOf(-1)])}. Still the same for every shift of both positions, but not the curve the head learned.`
-      : `As trained: the peak is at n − m = ${String(r[trainedBest]).replace("-", "−")} (score ${fmt3(scores.trained[trainedBest])}): this head looks one token back.`;
-    Object.assign(out.scores.dataset, { wrong: state.wrong ? "1" : "0", peak: r[best], value: shown[best] });
-    question.textContent = state.wrong
-      ? `Answer: with the wrong layout the features are rotated with the wrong partners at the wrong speeds; the head no longer looks one token back (its best score is now at n − m = ${String(r[best]).replace("-", "−")}).`
-      : "Question: this head's weights were trained in the interleaved layout. What happens to its scores if they are loaded into half-layout code? Predict, then switch the layout below.";
-    question.dataset.answered = state.wrong ? "1" : "0";
+    // The read-out and the question of this drawing (again whenever it is put back).
+    const wrong = state.wrong;
+    return () => {
+      setText(out.scores, wrong
+        ? `Wrong layout: the peak moves to n − m = ${String(r[best]).replace("-", "−")} (score ${fmt3(shown[best])}); at n − m = −1 the score is ${fmt3(scores.wrong[r.indexOf(-1)])}. Still the same for every shift of both positions, but not the curve the head learned.`
+        : `As trained: the peak is at n − m = ${String(r[trainedBest]).replace("-", "−")} (score ${fmt3(scores.trained[trainedBest])}): this head looks one token back.`);
+      Object.assign(out.scores.dataset, { wrong: wrong ? "1" : "0", peak: r[best], value: shown[best] });
+      setText(question, wrong
+        ? `Answer: with the wrong layout the features are rotated with the wrong partners at the wrong speeds; the head no longer looks one token back (its best score is now at n − m = ${String(r[best]).replace("-", "−")}).`
+        : "Question: this head's weights were trained in the interleaved layout. What happens to its scores if they are loaded into half-layout code? Predict, then switch the layout below.");
+      question.dataset.answered = wrong ? "1" : "0";
+    };
   }
   // The numbers travel: each value of x moves along its permutation line into the half row,
   // then along its rotate_half line into the last row (where half of them change sign).
+  let landing = null;
   function travel() {
     const dim = data.dims[state.d], tab = data.tables[state.d], cell = span / dim;
     const centre = (j) => x0 + j * cell + cell / 2 - 1;
@@ -180,6 +199,7 @@ function render({ model, el }) {
       },
       () => { layer.remove(); hidden.forEach((t) => t.setAttribute("opacity", "1")); },
     ];
+    landing = steps[2];
     if (!motion()) { steps.forEach((f) => f()); return; }
     requestAnimationFrame(() => { steps[0](); setTimeout(steps[1], 1100); setTimeout(steps[2], 2200); });
   }

@@ -2,7 +2,7 @@
 // (1, 0): R_m x holds each pair turned by m·θ_i, drawn as a dial beside its 2×2 block (the
 // frequency clocks' glyph and colours). Hovering a block or a dial marks both. Every entry
 // comes from Python (matrix_table); the page only looks values up.
-import { svgEl, htmlEl, slider, readout, fmt3, typeset, player, hoverable, colourScale, frame, arrow, moveArrow, syncer, showTip, hideTip } from "./common.js";
+import { svgEl, htmlEl, slider, readout, fmt3, typeset, player, hoverable, colourScale, frame, arrow, moveArrow, syncer, showTip, hideTip, setText } from "./common.js";
 const TAU_HEAT = 2 * Math.PI;
 
 function render({ model, el }) {
@@ -43,43 +43,60 @@ function render({ model, el }) {
     Object.assign(out.hover.dataset, { pair: i, angle, x: v[2 * i], y: v[2 * i + 1], wavelength: tab.wavelength[i] });
   }
   let hoverBox = null;
-  // What the last full drawing was for (d, b): a new position or pair only recolours the cells,
-  // turns the dials and moves the pair's outline, in place (the per-slider redraw budget is 4 ms).
+  // The drawing of each d, made once and kept: a new position, base or pair only recolours the
+  // cells, turns the dials and moves the pair's outline, in place; a d seen before puts its
+  // drawing back (the per-slider redraw budget is 4 ms, a phone's CPU is ~4x slower).
+  const drawings = new Map();
   let drawn = null;
   function hide() {
     hideTip(root);
-    out.hover.textContent = "hover, tap or focus a cell or a dial for its numbers";
+    setText(out.hover, "hover, tap or focus a cell or a dial for its numbers");
     for (const key of Object.keys(out.hover.dataset)) if (key !== "readout") delete out.hover.dataset[key];
-    if (hoverBox) { hoverBox.setAttribute("visibility", "hidden"); delete hoverBox.dataset.pair; }
+    if (hoverBox && hoverBox.getAttribute("visibility") !== "hidden") { hoverBox.setAttribute("visibility", "hidden"); delete hoverBox.dataset.pair; }
     if (drawn) for (const dial of drawn.dials) dial.group.classList.remove("rope-w-hover-clock");
   }
   function draw() {
     const dim = data.dims[state.d], tab = data.tables[state.d][state.b];
     if (pairSlider) state.p = pairSlider.setCount(dim / 2);
     const cell = span / dim, values = tab.blocks[state.m];
-    if (!drawn || drawn.tab !== tab) drawn = drawMatrix(dim, tab, cell);
+    if (!drawn || drawn.dim !== dim) {
+      if (!drawings.has(dim)) drawings.set(dim, drawMatrix(dim, tab, cell));
+      drawn = drawings.get(dim);
+      svg.replaceChildren(...drawn.nodes, ...fixed);
+      hoverBox = drawn.hoverBox;
+    }
+    drawn.tab = tab;
     drawn.values = values;
-    drawn.marks.forEach((rect, e) => {
-      rect.setAttribute("style", `fill: ${colour(values[e])}`);
-      rect.setAttribute("data-value", values[e]);
-      rect.setAttribute("aria-label", `row ${tab.rows[e]}, column ${tab.cols[e]}: ${fmt3(values[e])}`);
-    });
-    // R_m x: its entries coloured on the same scale; each pair as a dial's hand.
-    const rotated = tab.rotated[state.m];
-    drawn.vector.forEach((rect, j) => {
-      rect.setAttribute("style", `fill: ${colour(rotated[j])}`);
-      rect.setAttribute("data-value", rotated[j]);
-    });
-    drawn.dials.forEach(({ group, hand, cx, cy, radius }, i) => {
-      const x = rotated[2 * i], y = rotated[2 * i + 1];
-      moveArrow(hand, cx, cy, cx + radius * x, cy - radius * y);
-      Object.assign(group.dataset, { angle: tab.angle[state.m][i], x, y });
-      group.setAttribute("aria-label", `pair ${i}: turned by ${fmt3(tab.angle[state.m][i])} rad`);
-    });
+    // Colours and hands only when the entries changed (a new pair keeps them).
+    if (drawn.painted !== values) {
+      drawn.painted = values;
+      drawn.marks.forEach((rect, e) => {
+        rect.setAttribute("style", `fill: ${colour(values[e])}`);
+        rect.setAttribute("data-value", values[e]);
+        rect.setAttribute("aria-label", `row ${tab.rows[e]}, column ${tab.cols[e]}: ${fmt3(values[e])}`);
+      });
+      // R_m x: its entries coloured on the same scale; each pair as a dial's hand.
+      const rotated = tab.rotated[state.m];
+      drawn.vector.forEach((rect, j) => {
+        rect.setAttribute("style", `fill: ${colour(rotated[j])}`);
+        rect.setAttribute("data-value", rotated[j]);
+      });
+      drawn.dials.forEach(({ group, hand, cx, cy, radius }, i) => {
+        const x = rotated[2 * i], y = rotated[2 * i + 1];
+        moveArrow(hand, cx, cy, cx + radius * x, cy - radius * y);
+        Object.assign(group.dataset, { angle: tab.angle[state.m][i], x, y });
+        group.setAttribute("aria-label", `pair ${i}: turned by ${fmt3(tab.angle[state.m][i])} rad`);
+      });
+    }
     const p = state.p;
-    for (const [key, value] of Object.entries({ x: left + 2 * p * cell, y: top + 2 * p * cell, "data-pair": p })) drawn.selected.setAttribute(key, value);
+    if (drawn.selected.dataset.pair !== String(p)) {
+      for (const [key, value] of Object.entries({ x: left + 2 * p * cell, y: top + 2 * p * cell, "data-pair": p })) drawn.selected.setAttribute(key, value);
+    }
     // Tab enters the matrix at the highlighted pair's first cell.
-    drawn.marks.forEach((rect, e) => rect.setAttribute("tabindex", e === 4 * p ? "0" : "-1"));
+    drawn.marks.forEach((rect, e) => {
+      const stop = e === 4 * p ? "0" : "-1";
+      if (rect.getAttribute("tabindex") !== stop) rect.setAttribute("tabindex", stop);
+    });
     const base = 4 * p;
     blockMatrix(out.block, [values[base], values[base + 1], values[base + 2], values[base + 3]]);
     Object.assign(out.block.dataset, { cos: values[base], sin: values[base + 2], pair: p, angle: tab.angle[state.m][p] });
@@ -109,10 +126,11 @@ function render({ model, el }) {
       node.classList.add("rope-w-matrix");
       for (let k = 0; k < 4; k++) htmlEl("span", {}, node, "");
     }
-    entries.forEach((v, k) => { node.children[k].textContent = fmt3(v); });
+    entries.forEach((v, k) => setText(node.children[k], fmt3(v)));
   }
-  // Everything that does not change with m or the pair: the cells (coloured by draw()), the
-  // vector columns, the dials, the ticks, the outlines and the colour scale.
+  // Everything of a d that does not change with m, the base or the pair: the cells (coloured
+  // by draw()), the vector columns, the dials, the ticks, the outlines. Returns its nodes, not
+  // yet in the drawing (draw() puts them there, before the parts every d shares).
   function drawMatrix(dim, tab, cell) {
     svg.replaceChildren();
     // Zeros outside the blocks: the background colour, inside an outline (>= 3:1).
@@ -128,7 +146,6 @@ function render({ model, el }) {
       svgEl("text", { x: left + (j + 0.5) * cell, y: top - 6, "text-anchor": "middle", class: "rope-w-muted-text", "data-tick-x": j }, svg).textContent = String(j);
       svgEl("text", { x: left - 5, y: top + (j + 0.5) * cell + 4, "text-anchor": "end", class: "rope-w-muted-text", "data-tick-y": j }, svg).textContent = String(j);
     }
-    typeset(svgEl("text", { x: left + span / 2, y: 14, "text-anchor": "middle", class: "rope-w-muted-text" }, svg), "R_m: rows and columns are features");
     // x (every pair (1, 0)) and R_m x, as columns of cells beside the matrix.
     const strip = Math.min(cell, 20), xs = left + span + 12, rx = xs + strip + 22;
     const vector = [];
@@ -149,17 +166,24 @@ function render({ model, el }) {
       svgEl("circle", { cx: dx, cy, r: radius, class: "rope-w-meaning" }, group);
       dials.push({ group, hand: arrow(group, dx, cy, dx + radius, cy, "q"), cx: dx, cy, radius });
     }
-    svgEl("text", { x: left, y: top + span + 56, class: "rope-w-muted-text" }, svg).textContent = "x: every pair (1, 0)";
-    typeset(svgEl("text", { x: left, y: top + span + 74, class: "rope-w-muted-text" }, svg), "dials: the pairs of R_m x (turned by m·θ_i)");
     const selected = svgEl("rect", { width: 2 * cell, height: 2 * cell, class: "rope-w-selected" }, svg);
-    hoverBox = svgEl("rect", { x: left, y: top, width: 2 * cell, height: 2 * cell, class: "rope-w-hovered", visibility: "hidden" }, svg);
-    colourScale(svg, { x: left, y: top + span + 12, width: 180, colour, ticks: [-1, 0, 1], label: "entry value" });
-    const result = { tab, marks, vector, dials, selected, values: null };
-    // Hover reads the entries of the moment, not the ones the cells were drawn with.
-    hoverable(marks, { columns: 2, onShow: (e) => { showCell(tab, result.values, e); showTip(marks[e], out.hover); }, onHide: hide });
-    hoverable(dials.map((dial) => dial.group), { columns: 1, onShow: (i) => { showDial(tab, i); showTip(dials[i].group, out.hover); }, onHide: hide });
+    const hovered = svgEl("rect", { x: left, y: top, width: 2 * cell, height: 2 * cell, class: "rope-w-hovered", visibility: "hidden" }, svg);
+    const result = { dim, tab, marks, vector, dials, selected, hoverBox: hovered, values: null, nodes: [...svg.children] };
+    // Hover reads the table and entries of the moment, not the ones the cells were drawn with.
+    hoverable(marks, { columns: 2, onShow: (e) => { showCell(result.tab, result.values, e); showTip(marks[e], out.hover); }, onHide: hide });
+    hoverable(dials.map((dial) => dial.group), { columns: 1, onShow: (i) => { showDial(result.tab, i); showTip(dials[i].group, out.hover); }, onHide: hide });
+    svg.replaceChildren();
     return result;
   }
+  // The parts every d shares: title line, legends and the colour scale (drawn once).
+  const fixed = (() => {
+    svg.replaceChildren();
+    typeset(svgEl("text", { x: left + span / 2, y: 14, "text-anchor": "middle", class: "rope-w-muted-text" }, svg), "R_m: rows and columns are features");
+    svgEl("text", { x: left, y: top + span + 56, class: "rope-w-muted-text" }, svg).textContent = "x: every pair (1, 0)";
+    typeset(svgEl("text", { x: left, y: top + span + 74, class: "rope-w-muted-text" }, svg), "dials: the pairs of R_m x (turned by m·θ_i)");
+    colourScale(svg, { x: left, y: top + span + 12, width: 180, colour, ticks: [-1, 0, 1], label: "entry value" });
+    return [...svg.children];
+  })();
   const sync = syncer(model, state, draw);
   out.hover = readout(controls, "hover", "");
   out.hover.parentElement.classList.add("rope-w-hover");

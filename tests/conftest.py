@@ -162,6 +162,18 @@ os.environ.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
 
 
 @pytest.fixture
+def render_and_close_figures():
+    """After the test, draw every open matplotlib figure, then close them all: drawing
+    catches labels that matplotlib's mathtext cannot parse (for the plot tests)."""
+    yield
+    import matplotlib.pyplot as plt
+
+    for number in plt.get_fignums():
+        plt.figure(number).canvas.draw()
+    plt.close("all")
+
+
+@pytest.fixture
 def rng():
     """A fresh generator with a fixed seed for each test, so that a test's data do not depend
     on which tests ran before it (with -k, -x or in parallel)."""

@@ -6,21 +6,13 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
 from rope_core.plots import attention as plots
 from rope_core.plots import new_figure
 
-
-@pytest.fixture(autouse=True)
-def render_and_close_figures():
-    yield
-    # Rendering catches labels that matplotlib's mathtext cannot parse.
-    for number in plt.get_fignums():
-        plt.figure(number).canvas.draw()
-    plt.close("all")
+pytestmark = pytest.mark.usefixtures("render_and_close_figures")
 
 
 def test_every_public_function_is_listed_and_exists():

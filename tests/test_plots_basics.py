@@ -6,7 +6,6 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
@@ -16,14 +15,7 @@ from rope_core.plots import (
     new_figure,
 )
 
-
-@pytest.fixture(autouse=True)
-def render_and_close_figures():
-    yield
-    # Rendering catches labels that matplotlib's mathtext cannot parse.
-    for number in plt.get_fignums():
-        plt.figure(number).canvas.draw()
-    plt.close("all")
+pytestmark = pytest.mark.usefixtures("render_and_close_figures")
 
 
 def _arrow_tips(ax):

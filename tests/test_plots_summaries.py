@@ -4,7 +4,6 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
@@ -13,14 +12,7 @@ from rope_core import atlas, plots
 from rope_core.bounds import expected_logit
 from rope_core.multimodal import axial_rope_2d
 
-
-@pytest.fixture(autouse=True)
-def render_and_close_figures():
-    yield
-    # Rendering catches labels that matplotlib's mathtext cannot parse.
-    for number in plt.get_fignums():
-        plt.figure(number).canvas.draw()
-    plt.close("all")
+pytestmark = pytest.mark.usefixtures("render_and_close_figures")
 
 
 def cosine_sum(r, dim, base):

@@ -1,5 +1,5 @@
 // Shift both positions by Δ: both vectors turn, the angle between them and the score do not.
-// The dial shows R_{m+Δ}q and R_{n+Δ}k over the dashed state before the shift (Δ = 0), the
+// The dial shows R((m+Δ)θ)q and R((n+Δ)θ)k over the dashed state before the shift (Δ = 0), the
 // angle γ between them as an arc; two strip charts show the score against Δ (flat) and against
 // n − m (a cosine). The page does the elementary 2-D rotations (drag.js's rotate); the browser
 // tests check every number and mark against rope_core.
@@ -13,7 +13,7 @@ function render({ model, el }) {
   const scale = 120;
   const { svg, controls, centre, px, py } = dial(el, {
     title: "Shift both positions: the score does not move",
-    label: "R_{m+Δ}q and R_{n+Δ}k over the state before the shift; drag either tip to turn q or k", scale,
+    label: "R((m+Δ)θ)q and R((n+Δ)θ)k over the state before the shift; drag either tip to turn q or k", scale,
   });
   const root = svg.closest(".rope-w");
   if (compact) root.classList.add("rope-w-compact");
@@ -33,7 +33,7 @@ function render({ model, el }) {
   const degOf = (rad) => (rad * 180) / Math.PI;
   const out = {};
   const controlsOf = {};
-  // The handles sit on the rotated tips: dragging R_{m+Δ}q by α turns q by α, and moving it
+  // The handles sit on the rotated tips: dragging R((m+Δ)θ)q by α turns q by α, and moving it
   // out by Δr lengthens q by Δr (the rotation keeps lengths).
   const handles = {};
   for (const key of ["q", "k"]) {
@@ -84,8 +84,8 @@ function render({ model, el }) {
     const kind = dotKinds[i], { pm, pn, score, reference } = numbers();
     const minus = (v) => String(v).replace("-", "−");
     const text = {
-      shift: `Δ = ${state.s}: ⟨R_{${pm}}q, R_{${pn}}k⟩ = ${num(score)}`,
-      ghost: `Δ = 0 (dashed, before the shift): ⟨R_{${state.m}}q, R_{${state.n}}k⟩ = ${num(reference)}`,
+      shift: `Δ = ${state.s}: ⟨R(${pm}θ)q, R(${pn}θ)k⟩ = ${num(score)}`,
+      ghost: `Δ = 0 (dashed, before the shift): ⟨R(${state.m}θ)q, R(${state.n}θ)k⟩ = ${num(reference)}`,
       offset: `n − m = ${minus(state.n - state.m)}: score ${num(score)}; another n − m moves this dot along the cosine`,
     }[kind];
     typeset(out.strip, text);
@@ -138,7 +138,7 @@ function render({ model, el }) {
     if (fixedChanged) {
       arrow(ghostLayer, centre, centre, px(gq[0]), py(gq[1]), "ghost").dataset.vector = "ghost_q";
       arrow(ghostLayer, centre, centre, px(gk[0]), py(gk[1]), "ghost").dataset.vector = "ghost_k";
-      for (const [name, v, text] of [["ghost_q", gq, `R_{${state.m}} q`], ["ghost_k", gk, `R_{${state.n}} k`]]) {
+      for (const [name, v, text] of [["ghost_q", gq, `R(${state.m}θ) q`], ["ghost_k", gk, `R(${state.n}θ) k`]]) {
         const label = vectorLabel(ghostLayer, ...labelAt(px, py, v, 0.3), text);
         label.dataset.vector = name;
         label.classList.add("rope-w-muted-text");
@@ -152,8 +152,8 @@ function render({ model, el }) {
     gammaLabel.textContent = "γ";
     arrow(layer, centre, centre, px(rq[0]), py(rq[1]), "q").dataset.vector = "rotated_q";
     arrow(layer, centre, centre, px(rk[0]), py(rk[1]), "k").dataset.vector = "rotated_k";
-    vectorLabel(layer, ...labelAt(px, py, rq, 0.3), `R_{${pm}} q`).dataset.vector = "rotated_q";
-    vectorLabel(layer, ...labelAt(px, py, rk, 0.3), `R_{${pn}} k`).dataset.vector = "rotated_k";
+    vectorLabel(layer, ...labelAt(px, py, rq, 0.3), `R(${pm}θ) q`).dataset.vector = "rotated_q";
+    vectorLabel(layer, ...labelAt(px, py, rk, 0.3), `R(${pn}θ) k`).dataset.vector = "rotated_k";
     handles.q.place(px(rq[0]), py(rq[1]), state.q);
     handles.k.place(px(rk[0]), py(rk[1]), state.k);
 
@@ -227,7 +227,7 @@ function render({ model, el }) {
   controlsOf.m = slider(compact ? hidden : controls, { label: "query position m", name: "m", values: positions, index: state.m, onInput: sync("m", "m") });
   controlsOf.n = slider(compact ? hidden : controls, { label: "key position n", name: "n", values: positions, index: state.n, onInput: sync("n", "n") });
   controls.insertBefore(playToEnd(controls, controlsOf.shift, "play Δ").button, controls.firstChild);
-  out.score = readout(controls, "score", "score ⟨R_{m+Δ}q, R_{n+Δ}k⟩ =");
+  out.score = readout(controls, "score", "score ⟨R((m+Δ)θ)q, R((n+Δ)θ)k⟩ =");
   out.reference = readout(controls, "reference", "before the shift (Δ = 0):");
   out.strip = readout(controls, "strip", "strips:");
   out.strip.setAttribute("aria-live", "polite");

@@ -183,3 +183,51 @@ def schemes_at_both_bases(results, length=256):
     axes[0].set_ylabel("accuracy")
     axes[0].legend(fontsize=8, loc="lower left")
     return fig
+
+
+def _seed_bars(ax, labels, per_seed, colors):
+    """One bar per label at the mean over seeds, a dot per seed; ``per_seed``: list of
+    ``{seed: value}``. Returns the means."""
+    x = np.arange(len(labels))
+    means = [float(np.mean(list(v.values()))) for v in per_seed]
+    ax.bar(x, means, 0.6, color=colors, alpha=0.85)
+    for i, v in enumerate(per_seed):
+        ax.plot([x[i]] * len(v), list(v.values()), "k.", ms=4)
+    ax.set_xticks(x, labels, fontsize=8)
+    ax.set(ylim=(0, 1.05))
+    ax.grid(alpha=0.3, axis="y")
+    return means
+
+
+def chapter_summary(results):
+    """The chapter in four bar charts, mean over seeds (bars) and each seed (dots).
+
+    (a) final induction accuracy per encoding; (b) accuracy with 4 pairs of one layer switched
+    off; (c) accuracy at 4x the training length without fine-tuning, per scheme; (d) after a
+    200-step fine-tune at 4x, no scaling against PI at base 10 000 and base 270.
+    Returns the figure; its axes carry the bars in that order.
+    """
+    fig, axes = new_figure(2, 2, figsize=(7.2, 5.6))
+    (a, b), (c, d) = axes
+    encodings = [e for e in ENCODING_STYLE if summary.induction_runs(results, e)]
+    _seed_bars(a, [ENCODING_STYLE[e][0].replace(" absolute", "") for e in encodings],
+               [summary.final_accuracy(results, e) for e in encodings],
+               [ENCODING_STYLE[e][1] for e in encodings])
+    a.set(title="(a) who learns the task (length 64)", ylabel="accuracy")
+    keys = ("intact", "layer0_fast", "layer0_slow", "layer1_fast", "layer1_slow")
+    _seed_bars(b, ["none", "L0 fast", "L0 slow", "L1 fast", "L1 slow"],
+               [summary.ablations(results, k) for k in keys],
+               [PALETTE["neutral"], PALETTE["key"], PALETTE["query"], PALETTE["key"],
+                PALETTE["query"]])
+    b.set(title="(b) 4 pairs off in one layer")
+    _seed_bars(c, [SCHEME_STYLE[s][0] for s in SCHEMES],
+               [summary.mean_accuracy(results, s, 256) for s in SCHEMES],
+               [SCHEME_STYLE[s][1] for s in SCHEMES])
+    c.set(title="(c) at 4x, no fine-tune", ylabel="accuracy at 256")
+    pairs = [(base, s) for base in (10000.0, 270.0) for s in ("none", "PI")]
+    _seed_bars(d, [f"{SCHEME_STYLE[s][0].replace('no scaling', 'plain')}\nbase {base:g}"
+                   for base, s in pairs],
+               [summary.finetuned_accuracy(results, s, 256, base) for base, s in pairs],
+               [SCHEME_STYLE[s][1] for _, s in pairs])
+    d.set(title="(d) at 4x, after a 200-step fine-tune")
+    return fig

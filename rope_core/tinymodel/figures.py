@@ -193,7 +193,8 @@ def _seed_bars(ax, labels, per_seed, colors):
     ax.bar(x, means, 0.6, color=colors, alpha=0.85)
     for i, v in enumerate(per_seed):
         ax.plot([x[i]] * len(v), list(v.values()), "k.", ms=4)
-    ax.set_xticks(x, labels, fontsize=8)
+    ax.set_xticks(x, labels, fontsize=7)
+    ax.tick_params(axis="y", labelsize=7)
     ax.set(ylim=(0, 1.05))
     ax.grid(alpha=0.3, axis="y")
     return means
@@ -207,27 +208,33 @@ def chapter_summary(results):
     200-step fine-tune at 4x, no scaling against PI at base 10 000 and base 270.
     Returns the figure; its axes carry the bars in that order.
     """
-    fig, axes = new_figure(2, 2, figsize=(7.2, 5.6))
+    # 4.8 inches wide: the labels stay readable when a phone shows it 330 px wide.
+    fig, axes = new_figure(2, 2, figsize=(4.8, 5.2))
     (a, b), (c, d) = axes
     encodings = [e for e in ENCODING_STYLE if summary.induction_runs(results, e)]
     _seed_bars(a, [ENCODING_STYLE[e][0].replace(" absolute", "") for e in encodings],
                [summary.final_accuracy(results, e) for e in encodings],
                [ENCODING_STYLE[e][1] for e in encodings])
-    a.set(title="(a) who learns the task (length 64)", ylabel="accuracy")
+    a.set_title("(a) learns the task at 64", fontsize=8)
+    a.set_ylabel("accuracy", fontsize=8)
+    a.tick_params(axis="x", labelrotation=35)
     keys = ("intact", "layer0_fast", "layer0_slow", "layer1_fast", "layer1_slow")
-    _seed_bars(b, ["none", "L0 fast", "L0 slow", "L1 fast", "L1 slow"],
+    _seed_bars(b, ["none", "L0\nfast", "L0\nslow", "L1\nfast", "L1\nslow"],
                [summary.ablations(results, k) for k in keys],
                [PALETTE["neutral"], PALETTE["key"], PALETTE["query"], PALETTE["key"],
                 PALETTE["query"]])
-    b.set(title="(b) 4 pairs off in one layer")
+    b.set_title("(b) 4 pairs off in layer 0 / 1", fontsize=8)
     _seed_bars(c, [SCHEME_STYLE[s][0] for s in SCHEMES],
                [summary.mean_accuracy(results, s, 256) for s in SCHEMES],
                [SCHEME_STYLE[s][1] for s in SCHEMES])
-    c.set(title="(c) at 4x, no fine-tune", ylabel="accuracy at 256")
+    c.set_title("(c) at 4×, no fine-tune", fontsize=8)
+    c.set_ylabel("accuracy at 256", fontsize=8)
+    c.tick_params(axis="x", labelrotation=35)
     pairs = [(base, s) for base in (10000.0, 270.0) for s in ("none", "PI")]
-    _seed_bars(d, [f"{SCHEME_STYLE[s][0].replace('no scaling', 'plain')}\nbase {base:g}"
+    _seed_bars(d, [f"{SCHEME_STYLE[s][0].replace('no scaling', 'plain')}\n{base:g}"
                    for base, s in pairs],
                [summary.finetuned_accuracy(results, s, 256, base) for base, s in pairs],
                [SCHEME_STYLE[s][1] for _, s in pairs])
-    d.set(title="(d) at 4x, after a 200-step fine-tune")
+    d.set_title("(d) at 4×, fine-tuned 200 steps", fontsize=8)
+    d.set_xlabel("scheme, base", fontsize=7)
     return fig

@@ -273,12 +273,11 @@ def test_attention_by_distance_averages_the_last_queries():
     np.testing.assert_allclose(by_distance.sum(-1), 1.0, atol=1e-9)
 
 
+@pytest.mark.usefixtures("render_and_close_figures")
 def test_chapter_summary_draws_the_committed_numbers(results):
     import matplotlib
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     from rope_core.tinymodel import figures, summary
 
     fig = figures.chapter_summary(results)
@@ -291,15 +290,13 @@ def test_chapter_summary_draws_the_committed_numbers(results):
         (d, [summary.finetuned_accuracy(results, s, 256, base)
              for base in (10000.0, 270.0) for s in ("none", "PI")]),
     ]
+    heights = {ax: [bar.get_height() for bar in ax.patches] for ax in (a, b, c, d)}
     for ax, per_seed in expected:
-        heights = [bar.get_height() for bar in ax.patches]
-        assert heights == pytest.approx([np.mean(list(v.values())) for v in per_seed]), ax.get_title()
+        assert heights[ax] == pytest.approx([np.mean(list(v.values())) for v in per_seed]), ax.get_title()
         dots = [sorted(line.get_ydata()) for line in ax.lines]
         assert dots == [pytest.approx(sorted(v.values())) for v in per_seed], ax.get_title()
     # What the caption and alt text say the bars show.
-    heights = {ax: [bar.get_height() for bar in ax.patches] for ax in (a, b, c, d)}
     assert heights[a][-1] < 0.5 < min(heights[a][:-1])                      # NoPE only fails
     assert max(heights[b][1], heights[b][4]) < 0.2 < 0.8 < min(heights[b][2:4])
     assert heights[c][3] > heights[c][2] > heights[c][0] > heights[c][1]    # YaRN > NTK > none > PI
     assert heights[d][0] > heights[d][1] and heights[d][3] > heights[d][2]  # the base decides
-    plt.close(fig)

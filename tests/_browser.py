@@ -147,24 +147,33 @@ def after_frames(page, count: int = 2) -> None:
         next(count); })""", count)
 
 
-def axe_serious(page, rules=None) -> list[str]:
+def axe_serious(page, rules=None, *, include=None) -> list[str]:
     """Run axe-core (from node_modules) on the open page: serious and critical violations.
 
     ``preload: false``: axe would re-fetch every stylesheet for its CSSOM (only the
     orientation-lock rule uses it) and resolves the theme's ``@import "basic.css"`` against
     the site root, a 404 that is axe's, not the page's. ``rules``: only these axe rule ids.
+    ``include``: CSS selectors; only the elements they match (and their content) are checked,
+    with the whole page still read for context (an empty match checks nothing).
     """
-    page.add_script_tag(content=AXE_JS.read_text())
+    if not page.evaluate("'axe' in window"):
+        page.add_script_tag(content=AXE_JS.read_text())
     result = page.evaluate(
-        """async (rules) => {
+        """async ([rules, include]) => {
              const options = {resultTypes: ['violations'], preload: false};
              if (rules) options.runOnly = {type: 'rule', values: rules};
-             const r = await axe.run(document, options);
+             let context = document;
+             if (include) {
+               const present = include.filter((s) => document.querySelector(s));
+               if (!present.length) return [];
+               context = {include: present.map((s) => [s])};
+             }
+             const r = await axe.run(context, options);
              return r.violations.filter(v => ['serious', 'critical'].includes(v.impact))
                .map(v => `${v.impact} ${v.id} (${v.nodes.length}): ${v.help}; first: `
                          + v.nodes[0].target.join(' '));
            }""",
-        rules,
+        [rules, include],
     )
     return result
 

@@ -202,31 +202,6 @@ def test_links_to_chapters_read_chapter_k_not_the_title(built_book):
 
 # ---- in the browser ----------------------------------------------------------------------
 
-# Characters per full line of long paragraphs of plain text (no maths, code or markup): the
-# text's characters per pixel of rendered line, times the paragraph's width.
-MEASURE_JS = """
-() => [...document.querySelectorAll('article p')]
-  .filter((p) => p.children.length === 0 && p.innerText.length > 200)
-  .map((p) => {
-    const range = document.createRange(); range.selectNodeContents(p);
-    const drawn = [...range.getClientRects()].reduce((sum, r) => sum + r.width, 0);
-    return p.innerText.length / drawn * p.clientWidth;
-  })
-"""
-
-
-@pytest.mark.browser
-def test_desktop_paragraphs_keep_a_comfortable_measure(book_server, browser_page):
-    page, log = browser_page
-    per_line = []
-    for name in ("index", "rope-in-15-minutes", "01-why-positions", "02-rotations", "07-relative-position",
-                 "09-longer-contexts", "12-serving"):
-        page.goto(f"{book_server}/book/{name}.html", wait_until="load")
-        per_line += page.evaluate(MEASURE_JS)
-    assert per_line and max(per_line) <= 75, f"characters per line: {per_line}"
-    assert log.page_errors == []
-
-
 @pytest.mark.browser
 def test_a_check_opens_to_its_code_and_the_claims_stay_above(book_server, browser_page, screenshot_dir):
     page, log = browser_page
@@ -261,68 +236,3 @@ def test_the_landing_page_starts_with_a_widget_and_a_way_in(built_book, book_ser
     page.locator("article a.sd-btn", has_text="Start with chapter 1").click()
     page.wait_for_load_state()
     assert page.url.endswith("01-why-positions.html")
-
-
-# Each display formula on the page, with every fold open: how much wider it is than its box.
-FORMULA_OVERFLOW_JS = """() => [...document.querySelectorAll('article div.math')]
-  .filter((m) => m.getClientRects().length > 0)
-  .map((m) => { const c = m.querySelector('mjx-container');
-                return [m.id || (m.closest('[id]') || {}).id || '?', c.scrollWidth - c.clientWidth]; })"""
-
-
-@pytest.mark.browser
-def test_no_formula_of_any_page_scrolls_sideways_on_a_phone(built_book, book_server, chromium,
-                                                            screenshot_dir):
-    # A 390 px phone: every display formula of every page of the book (folds and solutions
-    # opened, docstring formulas of the API appendix too) fits the text column; the equation
-    # number goes under the formula there.
-    from _browser import PHONE, open_everything, open_page
-
-    pages = sorted(path.stem for path in (built_book / "book").glob("*.html"))
-    assert {"index", "notation", "appendix-api", "15-train-a-tiny-model"} <= set(pages)
-    assert len(pages) >= 22
-    context, page, log = open_page(chromium, "dark", viewport=PHONE, touch=True)
-    wide, formulas = [], 0
-    for name in pages:
-        page.goto(f"{book_server}/book/{name}.html", wait_until="load")
-        open_everything(page)
-        seen = page.evaluate(FORMULA_OVERFLOW_JS)
-        formulas += len(seen)
-        wide += [f"{name} {label}: {extra} px" for label, extra in seen if extra > 1]
-    page.goto(f"{book_server}/book/05-d-dimensions.html", wait_until="load")
-    page.locator("#equation-eq-ch05-block").screenshot(path=str(screenshot_dir / "reader-phone-block-matrix.png"))
-    context.close()
-    assert formulas >= 95 and not wide, wide
-    assert log.page_errors == []
-
-
-FIRST_PICTURE_PX = 2500   # about three screens of a 1280 x 900 window
-# Chapters whose first picture is still further down (px at 1280 when this list was made);
-# take a chapter out once it has a picture near its top.
-FIRST_PICTURE_LATE = {"03-complex-form": 2587, "05-d-dimensions": 2849,
-                      "10-extension-in-practice": 11015, "11-models-today": 5804, "12-serving": 12845,
-                      "13-pitfalls": 4166, "15-train-a-tiny-model": 4217}
-FIRST_PICTURE_JS = """() => {
-  const shown = [...document.querySelectorAll('article figure, article .rope-widget-view')]
-    .filter((e) => e.getClientRects().length > 0);
-  return shown.length ? Math.round(shown[0].getBoundingClientRect().top + window.scrollY) : null;
-}"""
-
-
-@pytest.mark.browser
-def test_every_chapter_shows_a_picture_within_its_first_screens(built_book, book_server, chromium):
-    # At 1280 px a reader meets the first figure or widget of a chapter within ~2 500 px,
-    # about three screens, before a long stretch of text (chapters 4, 6, 8 and 14 were 4 181,
-    # 5 936, 2 760 and 2 775 px down).
-    from _browser import open_page
-
-    context, page, log = open_page(chromium, "light")
-    first, late = {}, []
-    for path in measure_pages.chapter_pages(built_book):
-        page.goto(f"{book_server}/book/{path.name}", wait_until="load")
-        first[path.stem] = page.evaluate(FIRST_PICTURE_JS)
-        if path.stem not in FIRST_PICTURE_LATE and (first[path.stem] or 1e9) > FIRST_PICTURE_PX:
-            late.append(f"{path.stem}: {first[path.stem]} px")
-    context.close()
-    print("first picture (px from the top at 1280 px):", first)
-    assert len(first) >= 15 and not late, late

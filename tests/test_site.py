@@ -385,27 +385,6 @@ def test_every_reference_links_to_its_source(built_book):
 # ---- weight: nothing a page does not need ---------------------------------------------
 
 @pytest.mark.book
-def test_every_page_weighs_at_most_3_mb(built_book, book_server, chromium):
-    """Bytes transferred with an empty cache (served without compression), every page; and
-    none loads the theme's fontawesome.js, its icon fonts or MathJax (typeset at build time)."""
-    from test_book import book_pages
-
-    heavy, unwanted = [], []
-    for name in book_pages(built_book):
-        context, page, log = open_page(chromium, count_bytes=True)
-        urls = []
-        page.on("request", lambda request, urls=urls: urls.append(request.url))
-        page.goto(f"{book_server}/{name}", wait_until="networkidle")
-        page.wait_for_timeout(200)
-        context.close()
-        if log.bytes_received > 3e6:
-            heavy.append(f"{name}: {log.bytes_received / 1e6:.2f} MB")
-        unwanted += [f"{name}: {u}" for u in urls if re.search(r"fontawesome|/webfonts/fa-|mathjax", u, re.I)]
-        assert log.problems() == [], (name, log.problems())
-    assert not heavy and not unwanted, heavy + unwanted
-
-
-@pytest.mark.book
 @pytest.mark.parametrize("width", [390, 1280])
 def test_every_icon_is_drawn_without_fontawesome(width, built_book, book_server, chromium, screenshot_dir):
     """Each ``fa-*`` icon on the gallery and chapter 2 is a CSS-mask drawing (rope-icons.css,
@@ -427,50 +406,6 @@ def test_every_icon_is_drawn_without_fontawesome(width, built_book, book_server,
         if name.endswith("02-rotations.html"):
             page.screenshot(path=str(screenshot_dir / f"icons-{width}.png"))
         context.close()
-
-
-# ---- print ----------------------------------------------------------------------------
-
-@pytest.mark.book
-def test_print_wraps_code_and_hides_navigation(built_book, book_server, chromium, tmp_path):
-    """Under print media, on an A4-wide page: no line of any code block (code cells,
-    outputs, literal blocks) reaches past its box, captions flow as text (not broken at their
-    source lines), no sidebar or button shows, and each widget says it is a snapshot."""
-    from test_book import book_pages
-
-    offenders = []
-    for name in book_pages(built_book):
-        context, page, log = open_page(chromium, viewport={"width": 700, "height": 1000})
-        page.goto(f"{book_server}/{name}", wait_until="networkidle")
-        page.emulate_media(media="print")
-        offenders += [f"{name}: {o}" for o in page.evaluate(
-            """() => {
-                 const out = [];
-                 for (const pre of document.querySelectorAll('article pre')) {
-                   const box = pre.getBoundingClientRect();
-                   if (box.width === 0) continue;  // inside a closed dropdown
-                   if (pre.scrollWidth > pre.clientWidth + 1) out.push('scrolls: ' + pre.textContent.slice(0, 50));
-                   for (const e of pre.querySelectorAll('*')) {
-                     for (const r of e.getClientRects()) {
-                       if (r.right > box.right + 1) { out.push('clipped: ' + e.textContent.slice(0, 50)); break; }
-                     }
-                   }
-                 }
-                 const shown = s => [...document.querySelectorAll(s)].filter(e => e.getClientRects().length > 0);
-                 for (const s of ['.bd-sidebar-primary', '.bd-sidebar-secondary', '.bd-header', '.copybtn',
-                                  '.prev-next-area', '.bd-header-article'])
-                   if (shown(s).length) out.push('shown in print: ' + s);
-                 for (const c of document.querySelectorAll('article figcaption, article figcaption *'))
-                   if (getComputedStyle(c).whiteSpace.startsWith('pre')) { out.push('caption keeps its source line breaks: ' + c.textContent.slice(0, 50)); break; }
-                 for (const v of document.querySelectorAll('.rope-widget-view'))
-                   if (!getComputedStyle(v, '::before').content.includes('Interactive figure')) out.push('widget without note');
-                 if (document.documentElement.scrollWidth > window.innerWidth) out.push('page wider than paper');
-                 return out;
-               }"""
-        )]
-        assert log.problems() == [], (name, log.problems())
-        context.close()
-    assert not offenders, offenders[:20]
 
 
 # ---- a page opened as a file ----------------------------------------------------------

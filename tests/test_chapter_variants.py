@@ -13,19 +13,17 @@ values, and requires that
   (warnings included).
 
 Runs go to a pool of worker processes (``ROPE_VARIANT_WORKERS``, default 2: the machine's
-cores), each a fresh ``python this_file.py CHAPTER INDEX``, so the chapters' kernels run side
-by side; each test then reads its own run's result. Only the runs of the selected tests are
-started (``-k`` keeps working).
+cores), so the chapters' kernels run side by side; each test then reads its own run's result.
+A pool process drives one run after another (it imports nbclient and jupytext once), and
+each run gets a kernel of its own, started for it and shut down after it, as a reader's
+fresh notebook would. Only the runs of the selected tests are started (``-k`` keeps working).
 """
 
 from __future__ import annotations
 
 import concurrent.futures
-import json
 import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -33,7 +31,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 BOOK = ROOT / "book"
 CELL_TIMEOUT = 180  # seconds for one cell of a chapter
-RUN_TIMEOUT = 900  # seconds for one whole run (kernel start included)
+RUN_TIMEOUT = 900  # seconds to wait for one run's result (kernel start included)
 WORKERS = int(os.environ.get("ROPE_VARIANT_WORKERS", "2"))
 
 
@@ -140,7 +138,7 @@ def run_variant(chapter: str, index: int) -> dict:
 
     Returns a dict with ``error`` (the first failing cell's error text, or None), ``stderr``
     (every standard-error text, one entry per output, with its cell number) and ``cells``.
-    Executes in this process: the pool calls it through a fresh interpreter per run.
+    Executes in the calling process (a pool process); the chapter runs in a new kernel.
     """
     import jupytext
     import nbclient
@@ -193,42 +191,29 @@ def not_claim_messages(text: str) -> str:
     return "\n".join(left).strip()
 
 
-def _run_in_subprocess(chapter: str, index: int) -> dict:
-    try:
-        done = subprocess.run(
-            [sys.executable, __file__, chapter, str(index)],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=RUN_TIMEOUT,
-        )
-    except subprocess.TimeoutExpired:
-        return {"error": f"the run took over {RUN_TIMEOUT} s", "stderr": [], "cells": 0}
-    lines = done.stdout.strip().splitlines()
-    if done.returncode != 0 or not lines:
-        return {"error": f"runner failed ({done.returncode}):\n{done.stderr[-4000:]}", "stderr": [], "cells": 0}
-    return json.loads(lines[-1])
-
-
 @pytest.fixture(scope="module")
 def variant_runs(request):
     """Start every selected variant run in the worker pool; map (chapter, index) → future."""
+    import multiprocessing
+
     wanted = [
         (item.callspec.params["chapter"], item.callspec.params["index"])
         for item in request.session.items
         if getattr(item, "originalname", None) == "test_chapter_runs_with_variant" and hasattr(item, "callspec")
     ]
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, WORKERS)) as pool:
-        futures = {case: pool.submit(_run_in_subprocess, *case) for case in wanted}
-        yield futures
-        for future in futures.values():
-            future.cancel()
+    # "spawn": a pool process starts clean, not as a copy of this pytest process.
+    pool = concurrent.futures.ProcessPoolExecutor(
+        max_workers=max(1, min(WORKERS, len(wanted))), mp_context=multiprocessing.get_context("spawn"))
+    try:
+        yield {case: pool.submit(run_variant, *case) for case in wanted}
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 @pytest.mark.book  # runs the book's chapters: not part of the fast `make unit`
 @pytest.mark.parametrize(("chapter", "index"), _variant_cases())
 def test_chapter_runs_with_variant(chapter, index, variant_runs):
-    run = variant_runs[(chapter, index)].result()
+    run = variant_runs[(chapter, index)].result(timeout=RUN_TIMEOUT)
     variant = variants_of(BOOK / chapter)[index]
     assert run["error"] is None, f"{chapter} with {variant} stops at a cell:\n{run['error']}"
     stray = [
@@ -251,8 +236,3 @@ def test_claim_message_filter_keeps_anything_else():
     assert not_claim_messages(claim_only + "RuntimeWarning: overflow\n") == "RuntimeWarning: overflow"
     assert not_claim_messages("Traceback (most recent call last):\n  File x") != ""
     assert re.search("warn", not_claim_messages(f"UserWarning: warn\n{MARKER}: x\n"))
-
-
-if __name__ == "__main__":  # worker: python tests/test_chapter_variants.py CHAPTER INDEX
-    sys.path.insert(0, str(ROOT))
-    print(json.dumps(run_variant(sys.argv[1], int(sys.argv[2]))))

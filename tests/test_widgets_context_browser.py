@@ -199,15 +199,16 @@ def check_context_state(root, data, step, f, p, s, pair):
         assert not warned, (text, reach)
     # The table behind "numbers": every scheme's attention factor, slowest-pair turns and slow
     # pairs beyond training.
+    table = root.locator("td[data-method][data-field]").evaluate_all(
+        "(cells) => cells.map((c) => [c.dataset.method, c.dataset.field, {...c.dataset}])")
+    cells = {(method_, field): values for method_, field, values in table}
     for other in METHODS:
         numbers = scheme_numbers(other, factor, position)
-        def cell(field, other=other):
-            return root.locator(f'td[data-method="{other}"][data-field="{field}"]')
-        assert float(cell("attention_factor").get_attribute("data-value")) == pytest.approx(numbers["attention_factor"], abs=1e-6)
-        assert float(cell("slowest_turns").get_attribute("data-value")) == pytest.approx(numbers["slowest_turns"], rel=1e-6, abs=1e-6)
-        beyond = cell("beyond")
-        assert int(beyond.get_attribute("data-count")) == numbers["beyond"], (other, where)
-        assert float(beyond.get_attribute("data-worst")) == pytest.approx(numbers["worst"], abs=1e-6), (other, where)
+        assert float(cells[other, "attention_factor"]["value"]) == pytest.approx(numbers["attention_factor"], abs=1e-6)
+        assert float(cells[other, "slowest_turns"]["value"]) == pytest.approx(numbers["slowest_turns"], rel=1e-6, abs=1e-6)
+        beyond = cells[other, "beyond"]
+        assert int(beyond["count"]) == numbers["beyond"], (other, where)
+        assert float(beyond["worst"]) == pytest.approx(numbers["worst"], abs=1e-6), (other, where)
     # The step's curves (and no scaling) as drawn: vertex i at pair i, height log10 λ_i (1e-6).
     plot = root.locator('svg[data-plot="wavelengths"]')
     curves = drawn_curves(plot, "polyline[data-method]")
@@ -304,11 +305,11 @@ def test_context_extension_numbers_at_random_states(chromium, book_server, rng):
                 plot.locator(f'rect[data-target="{pair}"]').hover()
             elif how == 1 and slow[pair]:  # the pointer on a dial
                 root.locator(f'g[data-dial="{pair}"]').hover()
-            else:           # the keyboard: focus the drawing, End, then back with ArrowLeft
+            else:           # the keyboard: focus the drawing, Home or End, then arrows
                 plot.focus()
-                page.keyboard.press("End")
-                for _ in range(63 - pair):
-                    page.keyboard.press("ArrowLeft")
+                page.keyboard.press("Home" if pair < 32 else "End")
+                for _ in range(pair if pair < 32 else 63 - pair):
+                    page.keyboard.press("ArrowRight" if pair < 32 else "ArrowLeft")
             check_context_state(root, data, step, f, p, s, pair)
             check_question(root, data, step, f, p, s)
             if state % 4 == 0:  # the real models

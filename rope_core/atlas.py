@@ -31,7 +31,7 @@ from types import MappingProxyType
 
 from .config import from_config, layer_plan
 
-__all__ = ["ARCHITECTURES", "SCALED_ROPE_TYPES", "Architecture", "ModelEntry", "architecture", "entries", "entry", "html_table", "names", "specs", "table_rows"]
+__all__ = ["ARCHITECTURES", "FAMILIES", "SCALED_ROPE_TYPES", "Architecture", "ModelEntry", "architecture", "entries", "entry", "html_table", "names", "specs", "table_rows"]
 
 
 @dataclass(frozen=True)
@@ -611,6 +611,9 @@ class Architecture:
         Where the facts come from.
     notes : str
         What the record shows.
+    extra_bases : tuple of (str, float)
+        RoPE at a second base inside the same model, as ``(what rotates with it, base)``
+        pairs; empty for one base.
     """
 
     name: str
@@ -625,6 +628,7 @@ class Architecture:
     temperature: str
     source: str
     notes: str
+    extra_bases: tuple = ()
 
     @property
     def rope_layers(self):
@@ -680,8 +684,65 @@ ARCHITECTURES = tuple(Architecture(**item) for item in [
                 "llama_4_scaling_beta 0.1) and Ministral3Attention (_get_llama_4_attn_scale)",
          notes="Llama 4's query temperature moved from the NoPE layers to every layer, on top of "
                "YaRN."),
+    dict(name="deepseek-v4", title="DeepSeek V4 (class defaults)", year=2026, family="MLA",
+         layer_types=("heavily_compressed_attention",) * 2
+         + _every(41, 2, "compressed_sparse_attention", "heavily_compressed_attention", offset=1),
+         rope_layer_types=("compressed_sparse_attention", "heavily_compressed_attention"),
+         rotary_fraction=64 / 512, base=1e4, context=1048576, temperature="none",
+         extra_bases=(("compressed entries and their indexer (with YaRN)", 1.6e5),),
+         source="transformers DeepseekV4Config (checkpoint deepseek-ai/DeepSeek-V4-Flash-Base: "
+                "num_key_value_heads 1, head_dim 512, qk_rope_head_dim 64, rope_theta 10000, "
+                "compress_rope_theta 160000, max_position_embeddings 1048576, default layer "
+                "plan) and modular_deepseek_v4.py (interleaved RoPE on 64 features of the head; "
+                "the compressors and the indexer read the 'compress' RoPE; the attention output "
+                "is rotated back at the query position)",
+         notes="DeepSeek's successor to MLA: one key-value head of 512 features, used as key and "
+               "as value, with 64 of them rotating; the compressed long-range entries rotate at "
+               "a second base."),
 ])
 _ARCHITECTURES_BY_NAME = {item.name: item for item in ARCHITECTURES}
+
+#: The 2025-26 families chapter 11 sorts today's models into: what each changes for RoPE, what a
+#: runtime must get right, the models that show it, and where that comes from.
+FAMILIES = (
+    {"family": "hybrid",
+     "what changes for RoPE": "most layers are linear attention or state-space layers without "
+                              "RoPE; the few full-attention layers carry it, or none does",
+     "a runtime must": "rotate only the attention layers, and only their rotated features",
+     "models": "Jamba, Qwen3-Next, Qwen3.5, Kimi Linear",
+     "source": "transformers JambaConfig, Qwen3NextConfig, Qwen3_5TextConfig, KimiLinearConfig"},
+    {"family": "MLA",
+     "what changes for RoPE": "a small rotated part of each head sits beside a larger unrotated "
+                              "part, so the key can be compressed into a latent",
+     "a runtime must": "rotate the rotated part only, with the model's layout and YaRN details",
+     "models": "DeepSeek-V2/V3, Kimi K2, Mistral 4 (interleaved), Kimi Linear (no RoPE), "
+               "DeepSeek V4 (one shared key-value head)",
+     "source": "DeepSeek-V2 report (arXiv 2405.04434); transformers DeepseekV3Config, "
+               "Mistral4Config, KimiLinearConfig, DeepseekV4Config"},
+    {"family": "sparse attention indexer",
+     "what changes for RoPE": "a small indexer that picks the keys to attend to has its own "
+                              "rotated part, with its own layout",
+     "a runtime must": "apply the indexer's layout, not the main attention's",
+     "models": "DeepSeek-V3.2 (half layout), GLM-5 (indexer_rope_interleave)",
+     "source": "DeepSeek-V3.2 indexer fix (vLLM PR #28968, SGLang PR #13530); transformers "
+               "issue #46842"},
+    {"family": "partial rotary",
+     "what changes for RoPE": "only a quarter to a half of each head rotates",
+     "a runtime must": "take the rotated width from partial_rotary_factor (or rotary_dim) and "
+                       "compute the frequencies over it",
+     "models": "GLM-4.5, MiniMax-M2 (a half), Qwen3-Next and Qwen3.5 (a quarter), Gemma 4's "
+               "global layers (a quarter, over the whole head)",
+     "source": "the published configs in tests/fixtures/configs, golden-checked against "
+               "transformers; Gemma4Config"},
+    {"family": "temperature",
+     "what changes for RoPE": "queries are scaled by 1 + beta ln(1 + floor(p / L)), growing "
+                              "with the position p",
+     "a runtime must": "apply the scale at the right layers (NoPE layers in Llama 4, every "
+                       "layer in Ministral 3 and Mistral 4) with the right period L",
+     "models": "Llama 4, Ministral 3, Mistral 4",
+     "source": "transformers modeling_llama4.py, Ministral3Config and Mistral4Config "
+               "(llama_4_scaling_beta)"},
+)
 
 
 def architecture(name):

@@ -344,3 +344,56 @@ ENGINES = (
      "scaling from": "config.json rope_scaling via mlx_lm.models.rope_utils.initialize_rope",
      "source": "mlx/nn/layers/positional_encoding.py; mlx_lm/models/rope_utils.py"},
 )
+
+#: What an engineer decides a scaling scheme on, beyond its frequencies: whether the model needs
+#: training with it, and how each engine spells it. One record per ``rope_type`` of chapter 9
+#: (``"ntk"`` is rope_core's name for static NTK-aware scaling). Chapter 10 joins it with numbers
+#: computed from the frequencies (short-input cost, attention factor, cache safety).
+SCALING_SCHEMES = (
+    {"rope_type": "linear",
+     "training": "needed: about 1 000 steps of fine-tuning (Position Interpolation paper)",
+     "transformers": '"linear"', "vLLM": '"linear"', "SGLang": '"linear"',
+     "llama.cpp": "rope.scaling.type linear (--rope-scaling linear --rope-scale s)",
+     "source": "Chen et al. 2023 (arXiv 2306.15595); transformers ROPE_INIT_FUNCTIONS; vLLM and "
+               "SGLang get_rope; llama.cpp llama_rope_scaling_type"},
+    {"rope_type": "ntk",
+     "training": "none to about 2x; a fine-tune helps beyond (bloc97's NTK-aware post, June 2023, "
+                 "as the YaRN paper reports it)",
+     "transformers": "no type: write rope_theta = base s^(d/(d-2))",
+     "vLLM": '"ntk" (vLLM\'s own type)',
+     "SGLang": "no type: raise rope_theta",
+     "llama.cpp": "no type: --rope-freq-base base s^(d/(d-2))",
+     "source": "Peng et al. 2023 (arXiv 2309.00071) section 3; vLLM get_rope "
+               "(NTKScalingRotaryEmbedding); SGLang get_rope has no 'ntk' branch"},
+    {"rope_type": "dynamic",
+     "training": "none: designed for inference (the dynamic variant that followed bloc97's post)",
+     "transformers": '"dynamic" (recomputed at each length)',
+     "vLLM": '"dynamic": one static table at factor x max_position_embeddings',
+     "SGLang": '"dynamic": the same static table',
+     "llama.cpp": "not supported",
+     "source": "transformers dynamic_rope_update; vLLM DynamicNTKScalingRotaryEmbedding (issues "
+               "#3488, #5093); SGLang DynamicNTKScalingRotaryEmbedding; llama.cpp scaling types "
+               "none/linear/yarn/longrope"},
+    {"rope_type": "yarn",
+     "training": "works without at small factors; about 400 steps at s = 16 (YaRN paper); "
+                 "trained in by DeepSeek-V3 and gpt-oss",
+     "transformers": '"yarn"', "vLLM": '"yarn" (DeepSeek: "deepseek_yarn")',
+     "SGLang": '"yarn" (DeepSeek: "deepseek_yarn")',
+     "llama.cpp": "rope.scaling.type yarn (--rope-scaling yarn --rope-scale s --yarn-orig-ctx L)",
+     "source": "Peng et al. 2023 (arXiv 2309.00071); DeepSeek-V3 report (arXiv 2412.19437); vLLM "
+               "and SGLang get_rope; llama.cpp common/arg.cpp"},
+    {"rope_type": "llama3",
+     "training": "trained in: Llama 3.1's long-context pre-training used it",
+     "transformers": '"llama3"', "vLLM": '"llama3"', "SGLang": '"llama3"',
+     "llama.cpp": "per-pair factors baked into the GGUF tensor rope_freqs by the converter",
+     "source": "Llama 3 report (arXiv 2407.21783); vLLM and SGLang get_rope; llama.cpp "
+               "convert_hf_to_gguf.py (LlamaModel.generate_extra_tensors)"},
+    {"rope_type": "longrope",
+     "training": "searched factors, then trained in (Phi-3); up to 8x without fine-tuning in the "
+                 "LongRoPE paper",
+     "transformers": '"longrope"', "vLLM": '"longrope"', "SGLang": '"longrope"',
+     "llama.cpp": "rope.scaling.type longrope (long and short factor tensors)",
+     "source": "Ding et al. 2024 (arXiv 2402.13753); Phi-3 report (arXiv 2404.14219); vLLM and "
+               "SGLang get_rope (Phi3LongRoPEScaledRotaryEmbedding); llama.cpp "
+               "llama_rope_scaling_type"},
+)

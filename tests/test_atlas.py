@@ -179,3 +179,22 @@ def test_architecture_layer_plans_follow_the_configuration_classes():
     assert jamba.rope_layers == () and atlas.architecture("kimi-linear-48b-a3b").rope_layers == ()
     with pytest.raises(KeyError, match="qwen3-next"):
         atlas.architecture("qwen4")
+
+
+def test_deepseek_v4_record_follows_its_configuration_class():
+    v4 = atlas.architecture("deepseek-v4")
+    # DeepseekV4Config: 43 layers, two heavily compressed layers, then CSA / HCA alternating
+    assert len(v4.layer_types) == 43 and v4.layer_types[:4] == (
+        "heavily_compressed_attention", "heavily_compressed_attention",
+        "heavily_compressed_attention", "compressed_sparse_attention")
+    assert v4.rope_layers == tuple(range(43))
+    assert v4.rotary_fraction * 512 == 64 and v4.base == 1e4 and v4.context == 2**20
+    assert v4.extra_bases and v4.extra_bases[0][1] == 1.6e5
+    assert all(a.extra_bases == () for a in atlas.ARCHITECTURES if a is not v4)
+
+
+def test_families_cover_the_architecture_records_with_sources():
+    families = [row["family"] for row in atlas.FAMILIES]
+    assert len(families) == len(set(families)) == 5
+    assert {a.family for a in atlas.ARCHITECTURES} <= set(families)
+    assert all(all(row.values()) for row in atlas.FAMILIES)

@@ -113,3 +113,18 @@ def test_mrope_delta_continues_the_positions_a_full_recompute_gives():
 def test_engine_table_names_its_sources():
     assert {e["engine"] for e in serving.ENGINES} >= {"vLLM", "SGLang", "TensorRT-LLM", "llama.cpp"}
     assert all(set(e) == set(serving.ENGINES[0]) and all(e.values()) for e in serving.ENGINES)
+
+
+def test_scaling_scheme_records_cover_every_scaling_type_with_a_source():
+    types = [item["rope_type"] for item in serving.SCALING_SCHEMES]
+    assert len(types) == len(set(types))
+    assert set(types) == set(rope_core.ROPE_TYPES) - {"default", "proportional"}
+    keys = {"rope_type", "training", "transformers", "vLLM", "SGLang", "llama.cpp", "source"}
+    assert all(set(item) == keys and all(item.values()) for item in serving.SCALING_SCHEMES)
+
+
+def test_scaling_scheme_records_flag_the_names_transformers_lacks():
+    by_type = {item["rope_type"]: item for item in serving.SCALING_SCHEMES}
+    assert by_type["ntk"]["transformers"].startswith("no type")      # rope_core's own name
+    assert by_type["dynamic"]["llama.cpp"] == "not supported"
+    assert "static table" in by_type["dynamic"]["vLLM"]

@@ -44,6 +44,28 @@ def data_float(locator, key):
     return float(locator.get_attribute(f"data-{key}"))
 
 
+# Everything a widget writes for its reader, read in one call: each read-out's data attributes
+# and text, each slider's value, each drag handle's aria-valuenow.
+WIDGET_STATE = """(root) => ({
+  readouts: Object.fromEntries([...root.querySelectorAll('[data-readout]')].map(
+    (e) => [e.dataset.readout, {data: {...e.dataset}, text: e.innerText}])),
+  inputs: Object.fromEntries([...root.querySelectorAll('input[data-name]')].map((e) => [e.dataset.name, e.value])),
+  handles: Object.fromEntries([...root.querySelectorAll('[data-handle]')].map(
+    (e) => [e.dataset.handle, e.getAttribute('aria-valuenow')])),
+})"""
+
+
+def widget_state(root):
+    """``(readouts, inputs, handles)`` of WIDGET_STATE; a read-out is ``{"data": {...}, "text": str}``."""
+    state = root.evaluate(WIDGET_STATE)
+    return state["readouts"], state["inputs"], state["handles"]
+
+
+def number(readout, key):
+    """A read-out's ``data-<key>`` as a float."""
+    return float(readout["data"][key])
+
+
 def turned(before, after):
     """Signed turn from ``before`` to ``after`` in degrees, in (-180, 180]."""
     delta = (after - before) % 360.0
@@ -148,42 +170,41 @@ def assert_drawn_at(arrow, tip, name):
 
 def check_rotation_explorer(root, data):
     """Every number the rotation explorer shows, against rope_core."""
-    t = int(root.locator('input[data-name="theta"]').input_value())
-    m = int(root.locator('input[data-name="position"]').input_value())
+    reads, inputs, handles = widget_state(root)
+    t, m = int(inputs["theta"]), int(inputs["position"])
     theta = data["thetas"][t]
-    shown_q = root.locator('[data-readout="q"]')
-    angle, length = data_float(shown_q, "angle"), data_float(shown_q, "length")
+    shown_q = reads["q"]
+    angle, length = number(shown_q, "angle"), number(shown_q, "length")
     low, high = data["length_range"]
     assert low <= length <= high, (length, data["length_range"])
-    handle = root.locator('[data-handle="q"]')
-    assert abs(float(handle.get_attribute("aria-valuenow")) - angle) < 1e-6
+    assert abs(float(handles["q"]) - angle) < 1e-6
     expected = rotation_state(length * unit_vector(angle), m, theta)    # rope_core's numbers
     # The page's own numbers (continuous q): 1e-9.
-    np.testing.assert_allclose([data_float(shown_q, "x"), data_float(shown_q, "y")], expected["q"], atol=1e-9)
-    shown_r = root.locator('[data-readout="rotated"]')
-    np.testing.assert_allclose([data_float(shown_r, "x"), data_float(shown_r, "y")], expected["rotated"], atol=1e-9)
-    shown_c = root.locator('[data-readout="complex"]')
-    np.testing.assert_allclose([data_float(shown_c, "cos"), data_float(shown_c, "sin")],
+    np.testing.assert_allclose([number(shown_q, "x"), number(shown_q, "y")], expected["q"], atol=1e-9)
+    shown_r = reads["rotated"]
+    np.testing.assert_allclose([number(shown_r, "x"), number(shown_r, "y")], expected["rotated"], atol=1e-9)
+    shown_c = reads["complex"]
+    np.testing.assert_allclose([number(shown_c, "cos"), number(shown_c, "sin")],
                                [np.cos(m * theta), np.sin(m * theta)], atol=1e-9)
     # Python's table, rounded to 6 decimals: 1e-6.
-    shown_a = root.locator('[data-readout="angle"]')
-    assert abs(data_float(shown_a, "value") - expected["angle"]) < 1e-6
-    assert abs(data_float(shown_a, "deg") - expected["angle_deg"]) < 1e-6
+    shown_a = reads["angle"]
+    assert abs(number(shown_a, "value") - expected["angle"]) < 1e-6
+    assert abs(number(shown_a, "deg") - expected["angle_deg"]) < 1e-6
     # The text: 3 significant digits of the same numbers.
-    q_text = shown_q.inner_text()   # "(x, y) at a°"
+    q_text = shown_q["text"]   # "(x, y) at a°"
     xy, at = q_text.split(" at ")
     assert_sig3([readout_number(v) for v in xy.strip("()").split(", ")], expected["q"])
     assert_sig3([readout_number(at.rstrip("°"))], [angle])
-    assert_sig3([readout_number(v) for v in shown_r.inner_text().strip("()").split(", ")], expected["rotated"])
-    rad, deg = shown_a.inner_text().split(" rad (")
+    assert_sig3([readout_number(v) for v in shown_r["text"].strip("()").split(", ")], expected["rotated"])
+    rad, deg = shown_a["text"].split(" rad (")
     assert_sig3([readout_number(rad), readout_number(deg.split("°")[0])], [expected["angle"], expected["angle_deg"]])
-    complex_text = shown_c.inner_text().replace(" − ", " -").replace(" + ", " ")
+    complex_text = shown_c["text"].replace(" − ", " -").replace(" + ", " ")
     parts = [readout_number(p.rstrip("i")) for p in complex_text.replace("(", " ").replace(")", " ").replace("=", " ").split()]
     assert_sig3(parts, [*expected["q"], np.cos(m * theta), np.sin(m * theta), *expected["rotated"]])
     # The rotation keeps the length: |q| = |R(mθ)q| = the length the page holds.
-    shown_l = root.locator('[data-readout="lengths"]')
-    np.testing.assert_allclose([data_float(shown_l, "q"), data_float(shown_l, "rotated")], [length, length], atol=1e-9)
-    q_text, r_text = shown_l.inner_text().split(", ")     # "|q| = a, |R(mθ) q| = b"
+    shown_l = reads["lengths"]
+    np.testing.assert_allclose([number(shown_l, "q"), number(shown_l, "rotated")], [length, length], atol=1e-9)
+    q_text, r_text = shown_l["text"].split(", ")     # "|q| = a, |R(mθ) q| = b"
     assert_sig3([readout_number(q_text.split(" = ")[1]), readout_number(r_text.split(" = ")[1])], [length, length])
     # The drawing: q, R(mθ)q, the handle, the trail R(jθ)q (j < m) and the arc of mθ.
     drawn = root.evaluate(DRAWN)
@@ -192,25 +213,27 @@ def check_rotation_explorer(root, data):
     c, s = np.cos(m * theta), np.sin(m * theta)
     assert_drawn_at(drawn["arrows"]["e0"], [c, s], "R e0")
     assert_drawn_at(drawn["arrows"]["e1"], [-s, c], "R e1")
-    cells = root.locator('[data-readout="matrix"] td')
-    shown = np.array([float(cells.nth(j).get_attribute("data-value")) for j in range(4)]).reshape(2, 2)
+    cells = root.locator('[data-readout="matrix"] td').evaluate_all(
+        "(tds) => tds.map((td) => [td.dataset.value, td.innerText, getComputedStyle(td).color])")
+    assert len(cells) == 4, cells
+    shown = np.array([float(value) for value, _, _ in cells]).reshape(2, 2)
     np.testing.assert_allclose(shown, rc.rotation_matrix(m * theta), atol=1e-6)
-    assert_sig3([readout_number(cells.nth(j).inner_text()) for j in range(4)], shown.ravel())
-    colours = [cells.nth(j).evaluate("(td) => getComputedStyle(td).color") for j in range(4)]
-    e0 = root.locator("g[data-vector=e0] polygon").evaluate("(p) => getComputedStyle(p).fill")
-    e1 = root.locator("g[data-vector=e1] polygon").evaluate("(p) => getComputedStyle(p).fill")
+    assert_sig3([readout_number(text) for _, text, _ in cells], shown.ravel())
+    colours = [colour for _, _, colour in cells]
+    e0, e1 = root.evaluate("""(root) => ['e0', 'e1'].map(
+        (v) => getComputedStyle(root.querySelector(`g[data-vector=${v}] polygon`)).fill)""")
     assert colours[0] == colours[2] == e0 and colours[1] == colours[3] == e1 and e0 != e1, (colours, e0, e1)
     # The closest return so far past half a turn (Python's table), ringed on the trail at R(jθ)q.
-    closest = root.locator('[data-readout="closest"]')
-    best = int(closest.get_attribute("data-position"))
+    closest = reads["closest"]
+    best = int(closest["data"]["position"])
     table = rotation_table(data["thetas"], len(data["positions"]) - 1)
     assert best == table["closest"][t, m]
     ring = root.locator("[data-mark=closest]")
     if best < 0:
-        assert ring.evaluate("(c) => c.style.display") == "none" and closest.inner_text() == "not past half a turn yet"
+        assert ring.evaluate("(c) => c.style.display") == "none" and closest["text"] == "not past half a turn yet"
     else:
-        assert abs(float(closest.get_attribute("data-offset")) - table["closest_offset"][t, m]) < 1e-6
-        assert closest.inner_text().startswith(f"m = {best}, ")
+        assert abs(number(closest, "offset") - table["closest_offset"][t, m]) < 1e-6
+        assert closest["text"].startswith(f"m = {best}, ")
         cx, cy, unit = drawn["frame"]
         at = rc.rotate_2d(expected["q"], best * theta)
         np.testing.assert_allclose([(float(ring.get_attribute("cx")) - cx) / unit, (cy - float(ring.get_attribute("cy"))) / unit], at, atol=1e-6)
@@ -251,35 +274,36 @@ def assert_sig3(shown, expected):
 
 
 def check_relative_invariance(root, python_widget):
-    m, n, s = (int(root.locator(f'input[data-name="{k}"]').input_value()) for k in ("m", "n", "shift"))
-    vectors = root.locator('[data-readout="vectors"]')
-    qa, ka = data_float(vectors, "q"), data_float(vectors, "k")
+    reads, inputs, handles = widget_state(root)
+    m, n, s = (int(inputs[k]) for k in ("m", "n", "shift"))
+    vectors = reads["vectors"]
+    qa, ka = number(vectors, "q"), number(vectors, "k")
     for key, value in (("q", qa), ("k", ka)):
-        assert abs(float(root.locator(f'[data-handle="{key}"]').get_attribute("aria-valuenow")) - value) < 1e-6
-    shown_l = root.locator('[data-readout="lengths"]')
-    q_len, k_len = data_float(shown_l, "q"), data_float(shown_l, "k")
+        assert abs(float(handles[key]) - value) < 1e-6
+    shown_l = reads["lengths"]
+    q_len, k_len = number(shown_l, "q"), number(shown_l, "k")
     low, high = python_widget.data["length_range"]
     assert low - 1e-12 <= min(q_len, k_len) and max(q_len, k_len) <= high + 1e-12, (q_len, k_len)
     q = q_len * unit_vector(qa)
     k = k_len * unit_vector(ka)
     expected = relative_state(q, k, m, n, s, python_widget._theta)
-    np.testing.assert_allclose([data_float(vectors, "qx"), data_float(vectors, "qy")], expected["rotated_q"], atol=1e-9)
-    np.testing.assert_allclose([data_float(vectors, "kx"), data_float(vectors, "ky")], expected["rotated_k"], atol=1e-9)
-    score, reference = root.locator('[data-readout="score"]'), root.locator('[data-readout="reference"]')
-    assert abs(data_float(score, "value") - expected["score"]) < 1e-9
-    assert abs(data_float(reference, "value") - expected["reference"]) < 1e-9
+    np.testing.assert_allclose([number(vectors, "qx"), number(vectors, "qy")], expected["rotated_q"], atol=1e-9)
+    np.testing.assert_allclose([number(vectors, "kx"), number(vectors, "ky")], expected["rotated_k"], atol=1e-9)
+    score, reference = reads["score"], reads["reference"]
+    assert abs(number(score, "value") - expected["score"]) < 1e-9
+    assert abs(number(reference, "value") - expected["reference"]) < 1e-9
     # The claim the widget makes: the score depends on n - m only (q^T R_{n-m} k).
-    assert abs(data_float(score, "value") - q @ rc.rotate_2d(k, (n - m) * python_widget._theta)) < 1e-9
-    assert_sig3([readout_number(score.inner_text()), readout_number(reference.inner_text())], [expected["score"], expected["reference"]])
-    assert root.locator('[data-readout="positions"]').inner_text() == \
+    assert abs(number(score, "value") - q @ rc.rotate_2d(k, (n - m) * python_widget._theta)) < 1e-9
+    assert_sig3([readout_number(score["text"]), readout_number(reference["text"])], [expected["score"], expected["reference"]])
+    assert reads["positions"]["text"] == \
         f"m + Δ = {m + s}, n + Δ = {n + s}, n − m = {n - m}".replace("= -", "= −")
-    text = vectors.inner_text()   # "q at a°, k at b°, angle γ between them c°"
+    text = vectors["text"]   # "q at a°, k at b°, angle γ between them c°"
     q_text, k_text = text.split(", ")[:2]
-    assert abs(data_float(vectors, "gamma") - np.degrees(expected["angle"])) < 1e-6
+    assert abs(number(vectors, "gamma") - np.degrees(expected["angle"])) < 1e-6
     assert_sig3([readout_number(q_text[5:-1]), readout_number(k_text[5:-1])], [qa, ka])
     between = (ka + (n + s) * np.degrees(python_widget._theta)) - (qa + (m + s) * np.degrees(python_widget._theta))
     assert_sig3([readout_number(text.rsplit(" ", 1)[1].rstrip("°"))], [between % 360.0])
-    shown = [readout_number(part.split(" = ")[1]) for part in shown_l.inner_text().split(", ")]   # |q|, |k|, |q||k|
+    shown = [readout_number(part.split(" = ")[1]) for part in shown_l["text"].split(", ")]   # |q|, |k|, |q||k|
     assert_sig3(shown, [q_len, k_len, q_len * k_len])
     # The drawing: R_{m+Δ}q and R_{n+Δ}k, the ghosts before the shift (R_m q, R_n k; only when
     # Δ > 0), the handles on the rotated tips, the arc of γ, and the two strip charts.

@@ -29,12 +29,15 @@ $(BIN)/python:
 	@$(PYTHON) -m venv $(VENV)
 
 # Installs the exact versions of requirements.lock (`make lock` updates it from the ranges in
-# requirements*.txt); re-installs when the lock or the package metadata change.
+# requirements*.txt); re-installs when the lock or the package metadata change. The installer
+# is uv (pinned here, put into the venv by the venv's own pip): it installs the lock in seconds
+# where pip takes about half a minute.
+UV_VERSION := 0.13.9
 $(VENV)/.installed: $(BIN)/python requirements.lock pyproject.toml
-	@echo "Installing the Python packages of requirements.lock into $(VENV) (a few minutes the first time)"
-	@$(BIN)/python -m pip install -q --upgrade pip $(PIP_QUIET)
-	@$(BIN)/python -m pip install -q -r requirements.lock $(PIP_QUIET)
-	@PYTHONWARNINGS=ignore $(BIN)/python -m pip install -q --no-deps -e . $(PIP_QUIET)
+	@echo "Installing the Python packages of requirements.lock into $(VENV)"
+	@$(BIN)/python -m pip install -q "uv==$(UV_VERSION)" $(PIP_QUIET)
+	@$(BIN)/uv pip install -q --python $(BIN)/python -r requirements.lock
+	@$(BIN)/uv pip install -q --python $(BIN)/python --no-deps -e .
 	@touch $@
 
 # pip-tools lives in a venv of its own, so that it never changes what the book runs with.

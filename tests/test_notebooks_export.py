@@ -167,9 +167,18 @@ def test_labelled_equations_are_numbered_and_references_use_the_numbers(exported
 
 
 def _clean_venv(path: Path, *packages: str) -> Path:
+    """A new venv (with pip, as Colab and repo2docker have) holding only ``packages``: the
+    stage, not what is tested, so the project's uv installs them when ``make venv`` put it
+    into .venv (pip otherwise)."""
     subprocess.run([sys.executable, "-m", "venv", "--clear", str(path)], check=True, timeout=300)
     python = path / "bin" / "python"
-    if packages:
+    uv = Path(sys.executable).with_name("uv")
+    if packages and uv.exists():
+        result = subprocess.run([str(uv), "pip", "install", "--quiet", "--compile-bytecode",
+                                 "--python", str(python), *packages],
+                                capture_output=True, text=True, timeout=PIP_TIMEOUT)
+        assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    elif packages:
         _pip(python, "install", "--quiet", *packages)
     return python
 

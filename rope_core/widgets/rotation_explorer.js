@@ -2,7 +2,7 @@
 // 2×2 matrix, drawn in the matrix's colours), the arc mθ labelled in place, and the trail of
 // earlier positions (numbered on hover, the closest return so far ringed). The page turns q with
 // cos mθ, sin mθ (drag.js's rotate); the table (angles, offsets, closest returns) is Python's.
-import { svgEl, htmlEl, slider, readout, typeset, arrow, moveArrow, syncer, showTip as showBubble, hideTip as hideBubble } from "./common.js";
+import { svgEl, htmlEl, slider, readout, typeset, setText, arrow, moveArrow, syncer, showTip as showBubble, hideTip as hideBubble } from "./common.js";
 import { dial, wrapDeg, rotate, polar, num, vectorLabel, labelAt, dragHandle, playToEnd } from "./drag.js";
 import { lesson, question } from "./lesson.js";
 
@@ -90,7 +90,6 @@ function render({ model, el }) {
   const place = (node, [x, y]) => { node.setAttribute("x", x); node.setAttribute("y", y); };
   // What the trail dots were last placed for (q and θ): a new m alone shows or hides dots.
   let trailFor = null, shownDots = 0;
-  const setText = (node, text) => { if (node.textContent !== text) node.textContent = text; };
 
   function draw() {
     const { t, m } = state;

@@ -187,17 +187,15 @@ def schemes_at_both_bases(results, length=256):
 
 def _seed_bars(ax, labels, per_seed, colors):
     """One bar per label at the mean over seeds, a dot per seed; ``per_seed``: list of
-    ``{seed: value}``. Returns the means."""
+    ``{seed: value}``."""
     x = np.arange(len(labels))
-    means = [float(np.mean(list(v.values()))) for v in per_seed]
-    ax.bar(x, means, 0.6, color=colors, alpha=0.85)
+    ax.bar(x, [summary.spread(v)[0] for v in per_seed], 0.6, color=colors, alpha=0.85)
     for i, v in enumerate(per_seed):
         ax.plot([x[i]] * len(v), list(v.values()), "k.", ms=4)
     ax.set_xticks(x, labels, fontsize=7)
     ax.tick_params(axis="y", labelsize=7)
     ax.set(ylim=(0, 1.05))
     ax.grid(alpha=0.3, axis="y")
-    return means
 
 
 def chapter_summary(results):

@@ -17,6 +17,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlparse
 
+import numpy as np
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 AXE_JS = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 CHROMIUM_ARGS = [
@@ -273,6 +276,19 @@ def gallery_widget(page, name):
     return root
 
 
+def keys_to(press, index, last):
+    """Reach stop ``index`` of ``0..last`` the shorter way a keyboard reader would: Home then
+    ArrowRight, or End then ArrowLeft. ``press(key)`` presses one key on the focused control."""
+    if index <= last - index:
+        press("Home")
+        presses, key = index, "ArrowRight"
+    else:
+        press("End")
+        presses, key = last - index, "ArrowLeft"
+    for _ in range(presses):
+        press(key)
+
+
 def set_slider(root, name, index, *, keyboard=False):
     """Move the slider ``data-name=name`` inside ``root`` (a page or a locator) to ``index``.
 
@@ -282,19 +298,22 @@ def set_slider(root, name, index, *, keyboard=False):
     control = root.locator(f'input[data-name="{name}"]')
     if keyboard:
         control.focus()
-        last = int(control.get_attribute("max"))
-        if index <= last - index:
-            control.press("Home")
-            presses, key = index, "ArrowRight"
-        else:
-            control.press("End")
-            presses, key = last - index, "ArrowLeft"
-        for _ in range(presses):
-            control.press(key)
+        keys_to(control.press, index, int(control.get_attribute("max")))
     else:
         control.evaluate("(input, i) => { input.value = i;"
                          " input.dispatchEvent(new Event('input', {bubbles: true})); }", index)
     assert int(control.input_value()) == index, (name, index, control.input_value())
+
+
+def axis_inverse(ticks):
+    """value(pixel) from a plot's axis marks ``[(value, pixel, pixel)]`` (a tick line's value
+    and its two end coordinates across the axis): the first and last fix the map, and every
+    mark must lie on it, so a tick drawn at the wrong place fails too."""
+    (v0, p0, _), (v1, p1, _) = ticks[0], ticks[-1]
+    for value, a, b in ticks:
+        assert a == pytest.approx(b, abs=1e-9), ticks
+        assert a == pytest.approx(p0 + (value - v0) * (p1 - p0) / (v1 - v0), abs=1e-6), ticks
+    return lambda pixel: v0 + (np.asarray(pixel, dtype=float) - p0) * (v1 - v0) / (p1 - p0)
 
 
 def dataset(locator):

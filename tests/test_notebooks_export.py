@@ -174,19 +174,20 @@ def _clean_venv(path: Path, *packages: str) -> Path:
     python = path / "bin" / "python"
     uv = Path(sys.executable).with_name("uv")
     if packages and uv.exists():
-        result = subprocess.run([str(uv), "pip", "install", "--quiet", "--compile-bytecode",
-                                 "--python", str(python), *packages],
-                                capture_output=True, text=True, timeout=PIP_TIMEOUT)
-        assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+        _install([str(uv), "pip", "install", "--quiet", "--compile-bytecode", "--python", str(python), *packages])
     elif packages:
         _pip(python, "install", "--quiet", *packages)
     return python
 
 
 def _pip(python: Path, *args: str, cwd: Path | None = None):
+    _install([str(python), "-m", "pip", *args], cwd=cwd)
+
+
+def _install(command: list[str], cwd: Path | None = None):
+    """Run an installer command outside this test run's environment; it must succeed."""
     env = {k: v for k, v in os.environ.items() if k not in {"PYTHONPATH", "VIRTUAL_ENV"}}
-    result = subprocess.run([str(python), "-m", "pip", *args], cwd=cwd, env=env,
-                            capture_output=True, text=True, timeout=PIP_TIMEOUT)
+    result = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=PIP_TIMEOUT)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
 
 

@@ -382,7 +382,7 @@ def test_every_reference_links_to_its_source(built_book):
         assert f'href="{url}"' in article, url
 
 
-# ---- weight: nothing a page does not need ---------------------------------------------
+# ---- icons: drawn without the icon font (a page's weight is checked in test_book) -------
 
 @pytest.mark.book
 @pytest.mark.parametrize("width", [390, 1280])

@@ -17,8 +17,10 @@ from _browser import (
     CONTRAST_JS,
     DESKTOP,
     PHONE,
+    axis_inverse,
     dataset,
     gallery_widget,
+    keys_to,
     open_gallery,
     set_slider,
 )
@@ -69,14 +71,6 @@ CURVES = """(svg, selector) => {
       p.getAttribute("points").trim().split(/\\s+/).map((v) => v.split(",").map(Number))])),
   };
 }"""
-
-
-def axis_inverse(ticks):
-    """value(pixel) from axis lines [(value, pixel, pixel)], checking every line lies on it."""
-    (v0, p0, _), (v1, p1, _) = ticks[0], ticks[-1]
-    for value, a, b in ticks:
-        assert a == pytest.approx(b, abs=1e-9) and a == pytest.approx(p0 + (value - v0) * (p1 - p0) / (v1 - v0), abs=1e-6), ticks
-    return lambda pixel: v0 + (np.asarray(pixel) - p0) * (v1 - v0) / (p1 - p0)
 
 
 def drawn_curves(svg, selector):
@@ -307,9 +301,7 @@ def test_context_extension_numbers_at_random_states(chromium, book_server, rng):
                 root.locator(f'g[data-dial="{pair}"]').hover()
             else:           # the keyboard: focus the drawing, Home or End, then arrows
                 plot.focus()
-                page.keyboard.press("Home" if pair < 32 else "End")
-                for _ in range(pair if pair < 32 else 63 - pair):
-                    page.keyboard.press("ArrowRight" if pair < 32 else "ArrowLeft")
+                keys_to(page.keyboard.press, pair, 63)
             check_context_state(root, data, step, f, p, s, pair)
             check_question(root, data, step, f, p, s)
             if state % 4 == 0:  # the real models

@@ -19,6 +19,7 @@ from _browser import (
     DESKTOP,
     PHONE,
     after_frames,
+    axis_inverse,
     dataset,
     open_page,
     readout_numbers,
@@ -564,16 +565,6 @@ LAYOUT_SCORES = """() => {
 }"""
 
 
-def pixel_map(ticks):
-    """value(pixel) from axis marks [(value, pixel, pixel)]: the first and last fix the map, every
-    mark must lie on it (so a tick drawn at the wrong height fails too)."""
-    (v0, p0, _), (v1, p1, _) = ticks[0], ticks[-1]
-    for value, a, b in ticks:
-        assert a == pytest.approx(b, abs=1e-9), ticks
-        assert a == pytest.approx(p0 + (value - v0) * (p1 - p0) / (v1 - v0), abs=1e-6), ticks
-    return lambda pixel: v0 + (np.asarray(pixel, dtype=float) - p0) * (v1 - v0) / (p1 - p0)
-
-
 def test_layout_score_curves_read_back_equal_rope_core(chromium, site):
     # The score plot under the rows, read back through its own axes: score ticks at -1, 0, 1,
     # distance ticks at -16, -1, 16, the trained curve (and with the toggle the wrong-layout one)
@@ -589,7 +580,7 @@ def test_layout_score_curves_read_back_equal_rope_core(chromium, site):
                 toggle.click()
             got = page.evaluate(LAYOUT_SCORES)
             assert [v for v, _, _ in got["y"]] == [-1, 0, 1] and [v for v, _, _ in got["x"]] == [-16, -1, 16]
-            score_of, distance_of = pixel_map(got["y"]), pixel_map(got["x"])
+            score_of, distance_of = axis_inverse(got["y"]), axis_inverse(got["x"])
             r, trained = layout_head_scores(dim, base, "interleaved")
             _, mixed = layout_head_scores(dim, base, "half")
             want = {"trained": trained, "wrong": mixed} if wrong else {"trained": trained}

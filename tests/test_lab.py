@@ -12,9 +12,10 @@ repository root. The tests check that
   file byte-identical (``jupytext.toml`` filters, the pre-save hook in
   ``scripts/jupyter_lab_config.py``), while a real edit is still written;
 * in Debian's chromium, a chapter with a widget opens with the default viewer as a notebook
-  (not in the text editor), Run All Cells runs every cell with no error, and moving a
-  widget slider with the keyboard redraws the widget's SVG drawing and reaches the kernel.
-  A screenshot goes to ``_build/screenshots/lab-<chapter>.png``;
+  (not in the text editor), Run All Cells runs every cell with no error, moving a
+  widget slider with the keyboard redraws the widget's SVG drawing and reaches the kernel,
+  and dragging a vector with the mouse turns and stretches it in the kernel too.
+  Screenshots go to ``_build/screenshots/lab-<chapter>.png`` and ``lab-drag.png``;
 * chapters 2 and 9 render their MyST, run clean, survive autosave byte-identical, and run
   with two parameters changed; a line typed into a cell is saved as a one-line diff.
 
@@ -46,6 +47,7 @@ from pathlib import Path
 import jupytext
 import pytest
 from myst_nb.core.read import is_myst_markdown_notebook
+from test_widgets_drag_browser import DRAG_DEG, drag, turned
 
 from conftest import ROOT, _open_page
 
@@ -414,6 +416,13 @@ PROBE_CODE = (
     "import anywidget; _w = next(v for _, v in sorted(Out.items()) if isinstance(v, anywidget.AnyWidget)); "
     "print(sorted((k, v) for k, v in _w.get_state().items() if type(v) is int))"
 )
+# The drag widgets' angles and lengths, as the kernel holds them.
+DRAG_PROBE_CODE = (
+    "import rope_core.widgets as _W; "
+    "_ws = [v for _, v in sorted(Out.items()) if isinstance(v, (_W.RotationExplorer, _W.RelativeInvariance))]; "
+    "print([(type(v).__name__, k, repr(getattr(v, k))) for v in _ws"
+    " for k in ('q_angle', 'k_angle', 'q_length', 'k_length') if v.has_trait(k)])"
+)
 
 
 def _probe(page, path: str) -> dict[str, int]:
@@ -422,9 +431,30 @@ def _probe(page, path: str) -> dict[str, int]:
     return {name: int(value) for name, value in re.findall(r"\('(\w+)', (-?\d+)\)", text)}
 
 
-def test_widget_chapter_runs_and_its_slider_redraws_in_jupyterlab(
+def _drag_probe(page, path: str) -> dict[tuple[str, str], float]:
+    """``{(widget class, trait): value}`` of the drag widgets, as the kernel holds them."""
+    text = page.evaluate(KERNEL_PROBE_JS, [path, DRAG_PROBE_CODE])
+    return {(cls, trait): float(value) for cls, trait, value in re.findall(r"\('(\w+)', '(\w+)', '([-\d.e+]+)'\)", text)}
+
+
+def _wait_for_kernel(page, path: str, key: tuple[str, str], expected: float, timeout: float = 60) -> float:
+    """Poll the kernel until its trait equals the page's final value (a drag sends every move,
+    so earlier values arrive first), or the time is up; returns the last value."""
+    deadline = time.monotonic() + timeout
+    while True:
+        now = _drag_probe(page, path)[key]
+        if abs(now - expected) < 1e-6 or time.monotonic() > deadline:
+            return now
+
+
+def test_widget_chapter_runs_and_its_slider_and_drags_reach_the_kernel_in_jupyterlab(
     lab_server, chromium, screenshot_dir, chapters_restored
 ):
+    """The widget page runs in JupyterLab; a slider moved with the keyboard redraws its widget
+    and the kernel's trait follows; q on the rotation explorer and k on the relative-position
+    widget, dragged by 47° with the mouse, turn the kernel's traits by 47° ± 3° to the angle
+    the page shows (1e-9), and dragged 0.2 out from the centre, the kernel's lengths follow the
+    page's. Handles are found by their ARIA role and name (``slider`` "direction of q")."""
     chapter = widget_chapter()
     path = f"book/{chapter.name}"
     context, page, log = _open_page(chromium)
@@ -472,13 +502,36 @@ def test_widget_chapter_runs_and_its_slider_redraws_in_jupyterlab(
         assert len(changed) == 1 and [new - old for old, new in changed.values()] == [3], (
             kernel_before, kernel_after)
         page.screenshot(path=str(screenshot_dir / f"lab-{chapter.stem}.png"))
+
+        # Drag q and k with the mouse; each widget's place on the page is its gallery order.
+        assert chapter.name == "gallery.md", f"expected the gallery to be the widget page, got {chapter.name}"
+        order = re.findall(r"^widgets\.(\w+)\(\)$", chapter.read_text(encoding="utf-8"), flags=re.M)
+        for cls, handle, trait, (length_of, key) in (
+                ("RotationExplorer", "q", "q_angle", ('[data-readout="q"]', "length")),
+                ("RelativeInvariance", "k", "k_angle", ('[data-readout="lengths"]', "k"))):
+            root = page.locator(f"[id='{panel_id}'] .rope-w").nth(order.index(cls))
+            before = _drag_probe(page, path)[(cls, trait)]
+            knob = root.get_by_role("slider", name=f"direction of {handle}")
+            knob.scroll_into_view_if_needed()
+            drag(page, root, handle, DRAG_DEG)
+            shown = float(knob.get_attribute("aria-valuenow"))   # the page's angle after the drag
+            after = _wait_for_kernel(page, path, (cls, trait), shown)
+            assert abs(after - shown) < 1e-6, (after, shown)   # aria-valuenow has 6 decimals
+            assert abs(turned(before, after) - DRAG_DEG) <= 3.0, (cls, before, after)
+            length_before = _drag_probe(page, path)[(cls, f"{handle}_length")]
+            drag(page, root, handle, 0.0, stretch=0.2)
+            shown = float(root.locator(length_of).get_attribute(f"data-{key}"))
+            after = _wait_for_kernel(page, path, (cls, f"{handle}_length"), shown)
+            assert abs(after - shown) < 1e-6 and abs(after - length_before - 0.2) <= 0.02, (
+                cls, length_before, after, shown)
+        page.screenshot(path=str(screenshot_dir / "lab-drag.png"))
         assert log.page_errors == [], log.page_errors
     except Exception:
         page.screenshot(path=str(screenshot_dir / f"lab-{chapter.stem}-failure.png"))
         raise
     finally:
         context.close()
-    # Autosave is on: whatever it saved while the widget moved, the file is unchanged.
+    # Autosave is on: whatever it saved while the widgets moved, the file is unchanged.
     assert chapter.read_bytes() == chapters_restored[chapter], "running the chapter rewrote it"
 
 

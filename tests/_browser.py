@@ -150,21 +150,23 @@ def after_frames(page, count: int = 2) -> None:
         next(count); })""", count)
 
 
-def axe_serious(page, rules=None, *, include=None) -> list[str]:
+def axe_serious(page, rules=None, *, include=None, disable=()) -> list[str]:
     """Run axe-core (from node_modules) on the open page: serious and critical violations.
 
     ``preload: false``: axe would re-fetch every stylesheet for its CSSOM (only the
     orientation-lock rule uses it) and resolves the theme's ``@import "basic.css"`` against
     the site root, a 404 that is axe's, not the page's. ``rules``: only these axe rule ids.
     ``include``: CSS selectors; only the elements they match (and their content) are checked,
-    with the whole page still read for context (an empty match checks nothing).
+    with the whole page still read for context (an empty match checks nothing). ``disable``:
+    axe rule ids not to run.
     """
     if not page.evaluate("'axe' in window"):
         page.add_script_tag(content=AXE_JS.read_text())
     result = page.evaluate(
-        """async ([rules, include]) => {
+        """async ([rules, include, disable]) => {
              const options = {resultTypes: ['violations'], preload: false};
              if (rules) options.runOnly = {type: 'rule', values: rules};
+             if (disable.length) options.rules = Object.fromEntries(disable.map((id) => [id, {enabled: false}]));
              let context = document;
              if (include) {
                const present = include.filter((s) => document.querySelector(s));
@@ -176,7 +178,7 @@ def axe_serious(page, rules=None, *, include=None) -> list[str]:
                .map(v => `${v.impact} ${v.id} (${v.nodes.length}): ${v.help}; first: `
                          + v.nodes[0].target.join(' '));
            }""",
-        [rules, include],
+        [rules, include, list(disable)],
     )
     return result
 

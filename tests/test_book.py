@@ -45,6 +45,27 @@ UNWANTED = re.compile(r"fontawesome|/webfonts/fa-|mathjax", re.I)
 # else a loaded page shows is shown, unchanged, with every fold open, where the whole page is
 # checked; so the page as loaded needs its fold controls checked only.
 FOLD_CONTROLS = ["details > summary", "button.toggle-button"]
+# What axe's colour-contrast rule reads of the fold controls: for each visible text, the colour,
+# size, weight and shadow of its element, with the colours, images, opacity and filters of that
+# element and every ancestor (its backdrop), but not the words. The same as loaded and with
+# every fold open, the contrast as loaded is the one the open page's full run checks (that rule
+# alone costs as much as all the others together on a loaded page); otherwise it runs as loaded.
+FOLD_PAINT_JS = """(selectors) => {
+  const paint = (e) => { const s = getComputedStyle(e);
+    return [s.color, s.webkitTextFillColor, s.fontSize, s.fontWeight, s.textShadow, s.opacity, s.filter,
+            s.mixBlendMode, s.backgroundColor, s.backgroundImage, s.visibility].join('|'); };
+  return [...document.querySelectorAll(selectors.join(','))].map((control) => {
+    const seen = new Set();
+    const walker = document.createTreeWalker(control, NodeFilter.SHOW_TEXT);
+    for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+      if (!t.textContent.trim() || !t.parentElement.getClientRects().length) continue;
+      const chain = [];
+      for (let e = t.parentElement; e; e = e.parentElement) chain.push(paint(e));
+      seen.add(chain.join(' < '));
+    }
+    return [...seen].sort().join(' ; ');
+  });
+}"""
 
 # What a reader sees, once every fold is open: formulas not typeset at build time (SVG with
 # a MathML copy for screen readers), raw TeX, images without real alt text, and how far the
@@ -175,7 +196,8 @@ def test_every_page_in_every_state(device, built_book, book_server, chromium, sc
       or MathJax;
     - axe-core (package.json's version): no serious or critical violation on the page with
       every fold open (hidden code cells, dropdowns, solutions), nor on the fold controls as
-      the page loads (see FOLD_CONTROLS);
+      the page loads (see FOLD_CONTROLS; their colour contrast is checked as loaded where
+      their colours differ from the open page's, see FOLD_PAINT_JS);
     - with every fold open, what a reader sees: every formula typeset at build time with a
       MathML copy, no MathJax, no raw TeX, real alt text, nothing wider than the window;
     - on the desktop: each chapter's first figure or widget within its first screens, as
@@ -195,8 +217,10 @@ def test_every_page_in_every_state(device, built_book, book_server, chromium, sc
     context, page, log = open_page(chromium, scheme, viewport=viewport, touch=touch, count_bytes=True)
     requested: list[str] = []
     page.on("request", lambda request: requested.append(request.url))
-    for name in pages:
-        log.bytes_received, requested[:] = 0, []
+    contrast_as_loaded = []  # the pages whose fold controls change colours when opened
+
+    def load(name) -> bool:
+        """Open page ``name`` and wait until it is drawn; returns whether it has widgets."""
         response = page.goto(f"{book_server}/{name}", wait_until="networkidle")
         if response is None or response.status != 200:
             problems.append(f"{name}: HTTP {response and response.status}")
@@ -204,6 +228,11 @@ def test_every_page_in_every_state(device, built_book, book_server, chromium, sc
         if widgets:
             page.wait_for_function("document.documentElement.dataset.ropeWidgets === 'ready'")
         after_frames(page)  # rope-site.js marks scrolling boxes once the page is parsed
+        return widgets
+
+    for name in pages:
+        log.bytes_received, requested[:] = 0, []
+        widgets = load(name)
         weight[name] = log.bytes_received
         if log.bytes_received > MAX_PAGE_BYTES:
             problems.append(f"{name}: {log.bytes_received / 1e6:.2f} MB as loaded")
@@ -212,10 +241,19 @@ def test_every_page_in_every_state(device, built_book, book_server, chromium, sc
             first_picture[name] = page.evaluate(FIRST_PICTURE_JS)
         if desktop and name in MEASURED_PAGES:
             per_line += page.evaluate(MEASURE_JS)
-        problems += [f"{name}, as loaded: {v}" for v in axe_serious(page, include=FOLD_CONTROLS)]
+        problems += [f"{name}, as loaded: {v}"
+                     for v in axe_serious(page, include=FOLD_CONTROLS, disable=["color-contrast"])]
+        paint_as_loaded = page.evaluate(FOLD_PAINT_JS, FOLD_CONTROLS)
         open_everything(page)
         after_frames(page)
         problems += [f"{name}, folds open: {v}" for v in axe_serious(page)]
+        if page.evaluate(FOLD_PAINT_JS, FOLD_CONTROLS) != paint_as_loaded:
+            contrast_as_loaded.append(name)
+            load(name)
+            problems += [f"{name}, as loaded: {v}"
+                         for v in axe_serious(page, ["color-contrast"], include=FOLD_CONTROLS)]
+            open_everything(page)
+            after_frames(page)
         problems += read_open_page(name, page.evaluate(READ_PAGE_JS))
         if touch:
             seen = page.evaluate(FORMULA_OVERFLOW_JS)
@@ -238,7 +276,8 @@ def test_every_page_in_every_state(device, built_book, book_server, chromium, sc
             page.set_viewport_size(viewport)
     context.close()
     heaviest = max(weight, key=weight.get)
-    print(f"{device}: heaviest page {heaviest}, {weight[heaviest] / 1e6:.2f} MB as loaded")
+    print(f"{device}: heaviest page {heaviest}, {weight[heaviest] / 1e6:.2f} MB as loaded; "
+          f"fold controls recoloured by opening (contrast checked as loaded): {contrast_as_loaded or 'none'}")
     if touch:
         assert widget_pages >= 2 and formulas >= 95, (widget_pages, formulas)
     else:
@@ -249,6 +288,29 @@ def test_every_page_in_every_state(device, built_book, book_server, chromium, sc
         if max(per_line) > 75:
             problems.append(f"{max(per_line):.0f} characters per line (at most 75)")
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("style, changes", [
+    ("", False),
+    ("details[open] > summary { color: #767676 }", True),
+    ("details[open] { background: #000 }", True),
+    (".expanded { font-size: 11px }", True),
+    (".toggle-button.open { opacity: .6 }", True),
+])
+def test_fold_paint_changes_exactly_when_opening_recolours_a_fold_control(browser_page, style, changes):
+    """FOLD_PAINT_JS, on a fold like MyST-NB's (a summary that shows one of two texts) and a
+    toggle button: the same as loaded and opened unless opening changes a colour, size or
+    backdrop of the text the control shows."""
+    page, _ = browser_page
+    page.set_content(f"""<style>body {{ color: #222; background: #fff }} .expanded {{ display: none }}
+      details[open] .collapsed {{ display: none }} details[open] .expanded {{ display: inline }} {style}</style>
+      <details><summary><span class="collapsed">Show code cell source</span><span class="expanded">Hide code cell source</span></summary>
+      <pre>x = 1</pre></details><div><button class="toggle-button" onclick="this.classList.add('open')">Show</button></div>""")
+    as_loaded = page.evaluate(FOLD_PAINT_JS, FOLD_CONTROLS)
+    assert len(as_loaded) == 2 and all(as_loaded), as_loaded
+    page.evaluate("() => { document.querySelector('details').open = true; document.querySelector('button').click(); }")
+    assert (page.evaluate(FOLD_PAINT_JS, FOLD_CONTROLS) != as_loaded) is changes
 
 
 @pytest.mark.browser

@@ -239,6 +239,23 @@ def serve(directory: Path):
         server.server_close()
 
 
+# A book page has loaded once its load event has fired (every style sheet, script and image
+# the document names), a redirect has been followed (the root index.html), its fonts are in
+# and its widgets are drawn (they fetch their modules and state after the load event).
+LOADED_JS = """() => document.readyState === 'complete' && document.fonts.status === 'loaded'
+  && !document.querySelector('meta[http-equiv="refresh" i]')
+  && (!document.querySelector('.rope-widget-view') || document.documentElement.dataset.ropeWidgets === 'ready')"""
+
+
+def goto(page, url: str | None = None):
+    """Go to ``url`` (``None``: reload) and return the response once the page has loaded
+    (``LOADED_JS``): what Playwright's "networkidle" waits for, without its half second of
+    quiet after every page."""
+    response = page.reload(wait_until="load") if url is None else page.goto(url, wait_until="load")
+    page.wait_for_function(LOADED_JS, timeout=30000)
+    return response
+
+
 # --- widget pages: one set of helpers for every widget browser test --------------------------
 
 WIDGETS_READY = "document.documentElement.dataset.ropeWidgets === 'ready'"
@@ -254,9 +271,7 @@ def open_book_page(chromium, base_url, path, color_scheme="light", *, viewport=D
     if "/" not in path:
         path = "book/" + path
     context, page, log = open_page(chromium, color_scheme, viewport=viewport, touch=touch, **options)
-    page.goto(f"{base_url}/{path}", wait_until="networkidle")
-    if page.locator(".rope-widget-view").count():
-        page.wait_for_function(WIDGETS_READY, timeout=30000)
+    goto(page, f"{base_url}/{path}")
     return context, page, log
 
 

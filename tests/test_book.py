@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
-from _browser import DESKTOP, PHONE, after_frames, axe_serious, open_everything, open_page
+from _browser import DESKTOP, PHONE, after_frames, axe_serious, goto, open_everything, open_page
 
 pytestmark = pytest.mark.book
 
@@ -221,14 +221,11 @@ def test_every_page_in_every_state(device, built_book, book_server, chromium, sc
 
     def load(name) -> bool:
         """Open page ``name`` and wait until it is drawn; returns whether it has widgets."""
-        response = page.goto(f"{book_server}/{name}", wait_until="networkidle")
+        response = goto(page, f"{book_server}/{name}")
         if response is None or response.status != 200:
             problems.append(f"{name}: HTTP {response and response.status}")
-        widgets = 'type="application/vnd.jupyter.widget-view+json"' in (built_book / name).read_text()
-        if widgets:
-            page.wait_for_function("document.documentElement.dataset.ropeWidgets === 'ready'")
         after_frames(page)  # rope-site.js marks scrolling boxes once the page is parsed
-        return widgets
+        return 'type="application/vnd.jupyter.widget-view+json"' in (built_book / name).read_text()
 
     for name in pages:
         log.bytes_received, requested[:] = 0, []
@@ -316,7 +313,7 @@ def test_fold_paint_changes_exactly_when_opening_recolours_a_fold_control(browse
 @pytest.mark.browser
 def test_search_and_downloads_work(built_book, book_server, browser_page):
     page, log = browser_page
-    page.goto(f"{book_server}/search.html?q=rotation", wait_until="networkidle")
+    goto(page, f"{book_server}/search.html?q=rotation")
     page.wait_for_selector("#search-results li", timeout=15000)
     assert page.locator("#search-results li").count() > 0
     # Each notebook page offers its MyST source and the executed .ipynb for download.
@@ -326,6 +323,6 @@ def test_search_and_downloads_work(built_book, book_server, browser_page):
     assert notebook.status == 200
     cells = notebook.json()["cells"]
     assert any(cell.get("outputs") for cell in cells if cell["cell_type"] == "code")
-    page.goto(f"{book_server}/book/index.html", wait_until="networkidle")
+    goto(page, f"{book_server}/book/index.html")
     assert page.locator('a[href$="_sources/book/index.ipynb"]').count() == 1
     assert not log.external_requests

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from _browser import open_page, serve
+from _browser import goto, open_page, serve
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "book" / "_ext"))
@@ -207,7 +207,7 @@ def test_chapter_list_and_outline_open_with_a_tap(width, built_book, book_server
     handler (pydata-sphinx-theme#2451); requirements pin the last working pair.
     """
     context, page, log = open_page(chromium, viewport={"width": width, "height": 844}, touch=True)
-    page.goto(f"{book_server}/book/02-rotations.html", wait_until="networkidle")
+    goto(page, f"{book_server}/book/02-rotations.html")
     chapter_link = page.locator('#pst-primary-sidebar-modal a[href$="01-why-positions.html"]')
     assert not chapter_link.is_visible()
     page.locator(".primary-toggle:visible").first.tap()
@@ -215,7 +215,7 @@ def test_chapter_list_and_outline_open_with_a_tap(width, built_book, book_server
     page.screenshot(path=str(screenshot_dir / f"phone-{width}-chapters.png"))
     chapter_link.tap()
     page.wait_for_url("**/01-why-positions.html")
-    page.goto(f"{book_server}/book/02-rotations.html", wait_until="networkidle")
+    goto(page, f"{book_server}/book/02-rotations.html")
     outline_link = page.locator('#pst-secondary-sidebar-modal a[href="#the-rotation-matrix"]')
     page.locator(".secondary-toggle:visible").first.tap()
     outline_link.wait_for(state="visible", timeout=3000)
@@ -229,7 +229,7 @@ def test_chapter_list_and_outline_open_with_a_tap(width, built_book, book_server
 def test_code_cells_show_88_columns(width, built_book, book_server, chromium):
     """Chapters keep code within 88 columns; the article must show them without scrolling."""
     context, page, _ = open_page(chromium, viewport={"width": width, "height": 900})
-    page.goto(f"{book_server}/book/06-computing-fast.html", wait_until="networkidle")
+    goto(page, f"{book_server}/book/06-computing-fast.html")
     columns = page.evaluate(
         """() => { const pre = document.querySelector('div.cell_input pre');
                    const probe = document.createElement('span'); probe.textContent = 'x'.repeat(100);
@@ -269,8 +269,7 @@ def test_keyboard_reaches_chapter_2_slider_with_rings(built_book, book_server, b
     the chapter list, page tools and copy buttons are one stop each, arrow keys inside;
     the widget skip link leads in."""
     page, log = browser_page
-    page.goto(f"{book_server}/book/02-rotations.html", wait_until="networkidle")
-    page.wait_for_function("document.documentElement.dataset.ropeWidgets === 'ready'")
+    goto(page, f"{book_server}/book/02-rotations.html")
     assert page.locator("mjx-container[tabindex='0']").count() == 0
     presses, stops = _tab_to_first_slider(page)
     assert presses is not None, [s["what"] for s in stops]
@@ -315,8 +314,7 @@ def test_keyboard_reaches_chapter_2_slider_with_rings(built_book, book_server, b
     page.screenshot(path=str(screenshot_dir / "copy-button-focus.png"))
     assert page.locator(".bd-article button.copybtn[tabindex='0']").count() == 1
     # A keyboard reader: Tab, Tab to "Skip to the first interactive figure", Enter, Tab.
-    page.goto(f"{book_server}/book/02-rotations.html", wait_until="networkidle")
-    page.wait_for_function("document.documentElement.dataset.ropeWidgets === 'ready'")
+    goto(page, f"{book_server}/book/02-rotations.html")
     page.keyboard.press("Tab")
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.textContent") == "Skip to the first interactive figure"
@@ -331,7 +329,7 @@ def test_keyboard_reaches_chapter_2_slider_with_rings(built_book, book_server, b
 @pytest.mark.parametrize("width", [390, 900, 1280])
 def test_one_search_box_per_page(width, built_book, book_server, chromium):
     context, page, log = open_page(chromium, viewport={"width": width, "height": 844}, touch=width < 1000)
-    page.goto(f"{book_server}/book/02-rotations.html", wait_until="networkidle")
+    goto(page, f"{book_server}/book/02-rotations.html")
     visible = [b for b in page.locator(".search-button, .search-button-field, input[type=search], form[role=search]").all()
                if b.is_visible()]
     assert len(visible) == 1, [b.evaluate("e => e.outerHTML.slice(0, 80)") for b in visible]
@@ -391,7 +389,7 @@ def test_every_icon_is_drawn_without_fontawesome(width, built_book, book_server,
     generated at build time): an icon missing from site_assets.ICONS would show nothing."""
     for name in ("book/02-rotations.html", "book/gallery.html", "book/appendix-api.html"):
         context, page, log = open_page(chromium, viewport={"width": width, "height": 844}, touch=width < 600)
-        page.goto(f"{book_server}/{name}", wait_until="networkidle")
+        goto(page, f"{book_server}/{name}")
         icons = page.evaluate(
             """() => [...document.querySelectorAll('[class*="fa-"]')].map(e => {
                    const name = [...e.classList].find(c => c.startsWith('fa-') && !['fa-solid', 'fa-brands', 'fa-regular', 'fa-lg'].includes(c));
@@ -443,7 +441,7 @@ def test_folds_open_without_motion_when_the_reader_asks_for_less(built_book, boo
     for motion in ("no-preference", "reduce"):
         context, page, log = open_page(chromium)
         page.emulate_media(reduced_motion=motion)
-        page.goto(f"{book_server}/book/02-rotations.html", wait_until="networkidle")
+        goto(page, f"{book_server}/book/02-rotations.html")
         assert open_everything(page, settle=False) > 0
         counts[motion] = page.evaluate(running)
         assert log.problems() == [], log.problems()
@@ -580,7 +578,7 @@ def test_cut_style_sheets_draw_every_element_as_the_originals(built_book, book_s
             differences.append(f"{where}: {a['tag']} (cut, original): {changed or 'same when asked again'}")
 
     def load(page, name):
-        page.goto(f"{book_server}/{name}", wait_until="networkidle")
+        goto(page, f"{book_server}/{name}")
         page.add_style_tag(content=NO_TRANSITIONS)
         if name.startswith("search.html"):  # results appear one by one, each fetching its summary
             page.wait_for_function("(document.querySelector('#search-results .search-summary') || {}).textContent?.includes('found')")

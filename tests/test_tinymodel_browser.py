@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from _browser import goto
 
 from rope_core.widgets import TrainedModelExplorer
 
@@ -13,7 +14,7 @@ PAGE = "book/15-train-a-tiny-model.html"
 @pytest.fixture
 def explorer(book_server, browser_page):
     page, log = browser_page
-    page.goto(f"{book_server}/{PAGE}", wait_until="networkidle")
+    goto(page, f"{book_server}/{PAGE}")
     page.wait_for_selector(".rope-w button.rope-w-pair", timeout=20000)
     yield page.locator(".rope-w").first, page
     assert not log.external_requests, log.external_requests
@@ -91,7 +92,7 @@ def test_on_a_phone_the_heads_stack_with_their_labels_apart(book_server, chromiu
 
     context, page, log = open_page(chromium, "dark", viewport=PHONE, touch=True)
     try:
-        page.goto(f"{book_server}/{PAGE}", wait_until="networkidle")
+        goto(page, f"{book_server}/{PAGE}")
         page.wait_for_selector(".rope-w[data-columns] text[data-previous]", timeout=20000)
         root = page.locator(".rope-w[data-columns]").first
         root.scroll_into_view_if_needed()

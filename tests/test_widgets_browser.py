@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from _browser import gallery_widget
+from _browser import gallery_widget, goto
 
 import rope_core as rc
 from rope_core import widgets as W
@@ -28,8 +28,7 @@ ORDER = [cls.__name__ for cls in W.REGISTRY]  # the gallery shows the registry i
 @pytest.fixture
 def gallery(book_server, browser_page):
     page, log = browser_page
-    page.goto(f"{book_server}/book/gallery.html", wait_until="networkidle")
-    page.wait_for_function("document.documentElement.dataset.ropeWidgets === 'ready'", timeout=30000)
+    goto(page, f"{book_server}/book/gallery.html")
     yield page, log
     assert not log.external_requests, log.external_requests
     assert not log.page_errors, log.page_errors
@@ -239,8 +238,7 @@ CONTRAST = """
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_widgets_readable_in_both_modes(scheme, book_server, browser_page, dark_browser_page, screenshot_dir):
     page, log = browser_page if scheme == "light" else dark_browser_page
-    page.goto(f"{book_server}/book/gallery.html", wait_until="networkidle")
-    page.wait_for_function("document.documentElement.dataset.ropeWidgets === 'ready'", timeout=30000)
+    goto(page, f"{book_server}/book/gallery.html")
     assert page.evaluate("document.documentElement.dataset.theme") == scheme
     widgets = page.locator(".rope-w")
     for w, name in enumerate(ORDER):

@@ -20,6 +20,7 @@ import pytest
 from _browser import (
     PHONE,
     gallery_widget,
+    goto,
     open_gallery,
     readout_number,
     readout_numbers,
@@ -578,8 +579,7 @@ def test_reduced_motion_plays_one_step_a_second(chromium, book_server):
     context, page, log = open_gallery(chromium, book_server)
     try:
         page.emulate_media(reduced_motion="reduce")
-        page.reload(wait_until="networkidle")
-        page.wait_for_function("document.documentElement.dataset.ropeWidgets === 'ready'", timeout=30000)
+        goto(page)  # reload
         root = gallery_widget(page, "RotationExplorer")
         position = root.locator('input[data-name="position"]')
         start = int(position.input_value())

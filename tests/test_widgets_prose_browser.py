@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from _browser import dataset, open_book_page, open_page, set_slider
+from _browser import dataset, goto, open_book_page, open_page, set_slider
 
 pytestmark = [pytest.mark.book, pytest.mark.browser]
 BOOK = Path(__file__).resolve().parents[1] / "book"
@@ -138,8 +138,7 @@ def test_back_to_top_never_covers_a_widget(chromium, book_server):
     from _browser import PHONE
     context, page, log = open_page(chromium, "light", viewport=PHONE, touch=True)
     try:
-        page.goto(f"{book_server}/book/05-d-dimensions.html", wait_until="networkidle")
-        page.wait_for_function("document.documentElement.dataset.ropeWidgets === 'ready'", timeout=30000)
+        goto(page, f"{book_server}/book/05-d-dimensions.html")
         button = page.locator("#pst-back-to-top")
         assert button.count() == 1
         page.locator(".rope-w").first.scroll_into_view_if_needed()

@@ -22,7 +22,6 @@ function render({ model, el }) {
   const arcLayer = svgEl("g", {}, svg);
   const layer = svgEl("g", {}, svg);
   const handleLayer = svgEl("g", {}, svg);
-  svgEl("text", { x: 8, y: 332, class: "rope-w-muted-text", "data-label": "ghost-legend" }, svg).textContent = "dashed: before the shift (Δ = 0)";
   const state = {
     m: model.get("m"), n: model.get("n"), s: model.get("shift"),
     q: model.get("q_angle"), k: model.get("k_angle"),
@@ -50,9 +49,11 @@ function render({ model, el }) {
   const strips = svgEl("svg", { viewBox: `0 0 ${sw} ${sh}`, width: sw, height: sh, role: "img", class: "rope-w-svg rope-w-strips",
     "aria-label": "the score against the shift Δ (flat) and against n − m (a cosine)" }, svg.parentNode);
   keepTextSize(strips);
-  // The dial and the strips in one column, shown before the controls.
+  // The dial, its legend and the strips in one column, shown before the controls. The legend
+  // sits under the dial, where no vector's label can reach it.
   const column = htmlEl("div", { class: "rope-w-column" }, svg.parentNode);
-  column.append(svg, strips);
+  const legend = htmlEl("div", { class: "rope-w-hint", "data-label": "ghost-legend" }, null, "dashed: before the shift (Δ = 0)");
+  column.append(svg, legend, strips);
   const ymax = data.length_range[1] * data.length_range[1];
   const sy = (v) => st + (sh - st - sb) * (1 - (v + ymax) / (2 * ymax));
   const chart = (x0, lo, hi, title, axis, w = half) => {

@@ -152,14 +152,25 @@ DRAWN = r"""(root) => {
 
 
 def assert_labelled(drawn, name, tip, pad):
-    """The vector's label sits ``pad`` beyond its tip along it, kept 30 (x) and 10 (y) drawing
-    units inside the drawing's edges (drag.js labelAt), to 1e-6 drawing units."""
+    """The vector's label sits ``pad`` beyond its tip along it, or, where that is closer than 30
+    (x) or 10 (y) drawing units to the drawing's edges, ``pad`` beside the tip a quarter turn
+    on, kept that far inside (drag.js labelAt), to 1e-6 drawing units; either way its centre is
+    at least 0.25 data units (30 px, over twice a handle's ring) from the tip."""
     cx, cy, unit = drawn["frame"]
     tip = np.asarray(tip, dtype=float)
-    beyond = tip * (1 + pad / (np.hypot(*tip) or 1.0))
+    direction = tip / (np.hypot(*tip) or 1.0)
     size = drawn["size"]
-    expected = [min(size - 30, max(30, cx + unit * beyond[0])), min(size - 10, max(10, cy - unit * beyond[1]))]
+
+    def inside(point):
+        return [min(size - 30, max(30, cx + unit * point[0])), min(size - 10, max(10, cy - unit * point[1]))]
+
+    beyond = tip + pad * direction
+    expected = inside(beyond)
+    if not np.allclose(expected, [cx + unit * beyond[0], cy - unit * beyond[1]], atol=1e-9):
+        expected = inside(tip + pad * np.array([-direction[1], direction[0]]))
     np.testing.assert_allclose(drawn["labels"][name], expected, atol=1e-6, err_msg=f"{name}'s label")
+    label = (np.asarray(drawn["labels"][name]) - [cx, cy]) * [1, -1] / unit
+    assert np.hypot(*(label - tip)) >= 0.25, (name, tip, label)
 
 
 def assert_drawn_at(arrow, tip, name):

@@ -73,12 +73,15 @@ export function vectorLabel(parent, x, y, label) {
   return typeset(svgEl("text", { x, y, class: "rope-w-label", "text-anchor": "middle", "dominant-baseline": "middle" }, parent), label);
 }
 
-// Where a vector's label goes: beyond its tip, along it, clear of the arrow and the handle.
-// Kept inside the 340 px drawing (a long q near the edge would push it out).
+// Where a vector's label goes: `pad` beyond its tip, along it, clear of the arrow and the
+// handle; kept inside the 340 px drawing. Where that edge would push it back onto the tip (a
+// long vector pointing at the edge), it goes `pad` beside the tip instead, a quarter turn on.
 export function labelAt(px, py, v, pad = 0.28, size = 340) {
   const norm = Math.hypot(v[0], v[1]) || 1;
   const clamp = (value, margin) => Math.min(size - margin, Math.max(margin, value));
-  return [clamp(px(v[0] + (pad * v[0]) / norm), 30), clamp(py(v[1] + (pad * v[1]) / norm), 10)];
+  const x = px(v[0] + (pad * v[0]) / norm), y = py(v[1] + (pad * v[1]) / norm);
+  if (x === clamp(x, 30) && y === clamp(y, 10)) return [x, y];
+  return [clamp(px(v[0] - (pad * v[1]) / norm), 30), clamp(py(v[1] + (pad * v[0]) / norm), 10)];
 }
 
 // A draggable handle at a vector's tip, in `parent`: a group drawn above the arrows and never

@@ -68,19 +68,40 @@ FOLD_PAINT_JS = """(selectors) => {
 }"""
 
 # What a reader sees, once every fold is open: formulas not typeset at build time (SVG with
-# a MathML copy for screen readers), raw TeX, images without real alt text, and how far the
-# page is wider than the window.
-READ_PAGE_JS = """() => {
+# a MathML copy for screen readers), raw TeX, images without real alt text, how far the
+# page is wider than the window, and punctuation cut off from the inline formula it touches
+# (a line that starts with ", why" or ends with "(").
+READ_PAGE_JS = r"""() => {
   const article = document.querySelector('article');
   const untyped = [...article.querySelectorAll('.math')].filter((m) => {
     const c = m.querySelector('mjx-container');
     return !c || !c.querySelector('svg') || !c.querySelector('mjx-assistive-mml math');
   }).length;
+  const stranded = [];
+  const walker = document.createTreeWalker(article, NodeFilter.SHOW_TEXT);
+  for (const m of article.querySelectorAll('span.math')) {
+    const box = m.getBoundingClientRect();
+    if (!box.width) continue;
+    const onLine = (node, at) => {
+      const range = document.createRange(); range.setStart(node, at); range.setEnd(node, at + 1);
+      const r = range.getBoundingClientRect();
+      return !r.height || (r.top < box.bottom && r.bottom > box.top);
+    };
+    let last = m;
+    while (last.lastChild) last = last.lastChild;
+    walker.currentNode = last;
+    const next = walker.nextNode();
+    if (next && /^[,.;:!?)\]”’]/.test(next.data) && !onLine(next, 0)) stranded.push('(formula)' + next.data.slice(0, 30));
+    walker.currentNode = m;
+    const previous = walker.previousNode();
+    if (previous && /[(\[“‘]$/.test(previous.data) && !onLine(previous, previous.data.length - 1))
+      stranded.push(previous.data.slice(-30) + '(formula)');
+  }
   const copy = article.cloneNode(true);
   copy.querySelectorAll('pre, code, mjx-container, script, style').forEach((e) => e.remove());
   const images = [...article.querySelectorAll('img')].map((i) => [(i.getAttribute('alt') || '').trim(),
                                                                   i.getAttribute('src')]);
-  return {untyped, text: copy.innerText, images, mathjax: 'MathJax' in window,
+  return {untyped, stranded, text: copy.innerText, images, mathjax: 'MathJax' in window,
           overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth};
 }"""
 
@@ -170,6 +191,7 @@ def read_open_page(name, seen) -> list[str]:
                  if not alt or alt.startswith(("<Figure", "_images"))]
     if seen["overflow"] > 0:
         problems.append(f"{name}: {seen['overflow']} px wider than the window")
+    problems += [f"{name}: punctuation on another line than its formula: {text!r}" for text in seen["stranded"]]
     return problems
 
 
@@ -199,7 +221,8 @@ def test_every_page_in_every_state(device, built_book, book_server, chromium, sc
       the page loads (see FOLD_CONTROLS; their colour contrast is checked as loaded where
       their colours differ from the open page's, see FOLD_PAINT_JS);
     - with every fold open, what a reader sees: every formula typeset at build time with a
-      MathML copy, no MathJax, no raw TeX, real alt text, nothing wider than the window;
+      MathML copy, no MathJax, no raw TeX, real alt text, nothing wider than the window, no
+      punctuation on another line than the inline formula it touches;
     - on the desktop: each chapter's first figure or widget within its first screens, as
       loaded; a comfortable measure for long paragraphs of the pages read most; and, printed
       on an A4-wide window with every fold open, no code line past its box, no navigation,

@@ -39,6 +39,34 @@ function slim(html) {
   return html.replace(UNNEEDED, "");
 }
 
+// Punctuation that must stay on the line of the inline formula it touches: the browser may
+// break a line on either side of a formula (an inline block), and would start a line with
+// ", why" or end one with "(". The formula and that punctuation go into one unbreakable span.
+const OPENING = /[(\[“‘]+$/;
+const CLOSING = /^[,.;:!?)\]”’]+/;
+
+// The page with each formula replaced by its rendering (`parts` from extract, `rendered` in
+// the same order).
+function splice(html, parts, rendered) {
+  let out = "";
+  let at = 0;
+  parts.forEach((p, i) => {
+    let before = html.slice(at, p.start);
+    let formula = `<${p.m[1]} class="math notranslate nohighlight"${p.m[2]}>${rendered[i]}</${p.m[1]}>`;
+    at = p.end;
+    const next = i + 1 < parts.length ? parts[i + 1].start : html.length;
+    const opening = p.m[1] === "span" ? before.match(OPENING) : null;
+    const closing = p.m[1] === "span" ? html.slice(at, next).match(CLOSING) : null;
+    if (opening || closing) {
+      if (opening) before = before.slice(0, -opening[0].length);
+      formula = `<span style="white-space: nowrap">${opening ? opening[0] : ""}${formula}${closing ? closing[0] : ""}</span>`;
+      if (closing) at += closing[0].length;
+    }
+    out += before + formula;
+  });
+  return out + html.slice(at);
+}
+
 function extract(html) {
   // Sphinx never nests a math element in another, and escapes "<" inside TeX, so the
   // lazy match ends at the element's own closing tag (a numbered equation's inner
@@ -82,13 +110,7 @@ async function main(files) {
       .filter((node) => adaptor.getAttribute(node, "id") === "MJX-SVG-global-cache")
       .map((node) => slim(adaptor.outerHTML(node))).join("");
     const styles = adaptor.textContent(MathJax.svgStylesheet());
-    let out = "";
-    let at = 0;
-    parts.forEach((p, i) => {
-      out += html.slice(at, p.start) + `<${p.m[1]} class="math notranslate nohighlight"${p.m[2]}>${rendered[i]}</${p.m[1]}>`;
-      at = p.end;
-    });
-    out += html.slice(at);
+    let out = splice(html, parts, rendered);
     for (const re of SCRIPTS) out = out.replace(re, "");
     out = out.replace("</head>", `${MARK}\n<style id="MJX-SVG-styles">${styles}</style>\n</head>`);
     // The glyph cache first in <body>: every formula below <use>s its paths.

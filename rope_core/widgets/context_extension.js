@@ -29,9 +29,11 @@ function pow10(n) {
   return "10" + String(n).split("").map((c) => SUPERSCRIPT[c]).join("");
 }
 
-// Thousands separated by a thin space, as the book writes them.
+// Thousands separated by a thin space, as the book writes them. One formatter for the page:
+// toLocaleString builds a new one on every call, a third of a slider step's script.
+const THOUSANDS = new Intl.NumberFormat("en-US");
 function count(value) {
-  return Number(value).toLocaleString("en-US").replace(/,/g, "\u202f");
+  return THOUSANDS.format(Number(value)).replace(/,/g, "\u202f");
 }
 
 // Three significant digits; whole numbers from 1000 on, with thin spaces.
@@ -325,9 +327,10 @@ function render({ model, el }) {
           past.setAttribute("d", beyond ? arcPath(cx, cy, radius - 3, Math.min(angle, TAU), false) : "");
           moveArrow(hand, cx, cy, cx + radius * Math.cos(angle), cy - radius * Math.sin(angle));
           hand.setAttribute("class", beyond ? "k" : "q");
-          setText(label, `${num(ratio)}×`);
+          const shown = num(ratio);
+          setText(label, `${shown}×`);
           Object.assign(group.dataset, { ratio, angle, arc, beyond: beyond ? "1" : "0" });
-          group.setAttribute("aria-label", `pair ${i}: ${num(ratio)} times its trained angle`);
+          group.setAttribute("aria-label", `pair ${i}: ${shown} times its trained angle`);
         }
         setText(out.answer, `${outside} of ${marks.length} slow pairs past their trained arc at p = ${count(data.positions[state.p])} (${data.labels[data.methods.indexOf(method())]})`);
         Object.assign(out.answer.dataset, { outside, slow: marks.length });

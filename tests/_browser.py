@@ -258,8 +258,6 @@ def goto(page, url: str | None = None):
 
 # --- widget pages: one set of helpers for every widget browser test --------------------------
 
-WIDGETS_READY = "document.documentElement.dataset.ropeWidgets === 'ready'"
-
 
 def open_book_page(chromium, base_url, path, color_scheme="light", *, viewport=DESKTOP, touch=False,
                    **options):

@@ -139,7 +139,11 @@ DRAWN = r"""(root) => {
   }
   // Labels stay in drawing units: labelAt clamps them inside the drawing, in those units.
   const labels = {};
-  for (const t of [...svg.querySelectorAll("text[data-vector]")].filter(shown)) labels[t.dataset.vector] = [Number(t.getAttribute("x")), Number(t.getAttribute("y"))];
+  for (const t of [...svg.querySelectorAll("text[data-vector]")].filter(shown)) {
+    const box = t.getBBox();
+    labels[t.dataset.vector] = { at: [Number(t.getAttribute("x")), Number(t.getAttribute("y"))], characters: t.textContent.length,
+                                 box: [box.x, box.y, box.width, box.height] };
+  }
   const trail = [...svg.querySelectorAll("[data-mark=trail] circle.rope-w-muted-text")].filter((c) => c.style.display !== "none").map((c) => data(c.getAttribute("cx"), c.getAttribute("cy")));
   const path = svg.querySelector("path.rope-w-arc");
   let arc = null;
@@ -151,26 +155,33 @@ DRAWN = r"""(root) => {
 }"""
 
 
+LABEL_CHAR_WIDTH = 8  # drag.js: drawing units a label's text is taken to need per character
+HANDLE_RING = 12      # drag.js dragHandle: the radius of the ring drawn at a vector's tip
+
+
 def assert_labelled(drawn, name, tip, pad):
-    """The vector's label sits ``pad`` beyond its tip along it, or, where that is closer than 30
-    (x) or 10 (y) drawing units to the drawing's edges, ``pad`` beside the tip a quarter turn
-    on, kept that far inside (drag.js labelAt), to 1e-6 drawing units; either way its centre is
-    at least 0.25 data units (30 px, over twice a handle's ring) from the tip."""
+    """The vector's label sits ``pad`` beyond its tip along it, plus half its estimated width
+    (drag.js labelAt) along it, or, where that is closer than 30 (x) or 10 (y) drawing units
+    to the drawing's edges, ``pad`` beside the tip a quarter turn on, kept that far inside; to
+    1e-6 drawing units. Either way the text as drawn stays clear of the handle's ring."""
     cx, cy, unit = drawn["frame"]
+    label = drawn["labels"][name]
     tip = np.asarray(tip, dtype=float)
-    direction = tip / (np.hypot(*tip) or 1.0)
+    u = tip / (np.hypot(*tip) or 1.0)
     size = drawn["size"]
 
     def inside(point):
         return [min(size - 30, max(30, cx + unit * point[0])), min(size - 10, max(10, cy - unit * point[1]))]
 
-    beyond = tip + pad * direction
+    beyond = tip + (pad + abs(u[0]) * LABEL_CHAR_WIDTH * label["characters"] / 2 / unit) * u
     expected = inside(beyond)
     if not np.allclose(expected, [cx + unit * beyond[0], cy - unit * beyond[1]], atol=1e-9):
-        expected = inside(tip + pad * np.array([-direction[1], direction[0]]))
-    np.testing.assert_allclose(drawn["labels"][name], expected, atol=1e-6, err_msg=f"{name}'s label")
-    label = (np.asarray(drawn["labels"][name]) - [cx, cy]) * [1, -1] / unit
-    assert np.hypot(*(label - tip)) >= 0.25, (name, tip, label)
+        expected = inside(tip + pad * np.array([-u[1], u[0]]))
+    np.testing.assert_allclose(label["at"], expected, atol=1e-6, err_msg=f"{name}'s label")
+    x, y, width, height = label["box"]
+    tip_x, tip_y = cx + unit * tip[0], cy - unit * tip[1]
+    gap = np.hypot(max(x - tip_x, tip_x - (x + width), 0.0), max(y - tip_y, tip_y - (y + height), 0.0))
+    assert gap >= HANDLE_RING, (name, tip, label, gap)
 
 
 def assert_drawn_at(arrow, tip, name):

@@ -73,15 +73,22 @@ export function vectorLabel(parent, x, y, label) {
   return typeset(svgEl("text", { x, y, class: "rope-w-label", "text-anchor": "middle", "dominant-baseline": "middle" }, parent), label);
 }
 
-// Where a vector's label goes: `pad` beyond its tip, along it, clear of the arrow and the
-// handle; kept inside the 340 px drawing. Where that edge would push it back onto the tip (a
-// long vector pointing at the edge), it goes `pad` beside the tip instead, a quarter turn on.
-export function labelAt(px, py, v, pad = 0.28, size = 340) {
-  const norm = Math.hypot(v[0], v[1]) || 1;
+// Drawing units a label's text takes per character: a generous 13 px font's average, so that
+// an estimate keeps labels clear without measuring text (a forced layout on every frame).
+export const LABEL_CHAR_WIDTH = 8;
+
+// Where a vector's label goes: `pad` beyond its tip, along it, plus half the text's width
+// along the vector (estimated from `text`), so that the text clears the arrow and the handle
+// at the tip; kept inside the 340 px drawing. Where that edge would push it back towards the
+// tip (a long vector pointing at the edge), it goes `pad` beside the tip, a quarter turn on.
+export function labelAt(px, py, v, pad = 0.28, text = "", size = 340) {
+  const norm = Math.hypot(v[0], v[1]) || 1, u = [v[0] / norm, v[1] / norm];
   const clamp = (value, margin) => Math.min(size - margin, Math.max(margin, value));
-  const x = px(v[0] + (pad * v[0]) / norm), y = py(v[1] + (pad * v[1]) / norm);
+  const halfWidth = (LABEL_CHAR_WIDTH * String(text).length) / 2 / (px(1) - px(0));
+  const out = pad + Math.abs(u[0]) * halfWidth;
+  const x = px(v[0] + out * u[0]), y = py(v[1] + out * u[1]);
   if (x === clamp(x, 30) && y === clamp(y, 10)) return [x, y];
-  return [clamp(px(v[0] - (pad * v[1]) / norm), 30), clamp(py(v[1] + (pad * v[0]) / norm), 10)];
+  return [clamp(px(v[0] - pad * u[1]), 30), clamp(py(v[1] + pad * u[0]), 10)];
 }
 
 // A draggable handle at a vector's tip, in `parent`: a group drawn above the arrows and never

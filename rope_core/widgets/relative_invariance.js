@@ -140,7 +140,7 @@ function render({ model, el }) {
       arrow(ghostLayer, centre, centre, px(gq[0]), py(gq[1]), "ghost").dataset.vector = "ghost_q";
       arrow(ghostLayer, centre, centre, px(gk[0]), py(gk[1]), "ghost").dataset.vector = "ghost_k";
       for (const [name, v, text] of [["ghost_q", gq, `R(${state.m}θ) q`], ["ghost_k", gk, `R(${state.n}θ) k`]]) {
-        const label = vectorLabel(ghostLayer, ...labelAt(px, py, v, 0.3), text);
+        const label = vectorLabel(ghostLayer, ...labelAt(px, py, v, 0.3, text), text);
         label.dataset.vector = name;
         label.classList.add("rope-w-muted-text");
       }
@@ -153,8 +153,9 @@ function render({ model, el }) {
     gammaLabel.textContent = "γ";
     arrow(layer, centre, centre, px(rq[0]), py(rq[1]), "q").dataset.vector = "rotated_q";
     arrow(layer, centre, centre, px(rk[0]), py(rk[1]), "k").dataset.vector = "rotated_k";
-    vectorLabel(layer, ...labelAt(px, py, rq, 0.3), `R(${pm}θ) q`).dataset.vector = "rotated_q";
-    vectorLabel(layer, ...labelAt(px, py, rk, 0.3), `R(${pn}θ) k`).dataset.vector = "rotated_k";
+    const labels = { q: `R(${pm}θ) q`, k: `R(${pn}θ) k` };
+    vectorLabel(layer, ...labelAt(px, py, rq, 0.3, labels.q), labels.q).dataset.vector = "rotated_q";
+    vectorLabel(layer, ...labelAt(px, py, rk, 0.3, labels.k), labels.k).dataset.vector = "rotated_k";
     handles.q.place(px(rq[0]), py(rq[1]), state.q);
     handles.k.place(px(rk[0]), py(rk[1]), state.k);
 

@@ -144,8 +144,8 @@ function render({ model, el }) {
     // data-vector names each arrow for the tests, which read its drawn tip back into data units.
     moveArrow(rotatedArrow, centre, centre, px(r[0]), py(r[1]));
     moveArrow(qArrow, centre, centre, px(q[0]), py(q[1]));
-    place(qLabel, labelAt(px, py, q));
-    place(rotatedLabel, labelAt(px, py, r, 0.42));
+    place(qLabel, labelAt(px, py, q, 0.28, "q"));
+    place(rotatedLabel, labelAt(px, py, r, 0.42, "R(mθ) q"));
     handle.place(px(q[0]), py(q[1]), state.angle);
     // The arc of angle mθ at radius 0.35 of the unit circle, from q's direction, labelled "mθ"
     // in place at radius 0.55 halfway along it (for more than a turn, halfway along its last turn).

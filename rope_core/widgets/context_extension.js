@@ -30,7 +30,7 @@ function pow10(n) {
 }
 
 // Thousands separated by a thin space, as the book writes them. One formatter for the page:
-// toLocaleString builds a new one on every call, a third of a slider step's script.
+// toLocaleString builds a new one on every call, a quarter of a slider step's script.
 const THOUSANDS = new Intl.NumberFormat("en-US");
 function count(value) {
   return THOUSANDS.format(Number(value)).replace(/,/g, "\u202f");

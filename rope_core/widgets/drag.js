@@ -75,7 +75,7 @@ export function vectorLabel(parent, x, y, label) {
 
 // Drawing units a label's text takes per character: a generous 13 px font's average, so that
 // an estimate keeps labels clear without measuring text (a forced layout on every frame).
-export const LABEL_CHAR_WIDTH = 8;
+const LABEL_CHAR_WIDTH = 8;
 
 // Where a vector's label goes: `pad` beyond its tip, along it, plus half the text's width
 // along the vector (estimated from `text`), so that the text clears the arrow and the handle

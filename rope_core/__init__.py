@@ -28,7 +28,7 @@ from .attention import (
     softmax_attention,
 )
 from .bounds import long_term_decay_bound, min_base_for_context
-from .config import RopeSpec, from_config, layer_plan
+from .config import RopeSpec, from_config, layer_plan, published_config
 from .frequencies import (
     ROPE_TYPES,
     attention_factor,
@@ -72,6 +72,7 @@ __all__ = [
     "long_term_decay_bound",
     "min_base_for_context",
     "permute_for_half_layout",
+    "published_config",
     "relative_scores",
     "rope_angles",
     "rope_attention",

@@ -648,7 +648,7 @@ _QWEN3_NEXT = dict(name="qwen3-next-80b-a3b", title="Qwen3-Next 80B-A3B", year=2
          rope_layer_types=("full_attention",), rotary_fraction=0.25, base=1e7, context=262144,
          temperature="none",
          source="transformers Qwen3NextConfig (full_attention_interval 4, partial_rotary_factor "
-                "0.25); the published config in tests/fixtures/configs/qwen3-next-80b-a3b.json "
+                "0.25); the published config in rope_core/configs/qwen3-next-80b-a3b.json "
                 "(rope_theta 1e7, head_dim 256), golden-checked against transformers",
          notes="Three Gated DeltaNet layers to one full-attention layer; only the full layers "
                "rotate, and only 64 of their 256 features.")
@@ -732,7 +732,7 @@ FAMILIES = (
                        "compute the frequencies over it",
      "models": "GLM-4.5, MiniMax-M2 (a half), Qwen3-Next and Qwen3.5 (a quarter), Gemma 4's "
                "global layers (a quarter, over the whole head)",
-     "source": "the published configs in tests/fixtures/configs, golden-checked against "
+     "source": "the published configs in rope_core/configs, golden-checked against "
                "transformers; Gemma4Config"},
     {"family": "temperature",
      "what changes for RoPE": "queries are scaled by 1 + beta ln(1 + floor(p / L)), growing "

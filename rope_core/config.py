@@ -26,10 +26,12 @@ warning that says so.
 
 from __future__ import annotations
 
+import json
 import math
 import numbers
 import warnings
 from dataclasses import dataclass, field
+from importlib import resources
 from types import MappingProxyType
 
 import numpy as np
@@ -43,8 +45,8 @@ from .frequencies import (
     _scaling_config,
 )
 
-__all__ = ["MODEL_TYPES", "NO_ROPE_LAYER_TYPES", "RopeConfigWarning", "RopeSpec", "from_config",
-           "layer_plan", "rope_parameters"]
+__all__ = ["MODEL_TYPES", "NO_ROPE_LAYER_TYPES", "PUBLISHED_CONFIGS", "RopeConfigWarning", "RopeSpec",
+           "from_config", "layer_plan", "published_config", "rope_parameters"]
 
 
 class RopeConfigWarning(UserWarning):
@@ -898,3 +900,35 @@ def from_config(config, *, layer_type=None, seq_len=None):
         output_in_half_order=bool(family.get("half_order_out")) and layout == "interleaved",
         seq_len=seq_len,
     )
+
+
+#: The published configs rope_core ships (``rope_core/configs``, sources in its README.md): models
+#: outside the atlas whose RoPE rope_core's tests check against transformers' own classes.
+PUBLISHED_CONFIGS = tuple(sorted(
+    entry.name[: -len(".json")] for entry in resources.files(__package__).joinpath("configs").iterdir()
+    if entry.name.endswith(".json")))
+
+
+def published_config(name):
+    """The RoPE keys of a published model's ``config.json`` that rope_core ships.
+
+    Parameters
+    ----------
+    name : str
+        One of :data:`rope_core.config.PUBLISHED_CONFIGS`, e.g. ``"minimax-m2"``.
+
+    Returns
+    -------
+    dict
+        The config (a new dict on every call), ready for :func:`from_config`.
+
+    Examples
+    --------
+    >>> published_config("minimax-m2")["rotary_dim"]
+    64
+    """
+    if name not in PUBLISHED_CONFIGS:
+        raise ValueError(f"name: {name!r} is not a published config rope_core ships; "
+                         f"it has {list(PUBLISHED_CONFIGS)}")
+    text = resources.files(__package__).joinpath("configs", f"{name}.json").read_text(encoding="utf-8")
+    return json.loads(text)

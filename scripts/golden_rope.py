@@ -85,10 +85,10 @@ ROTARY = {
     "olmo2": ("olmo2", "Olmo2RotaryEmbedding", "rotate_half"),
 }
 
-# Published configs of models that are not in the atlas (tests/fixtures/configs/, sources in
+# Published configs of models that are not in the atlas (rope_core/configs/, sources in
 # its README.md). Model types transformers does not register are built as the type whose code
 # runs them (Kimi K2 ships DeepSeek-V3's modeling code).
-REAL_CONFIGS = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "configs"
+REAL_CONFIGS = Path(__file__).resolve().parent.parent / "rope_core" / "configs"
 TRANSFORMERS_TYPE = {"kimi_k2": "deepseek_v3"}
 
 
@@ -250,7 +250,7 @@ def main():
         config = json.loads(path.read_text())
         record = run(path.stem, config, None, rng)
         cfg = build_config(config)
-        record.update(config=config, source=f"tests/fixtures/configs/{path.name}",
+        record.update(config=config, source=f"rope_core/configs/{path.name}",
                       rope_layers=rope_layers(cfg),
                       head_dim=len(record["cases"][0]["x"][0]))
         records.append(record)
@@ -263,7 +263,7 @@ def main():
         "seed": SEED,
         "note": "inv_freq, attention_scaling, cos/sin and a rotated head from transformers' own "
                 "rotary classes; configs from rope_core.atlas (variants and the published configs "
-                "of tests/fixtures/configs carry their config, and the latter the layers that "
+                "of rope_core/configs carry their config, and the latter the layers that "
                 "apply RoPE by their modeling file's rule)",
         "records": records,
     }

@@ -12,7 +12,7 @@ import pytest
 from rope_core import atlas, from_config
 
 ROOT = Path(__file__).resolve().parent.parent
-CONFIGS = ROOT / "tests" / "fixtures" / "configs"
+CONFIGS = ROOT / "rope_core" / "configs"
 SAVED = ROOT / "tests" / "fixtures" / "saved_by_transformers5"
 
 
@@ -128,6 +128,6 @@ def test_errors_exit_non_zero_with_the_library_message(tmp_path, content, words)
 
 def test_the_readme_shows_what_inspect_prints():
     readme = (ROOT / "README.md").read_text()
-    command = "$ rope-core inspect tests/fixtures/configs/minimax-m2.json\n"
+    command = "$ rope-core inspect rope_core/configs/minimax-m2.json\n"
     shown = readme.split(command)[1].split("```")[0]
-    assert shown == run("inspect", "tests/fixtures/configs/minimax-m2.json").stdout
+    assert shown == run("inspect", "rope_core/configs/minimax-m2.json").stdout

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from rope_core import atlas, from_config
+from rope_core.config import PUBLISHED_CONFIGS
 
 FIXTURE = json.loads((Path(__file__).parent / "fixtures" / "rope_golden.json").read_text())
 RECORDS = FIXTURE["records"]
@@ -97,9 +98,9 @@ REAL = [record for record in RECORDS if "rope_layers" in record]
 
 
 def test_the_published_configs_are_all_recorded():
-    """Every config in tests/fixtures/configs has its record (the 13 published models and the
+    """Every config in rope_core/configs has its record (the 13 published models and the
     two whose config leaves out partial_rotary_factor)."""
-    names = {path.stem for path in (Path(__file__).parent / "fixtures" / "configs").glob("*.json")}
+    names = set(PUBLISHED_CONFIGS)
     assert names == {record["name"] for record in REAL}
     assert len(names) == 15
 
@@ -123,3 +124,13 @@ def test_published_configs_give_transformers_rotary_dim_head_and_rope_layers(rec
     assert list(spec.layers) == record["rope_layers"]
     n_layers = record["config"]["num_hidden_layers"]
     assert sorted(spec.layers + spec.nope_layers) == list(range(n_layers))
+
+
+def test_published_config_returns_a_fresh_copy_and_refuses_an_unknown_name():
+    from rope_core import published_config
+
+    config = published_config("minimax-m2")
+    config["rotary_dim"] = 0
+    assert published_config("minimax-m2")["rotary_dim"] == 64
+    with pytest.raises(ValueError, match="name: 'minimax-m3' is not a published config"):
+        published_config("minimax-m3")

@@ -116,6 +116,17 @@ def test_no_myst_syntax_is_left_in_the_markdown(exported):
             assert not found, f"{source.name}: {what} left as MyST: {found.group(0)!r}"
 
 
+def test_no_code_cell_reads_a_file_of_the_repository(exported):
+    """Colab has rope_core and nothing else of the repository: a chapter that opened
+    ``../tests/...`` would stop there. Data the chapters need ships inside rope_core."""
+    relative = re.compile(r"""["'](\.\.?/[^"']*)["']""")
+    for source in _notebook_sources():
+        notebook = nbformat.read(exported / f"{source.stem}.ipynb", as_version=4)
+        code = "\n".join(cell.source for cell in notebook.cells[1:] if cell.cell_type == "code")
+        found = relative.search(code)
+        assert not found, f"{source.name} reads {found.group(1)}, which is not in rope_core"
+
+
 def test_included_code_is_inlined_as_the_code_itself(exported):
     import ast
 

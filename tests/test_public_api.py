@@ -29,7 +29,8 @@ EXPECTED_PUBLIC_API = {
     "cos_sin_tables", "default_inverse_frequencies", "from_config",
     "half_to_interleaved", "interleaved_to_half", "interleaved_to_half_permutation",
     "inverse_frequencies", "layer_plan", "linear_attention_with_rope", "long_term_decay_bound",
-    "min_base_for_context", "permute_for_half_layout", "relative_scores", "rope_angles",
+    "min_base_for_context", "permute_for_half_layout", "published_config", "relative_scores",
+    "rope_angles",
     "rope_attention", "rope_matrix", "rotate_2d", "rotate_every_two", "rotate_half",
     "rotation_matrix", "softmax_attention", "wavelengths", "yarn_correction_range", "yarn_ramp",
 }

@@ -167,6 +167,10 @@ def build(root: Path = ROOT) -> subprocess.CompletedProcess:
     result.stdout = executed.stdout + result.stdout
     if result.returncode == 0:
         print("built strictly (no warning, no failing cell) into _build/html")
+    else:
+        # Sphinx keeps what it read even when a warning fails the build, and would not read an
+        # unchanged page again: the next build would pass without showing that warning.
+        shutil.rmtree(root / "_build" / ".doctrees", ignore_errors=True)
     return result
 
 

@@ -41,7 +41,8 @@ HIDDEN_CLASSES = {"dropdown", "toggle-hidden", "tag_print-only"}  # tag_print-on
 
 def chapter_pages(html: Path) -> list[Path]:
     """The built chapter pages (``book/NN-*.html``), in file order."""
-    return sorted((html / "book").glob("[0-9][0-9]-*.html"))
+    return sorted(path for path in (html / "book").glob("[0-9][0-9]-*.html")
+                  if 'http-equiv="refresh"' not in path.read_text(encoding="utf-8")[:600])
 
 
 def is_hidden(element) -> bool:

@@ -67,3 +67,18 @@ def test_chapter_has_the_book_shape(path):
     )
     assert "{literalinclude}" in text or "getsource" in text, "a chapter shows rope_core code"
     assert "pip install" not in text.replace("`pip install", ""), "no install cells in chapters"
+
+
+def test_chapter_files_are_named_by_their_number_in_the_book():
+    # The numbered parts of _toc.yml number the chapters 1, 2, ... in order across parts;
+    # a file named "NN-..." is chapter NN, so "see book/09-..." lands on chapter 9.
+    import yaml
+
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    numbered = [c["file"] for part in toc["parts"] if part.get("numbered") for c in part["chapters"]]
+    named = [f"{n:02d}-" for n in range(1, len(numbered) + 1)]
+    wrong = [(file, prefix) for file, prefix in zip(numbered, named)
+             if not file.rsplit("/", 1)[-1].startswith(prefix)]
+    assert not wrong, f"chapter files whose name does not start with their number: {wrong}"
+    unnumbered = [p.name for p in BOOK.glob("[0-9][0-9]-*.md") if f"book/{p.stem}" not in numbered]
+    assert not unnumbered, f"numbered file names outside the numbered parts of _toc.yml: {unnumbered}"

@@ -109,7 +109,7 @@ def test_no_visible_code_line_is_wider_than_a_code_box(counts):
 ASCII_MATHS = re.compile(r"\b(theta|alpha|beta|omega|epsilon|lambda|phi|pi|sqrt|conj)\b|\^T\b"
                          r"|\b(?!W_[qkvo]\b)[A-Za-z]_(\{|[0-9a-z]\b)|<[A-Za-z]|\w - \w")
 MATHS_PAGES = ["index", "rope-in-15-minutes", "01-why-positions", "02-rotations", "03-complex-form",
-               "04-deriving-rope", "05-d-dimensions", "06-computing-fast", "07-relative-position"]
+               "04-deriving-rope", "05-d-dimensions", "07-computing-fast", "06-relative-position"]
 
 
 def claim_statements(html: str) -> list[str]:

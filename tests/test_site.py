@@ -229,7 +229,7 @@ def test_chapter_list_and_outline_open_with_a_tap(width, built_book, book_server
 def test_code_cells_show_88_columns(width, built_book, book_server, chromium):
     """Chapters keep code within 88 columns; the article must show them without scrolling."""
     context, page, _ = open_page(chromium, viewport={"width": width, "height": 900})
-    goto(page, f"{book_server}/book/06-computing-fast.html")
+    goto(page, f"{book_server}/book/07-computing-fast.html")
     columns = page.evaluate(
         """() => { const pre = document.querySelector('div.cell_input pre');
                    const probe = document.createElement('span'); probe.textContent = 'x'.repeat(100);
@@ -554,7 +554,7 @@ def test_cut_style_sheets_draw_every_element_as_the_originals(built_book, book_s
     same."""
     from _browser import PHONE
 
-    pages = ["book/02-rotations.html", "book/13-pitfalls.html", "book/appendix-api.html",
+    pages = ["book/02-rotations.html", "book/14-pitfalls.html", "book/appendix-api.html",
              "index.html", "search.html?q=rotation", "genindex.html"]
     limit = 4000  # elements per state (appendix-api has 14 000, all of a few kinds)
     differences = []

@@ -8,7 +8,7 @@ from _browser import goto
 from rope_core.widgets import TrainedModelExplorer
 
 pytestmark = [pytest.mark.book, pytest.mark.browser]
-PAGE = "book/15-train-a-tiny-model.html"
+PAGE = "book/11-train-a-tiny-model.html"
 
 
 @pytest.fixture

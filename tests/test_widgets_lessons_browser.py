@@ -282,7 +282,7 @@ def chapter_widget(chromium, url, path, readout):
 
 
 def test_chapter_7_quotes_the_relative_widget_numbers(chromium, book_server):
-    with chapter_widget(chromium, book_server, "07-relative-position.html", "reference") as (page, root, prose):
+    with chapter_widget(chromium, book_server, "06-relative-position.html", "reference") as (page, root, prose):
         values = {name: int(root.locator(f'input[data-name="{name}"]').input_value()) for name in ("m", "n", "shift")}
         # "at position m = 2 ... n = 7 ... shifted by Δ = 9"
         for name, symbol in (("m", "m"), ("n", "n"), ("shift", "Δ")):

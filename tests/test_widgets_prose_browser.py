@@ -92,11 +92,11 @@ def test_chapter_5_clocks_and_matrix_prose(chromium, book_server):
 
 
 def test_chapter_6_layout_prose(chromium, book_server):
-    prose = prose_before("06-computing-fast.md", "LayoutExplorer")
+    prose = prose_before("07-computing-fast.md", "LayoutExplorer")
     sample = re.search(r"\$x = \(1, 2, \\dots, (\d+)\)\$", prose)
     peak = re.search(r"peaks at \$n - m = (-?\d+)\$", prose)
     assert sample and peak, prose
-    context, page, log = open_book_page(chromium, book_server, "06-computing-fast.md")
+    context, page, log = open_book_page(chromium, book_server, "07-computing-fast.md")
     try:
         root = page.locator(".rope-w", has=page.locator('input[data-name="wrong"]'))
         values = root.locator('text[data-value-of^="interleaved "]').evaluate_all("(ts) => ts.map((t) => Number(t.dataset.value))")

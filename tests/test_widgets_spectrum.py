@@ -206,7 +206,7 @@ def test_chapter_5_matrix_figure_is_the_widget_at_its_first_and_last_position():
 def test_chapter_6_layout_figure_says_what_it_draws():
     widget = W.LayoutExplorer()
     dim, pair = widget.data["dims"][widget.dim_index], widget.pair
-    fig, caption, alt, tags = draw_figure("06-computing-fast.md", "fig-ch06-layouts")
+    fig, caption, alt, tags = draw_figure("07-computing-fast.md", "fig-ch06-layouts")
     assert "print-only" in tags and f"for $d = {dim}$" in caption and f"pair {pair} is features" in caption
     (ax,) = fig.axes
     texts = {t.get_gid(): t.get_text().replace("\u2212", "minus ") for t in ax.texts if t.get_gid()}

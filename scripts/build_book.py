@@ -7,8 +7,8 @@ key; when the key differs from the one the cache was made with, the execution ca
 doctrees are dropped, so every page is executed again and re-read. Then jupyter-cache (the
 library MyST-NB caches with) executes the pages that have no cached execution, on every core
 (its ``local-parallel`` executor, the same as ``jcache project execute``), and the strict build
-(warnings are errors) writes ``_build/html``. The pages are the notebooks of ``_toc.yml``, as
-sphinx-external-toc parses it and MyST-NB recognises them (:func:`book_notebooks`).
+(warnings are errors) writes ``_build/html``. The pages executed are the notebooks of
+``_toc.yml`` in reading order (``book_pages.notebooks``, the one list of the book's pages).
 
 A plain ``pytest`` builds through here too (``tests/conftest.py``), so editing a widget's JS
 and running the tests rebuilds the pages with the new JS: no stale page can pass.
@@ -30,9 +30,8 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
+import book_pages
 import yaml
-from myst_nb.core.read import is_myst_markdown_notebook
-from sphinx_external_toc.parsing import parse_toc_yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 BUILD = ROOT / "_build"
@@ -47,12 +46,6 @@ BANNER = re.compile(
     r"|Finished generating HTML|Your book's HTML pages|You can look at your book|Or paste this line"
     r"|    _build/html/|    file://)"
 )
-
-
-def book_notebooks(root: Path = ROOT) -> list[Path]:
-    """The MyST-markdown notebooks among the pages of ``_toc.yml``, in reading order."""
-    pages = (root / f"{docname}.md" for docname in parse_toc_yaml(str(root / "_toc.yml")))
-    return [page for page in pages if page.exists() and is_myst_markdown_notebook(page.read_text())]
 
 
 def execute_timeout(root: Path = ROOT) -> int:
@@ -135,7 +128,7 @@ def execute_pages(root: Path = ROOT) -> int:
     from jupyter_cache.executors import load_executor
 
     cache = get_cache(str(root / "_build" / ".jupyter_cache"))
-    pages = [str(page) for page in book_notebooks(root)]
+    pages = [str(page) for page in book_pages.notebooks(root)]
     for record in cache.list_project_records():
         if record.uri not in pages:
             cache.remove_nb_from_project(record.pk)

@@ -84,8 +84,8 @@ test: need-npm $(VENV)/.installed vendor  ## set up, then run every test (unit, 
 	$(MAKE) --no-print-directory lint
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
-unit: $(VENV)/.installed  ## the fast unit tests: rope_core's maths and the pages' sources
-	$(BIN)/python -m pytest -q -m "not chapters and not book and not browser and not lab"
+unit: $(VENV)/.installed  ## the fast unit tests: rope_core's maths and the pages' sources (no `slow` training tests)
+	$(BIN)/python -m pytest -q -m "not chapters and not book and not browser and not lab and not slow"
 
 lint: $(VENV)/.installed  ## ruff on the whole tree (rules in pyproject.toml)
 	$(BIN)/ruff check --quiet .

@@ -1,8 +1,12 @@
-"""The command line, end to end: ``python -m rope_core`` run as a subprocess on real configs."""
+"""The command line on real configs: ``rope_core.__main__.main`` called in this process (as fast
+as a function call), and once as ``python -m rope_core`` in a subprocess, as a shell runs it."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -10,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from rope_core import atlas, from_config
+from rope_core.__main__ import main
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIGS = ROOT / "rope_core" / "configs"
@@ -17,6 +22,21 @@ SAVED = ROOT / "tests" / "fixtures" / "saved_by_transformers5"
 
 
 def run(*args):
+    """``rope-core *args`` from the repository root, in this process: exit code, stdout, stderr."""
+    stdout, stderr, cwd = io.StringIO(), io.StringIO(), os.getcwd()
+    os.chdir(ROOT)  # the paths in the tests are relative to the root, as in the README
+    try:
+        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+            try:
+                code = main([str(arg) for arg in args])
+            except SystemExit as exit_:  # argparse's usage errors
+                code = exit_.code
+    finally:
+        os.chdir(cwd)
+    return subprocess.CompletedProcess(["rope-core", *args], code, stdout.getvalue(), stderr.getvalue())
+
+
+def run_as_program(*args):
     return subprocess.run([sys.executable, "-m", "rope_core", *map(str, args)], capture_output=True,
                           text=True, cwd=ROOT, timeout=120)
 
@@ -130,4 +150,4 @@ def test_the_readme_shows_what_inspect_prints():
     readme = (ROOT / "README.md").read_text()
     command = "$ rope-core inspect rope_core/configs/minimax-m2.json\n"
     shown = readme.split(command)[1].split("```")[0]
-    assert shown == run("inspect", "rope_core/configs/minimax-m2.json").stdout
+    assert shown == run_as_program("inspect", "rope_core/configs/minimax-m2.json").stdout

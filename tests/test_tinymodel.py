@@ -119,6 +119,7 @@ def test_bad_configs_are_refused_with_their_name():
         induction_batch(np.random.default_rng(0), 2, 8, 9, vocab=8)
 
 
+@pytest.mark.slow
 def test_tiny_training_rope_learns_the_induction_task_and_nope_does_not():
     # About 10 s of one core per run; measured on seeds 0 and 1: RoPE 0.68 / 0.64, NoPE 0.22 / 0.28
     # (RoPE needs a previous-token head, which NoPE cannot build robustly).
@@ -170,6 +171,7 @@ def test_results_schema(results):
         assert np.all(np.isfinite(metric)), run_id
 
 
+@pytest.mark.slow
 def test_committed_checkpoint_reproduces_the_committed_numbers(results):
     # Every committed checkpoint whose run is committed (the base-10 000 one always is).
     for base in experiments.BASES:

@@ -10,6 +10,10 @@ library MyST-NB caches with) executes the pages that have no cached execution, o
 (warnings are errors) writes ``_build/html``. The pages executed are the notebooks of
 ``_toc.yml`` in reading order (``book_pages.notebooks``, the one list of the book's pages).
 
+What the kernels print goes to ``_build/execute.log``, not the terminal. A page whose kernel
+failed (parallel kernels can draw the same port: ``ZMQError: Address already in use``) is
+executed again on its own, silently; a cell that fails is shown once, and the build stops.
+
 A plain ``pytest`` builds through here too (``tests/conftest.py``), so editing a widget's JS
 and running the tests rebuilds the pages with the new JS: no stale page can pass.
 
@@ -19,9 +23,11 @@ Usage: python scripts/build_book.py [--key | --execute]   (--key: print the cach
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
 import logging
+import multiprocessing
 import os
 import re
 import shutil
@@ -115,18 +121,89 @@ def run_quietly(command: list[str], root: Path = ROOT) -> subprocess.CompletedPr
     return subprocess.CompletedProcess(command, process.returncode, "".join(lines), "")
 
 
-def execute_pages(root: Path = ROOT) -> int:
+@contextlib.contextmanager
+def output_to(log_path: Path):
+    """Send everything this process and its children print into ``log_path``.
+
+    File descriptors 1 and 2 are pointed at the file, so that the kernels the executors start
+    (they inherit them) write there; ``sys.stdout`` and ``sys.stderr`` too, for Python code
+    that holds its own stream objects; and the handlers multiprocessing's logger gains while
+    running (its worker pool logs to stderr) are removed afterwards, with their stream.
+    """
+    mp_logger = multiprocessing.get_logger()
+    handlers = list(mp_logger.handlers)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = os.dup(1), os.dup(2)
+    with open(log_path, "a", encoding="utf-8") as log:
+        os.dup2(log.fileno(), 1)
+        os.dup2(log.fileno(), 2)
+        try:
+            with contextlib.redirect_stdout(log), contextlib.redirect_stderr(log):
+                yield
+        finally:
+            log.flush()
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
+            os.close(saved[0])
+            os.close(saved[1])
+            mp_logger.handlers[:] = handlers
+
+
+class _LogStream:
+    """A stream that writes to whatever ``sys.stderr`` is at the time of writing."""
+
+    def write(self, text):
+        return sys.stderr.write(text)
+
+    def flush(self):
+        sys.stderr.flush()
+
+
+# What nbclient says about a failing cell (the cell's code and its traceback), without the
+# executor's own call stack that the stored traceback starts with.
+CELL_ERROR = re.compile(r"^\S*Cell(?:Execution|Timeout)Error: ", re.MULTILINE)
+
+
+def cell_error(traceback: str | None) -> str:
+    """The readable part of a page's stored traceback: the failing cell and its error."""
+    parts = CELL_ERROR.split(traceback or "", maxsplit=1)
+    return parts[-1].strip() or "(no traceback stored)"
+
+
+def execute_pages(root: Path = ROOT, retries: int = 1) -> int:
     """Execute the uncached notebooks into MyST-NB's cache with jupyter-cache, on every core.
 
-    The project (jupyter-cache's list of notebooks to keep executed) is the TOC's notebooks,
-    read with MyST-NB's reader plugin (``myst_nb_md``, the reader the build's cache lookups
-    use); a page taken out of the book leaves the project. jupyter-cache's ``local-parallel``
-    executor then runs every page whose code has no cached execution. A page that fails stays
-    uncached, so the strict build executes it again and fails with its traceback.
+    The project (jupyter-cache's list of notebooks to keep executed) is the TOC's notebooks;
+    a page taken out of the book leaves the project. jupyter-cache's ``local-parallel``
+    executor runs every page whose code has no cached execution, with the kernels' and the
+    executor's output in ``_build/execute.log``.
+
+    Two kinds of failure are told apart. A page whose *kernel* failed (it could not start,
+    e.g. two kernels started side by side drew the same port, or it died) says nothing about
+    the page: it is executed again on its own, up to ``retries`` times, and only the log
+    records it. A page whose *cell* raised an error (or timed out) is a real failure: the
+    cell and its error are printed once, and the build stops (exit status 1) instead of
+    executing the page a second time in the strict build.
+
+    Parameters
+    ----------
+    root : pathlib.Path
+        The repository root (``_toc.yml``, ``_config.yml``; the cache goes in ``_build``).
+    retries : int
+        How many more times a page whose kernel failed is executed, one page at a time.
+
+    Returns
+    -------
+    int
+        0 if every page is executed and cached, 1 otherwise.
     """
     from jupyter_cache import get_cache
     from jupyter_cache.executors import load_executor
 
+    if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
+        raise ValueError(f"retries: expected a whole number >= 0, got {retries!r}")
+    root = Path(root)
     cache = get_cache(str(root / "_build" / ".jupyter_cache"))
     pages = [str(page) for page in book_pages.notebooks(root)]
     for record in cache.list_project_records():
@@ -134,17 +211,36 @@ def execute_pages(root: Path = ROOT) -> int:
             cache.remove_nb_from_project(record.pk)
     for page in pages:
         cache.add_nb_to_project(page, read_data={"name": "myst_nb_md", "type": "plugin"})
+    log_path = root / "_build" / "execute.log"
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    log_path.write_text("")
     logger = logging.getLogger("jupyter-cache")
-    logger.addHandler(logging.StreamHandler(sys.stdout))
+    logger.handlers[:] = [logging.StreamHandler(_LogStream())]  # the log file, inside output_to
     logger.setLevel(logging.WARNING)
-    result = load_executor("local-parallel", cache, logger=logger).run_and_cache(
-        timeout=execute_timeout(root), allow_errors=False)
-    ran = result.all()
+    timeout = execute_timeout(root)
+
+    with output_to(log_path):
+        result = load_executor("local-parallel", cache, logger=logger).run_and_cache(
+            timeout=timeout, allow_errors=False)
+    ran, failed_cells, kernel_failed = result.all(), list(result.excepted), list(result.errored)
+    for _ in range(retries):
+        if not kernel_failed:
+            break
+        with output_to(log_path):  # one at a time: no kernels racing for ports
+            again = load_executor("local-serial", cache, logger=logger).run_and_cache(
+                filter_uris=kernel_failed, timeout=timeout, allow_errors=False)
+        failed_cells += again.excepted
+        kernel_failed = list(again.errored)
+
     print(f"executed {len(ran)} of {len(pages)} pages on every core (the others were cached)" if ran
           else "every page is already executed and cached")
-    for path in result.excepted + result.errored:
-        print(f"  FAILED {Path(path).relative_to(root)} (the strict build shows the traceback)")
-    return 0
+    for uri in failed_cells:
+        print(f"\nFAILED {Path(uri).relative_to(root)}: a cell raised an error\n"
+              f"{cell_error(cache.get_project_record(uri).traceback)}\n")
+    for uri in kernel_failed:
+        print(f"\nFAILED {Path(uri).relative_to(root)}: its kernel failed {retries + 1} times "
+              f"(not a cell of the page); what it printed is in {log_path.relative_to(root)}\n")
+    return 1 if failed_cells or kernel_failed else 0
 
 
 def build(root: Path = ROOT) -> subprocess.CompletedProcess:

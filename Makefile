@@ -28,26 +28,27 @@ $(BIN)/python:
 	@echo "Creating $(VENV) (first run only)"
 	@$(PYTHON) -m venv $(VENV)
 
-# Installs the exact versions of requirements.lock (`make lock` updates it from the ranges in
-# requirements*.txt); re-installs when the lock or the package metadata change. The installer
-# is uv (pinned here, put into the venv by the venv's own pip): it installs the lock in about
-# 15 s where pip takes about 35 s. It compiles the bytecode at install, as pip does: where
-# PYTHONDONTWRITEBYTECODE is set, every kernel would otherwise compile NumPy & co. again.
+# Installs the exact versions of requirements.lock (`make lock` makes it from the extras book,
+# lab and test of pyproject.toml, the one place requirements are declared); re-installs when
+# the lock or the package metadata change. The installer is uv (pinned here, put into the
+# venv by the venv's own pip): it installs the lock in about 15 s where pip takes about 35 s.
+# It compiles the bytecode at install, as pip does: where PYTHONDONTWRITEBYTECODE is set,
+# every kernel would otherwise compile NumPy & co. again.
 UV_VERSION := 0.13.9
-$(VENV)/.installed: $(BIN)/python requirements.lock pyproject.toml
-	@echo "Installing the Python packages of requirements.lock into $(VENV)"
+LOCKED_EXTRAS := --extra book --extra lab --extra test
+$(BIN)/uv: $(BIN)/python
 	@$(BIN)/python -m pip install -q "uv==$(UV_VERSION)" $(PIP_QUIET)
+
+$(VENV)/.installed: $(BIN)/uv requirements.lock pyproject.toml
+	@echo "Installing the Python packages of requirements.lock into $(VENV)"
 	@$(BIN)/uv pip install -q --compile-bytecode --python $(BIN)/python -r requirements.lock
 	@$(BIN)/uv pip install -q --python $(BIN)/python --no-deps -e .
 	@touch $@
 
-# pip-tools lives in a venv of its own, so that it never changes what the book runs with.
-lock:  ## re-pin requirements.lock to the newest versions the ranges in requirements*.txt allow
-	@test -x .venv-lock/bin/pip-compile || { $(PYTHON) -m venv .venv-lock && \
-	  .venv-lock/bin/python -m pip install -q "pip-tools>=7.4,<8" $(PIP_QUIET); }
-	.venv-lock/bin/pip-compile -q --upgrade --strip-extras --allow-unsafe --no-emit-index-url \
-	  --no-emit-find-links -o requirements.lock requirements-dev.txt $(PIP_QUIET)
-	@sed -i 's/^#    pip-compile .*/#    make lock   (pip-compile from requirements-dev.txt; see the Makefile)/' requirements.lock
+# The lock is for Python 3.11, the version CI and Binder run (runtime.txt for Binder).
+lock: $(BIN)/uv  ## re-pin requirements.lock to the newest versions pyproject.toml's ranges allow
+	$(BIN)/uv pip compile -q --upgrade --python-version 3.11 $(LOCKED_EXTRAS) \
+	  --custom-compile-command "make lock" -o requirements.lock pyproject.toml
 
 venv: $(VENV)/.installed  ## create .venv with everything the book, notebooks and tests need
 
@@ -66,7 +67,7 @@ vendor: book/_vendor/static/rope-vendor/.stamp  ## check the pinned JS tools: Ma
 # changed, executes the pages on every core, then builds strictly (a warning is an error).
 # Checked first, so that a machine without npm hears it before minutes of pip installs.
 need-npm:
-	@command -v npm >/dev/null || { echo "make book needs npm (Node.js >= 18) for the book's JavaScript:" \
+	@command -v npm >/dev/null || { echo "make book needs npm (Node.js 22 or newer, a supported LTS) for the book's JavaScript:" \
 	  "install it first, e.g. 'apt-get install nodejs npm'" >&2; exit 1; }
 
 book: need-npm $(VENV)/.installed vendor  ## build the HTML book into _build/html

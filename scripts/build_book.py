@@ -71,9 +71,8 @@ def cache_key(root: Path = ROOT) -> str:
     for path in sorted((root / "rope_core").rglob("*")):
         if path.is_file() and "__pycache__" not in path.parts:
             add(str(path.relative_to(root)), path.read_bytes())
-    for name in ("requirements.txt", "requirements-dev.txt", "requirements.lock"):
-        if (root / name).exists():
-            add(name, (root / name).read_bytes())
+    if (root / "requirements.lock").exists():
+        add("requirements.lock", (root / "requirements.lock").read_bytes())
     installed = sorted(
         f"{dist.metadata['Name']}=={dist.version}".lower()
         for dist in metadata.distributions()

@@ -1,7 +1,7 @@
-"""requirements.lock agrees with the ranges it was made from (`make lock` re-makes it).
+"""requirements.lock agrees with the ranges of pyproject.toml it was made from (`make lock`).
 
-The venv installs the lock only (Makefile), so a range edited in requirements*.txt or
-pyproject.toml without `make lock` would silently not be what the book and tests run with.
+pyproject.toml is the one place requirements are declared; the venv, Binder and CI install the
+lock only, so a range edited without `make lock` would silently not be what they run with.
 """
 
 from __future__ import annotations
@@ -16,39 +16,37 @@ from packaging.utils import canonicalize_name
 from packaging.version import Version
 
 ROOT = Path(__file__).resolve().parents[1]
-RANGE_FILES = ("requirements.txt", "requirements-dev.txt")
-
-
-def read_requirements(path: Path) -> list[tuple[str, Requirement]]:
-    """``(where, requirement)`` for each requirement line of a pip requirements file."""
-    found = []
-    for number, raw in enumerate(path.read_text().splitlines(), 1):
-        line = raw.split(" #", 1)[0].strip()
-        if not line or line.startswith("#") or line.startswith("-r ") or line.startswith("-e ") or line == ".":
-            continue
-        found.append((f"{path.name}:{number}", Requirement(line)))
-    return found
+# The extras `make lock` pins (the Makefile's LOCKED_EXTRAS); the others (goldens) are not locked.
+LOCKED_EXTRAS = ("book", "lab", "test")
 
 
 def project_requirements(path: Path) -> list[tuple[str, Requirement]]:
-    """The dependencies and optional dependencies of pyproject.toml."""
+    """The dependencies and locked extras of pyproject.toml, without the project itself."""
     project = tomllib.loads(path.read_text())["project"]
     found = [(f"{path.name} dependencies", Requirement(r)) for r in project.get("dependencies", [])]
-    for extra, requirements in project.get("optional-dependencies", {}).items():
-        found += [(f"{path.name} [{extra}]", Requirement(r)) for r in requirements]
+    extras = project.get("optional-dependencies", {})
+    wanted, todo = set(), list(LOCKED_EXTRAS)
+    while todo:  # an extra may ask for others: "rope-core[plots,widgets]"
+        extra = todo.pop()
+        if extra in wanted:
+            continue
+        wanted.add(extra)
+        for text in extras[extra]:
+            requirement = Requirement(text)
+            if canonicalize_name(requirement.name) == canonicalize_name(project["name"]):
+                todo.extend(requirement.extras)
+            else:
+                found.append((f"{path.name} [{extra}]", requirement))
     return found
 
 
 def ranges(root: Path = ROOT) -> list[tuple[str, Requirement]]:
-    found = []
-    for name in RANGE_FILES:
-        found += read_requirements(root / name)
-    found += project_requirements(root / "pyproject.toml")
+    found = project_requirements(root / "pyproject.toml")
     return [(where, req) for where, req in found if req.marker is None or req.marker.evaluate()]
 
 
 def read_lock(path: Path) -> tuple[dict[str, Version], dict[str, str]]:
-    """``({name: pinned version}, {name: its "via" annotation})`` of a pip-compile lock."""
+    """``({name: pinned version}, {name: its "via" annotation})`` of a ``uv pip compile`` lock."""
     pins, via, current = {}, {}, None
     for raw in path.read_text().splitlines():
         if raw.startswith("#") or not raw.strip():
@@ -77,10 +75,9 @@ def disagreements(root: Path = ROOT) -> list[str]:
         elif not requirement.specifier.contains(pins[name], prereleases=True):
             problems.append(f"{where}: {requirement} but requirements.lock pins {name}=={pins[name]}")
     for name, annotation in via.items():
-        direct = re.search(r"-r (requirements[\w.-]*\.txt)", annotation)
-        only_direct = annotation.strip().startswith("via -r") and "\n" not in annotation.strip()
-        if direct and only_direct and name not in wanted:
-            problems.append(f"requirements.lock pins {name} for {direct[1]}, which no longer asks for it")
+        only_direct = annotation.strip() == "via rope-core (pyproject.toml)"
+        if only_direct and name not in wanted:
+            problems.append(f"requirements.lock pins {name} for pyproject.toml, which no longer asks for it")
     return problems
 
 
@@ -91,16 +88,16 @@ def test_every_requirement_is_pinned_within_its_range():
 
 @pytest.mark.parametrize("edit, expected", [
     # A range moved past the pin (numpy pinned 2.x: ask for numpy 3).
-    (("requirements.txt", "numpy>=1.26,<3", "numpy>=3,<4"), "but requirements.lock pins numpy=="),
+    (("pyproject.toml", '"numpy>=1.26,<3"', '"numpy>=3,<4"'), "but requirements.lock pins numpy=="),
     # A new requirement that was never locked.
-    (("requirements-dev.txt", "pytest>=8,<10", "pytest>=8,<10\nhypofuzz>=24"), "hypofuzz>=24 is not pinned"),
-    # An extra in pyproject.toml moved past the pin.
+    (("pyproject.toml", '"pytest>=8,<10",', '"pytest>=8,<10", "hypofuzz>=24",'), "hypofuzz>=24 is not pinned"),
+    # An extra reached through another one ([book] asks for [plots]) moved past the pin.
     (("pyproject.toml", 'plots = ["matplotlib>=3.8,<4"]', 'plots = ["matplotlib>=4"]'), "[plots]: matplotlib>=4"),
     # A requirement removed from the ranges but still locked for it.
-    (("requirements-dev.txt", "ruff>=0.15,<0.18\n", ""), "requirements.lock pins ruff for requirements-dev.txt"),
+    (("pyproject.toml", '    "ruff>=0.15,<0.18",\n', ""), "requirements.lock pins ruff for pyproject.toml"),
 ])
 def test_an_edit_without_make_lock_is_caught(tmp_path, edit, expected):
-    for name in (*RANGE_FILES, "pyproject.toml", "requirements.lock"):
+    for name in ("pyproject.toml", "requirements.lock"):
         (tmp_path / name).write_text((ROOT / name).read_text())
     name, old, new = edit
     text = (tmp_path / name).read_text()
@@ -108,3 +105,10 @@ def test_an_edit_without_make_lock_is_caught(tmp_path, edit, expected):
     (tmp_path / name).write_text(text.replace(old, new))
     problems = disagreements(tmp_path)
     assert any(expected in problem for problem in problems), problems
+
+
+def test_the_makefile_locks_the_extras_checked_here():
+    makefile = (ROOT / "Makefile").read_text()
+    line = re.search(r"^LOCKED_EXTRAS := (.*)$", makefile, re.MULTILINE)
+    assert line, "Makefile: no LOCKED_EXTRAS line"
+    assert tuple(re.findall(r"--extra (\S+)", line[1])) == LOCKED_EXTRAS

@@ -3,8 +3,8 @@
 The chapters are MyST-markdown files, which Colab cannot open. The publishing workflow
 pushes ``.ipynb`` copies of them (``make notebooks``) to the ``notebooks`` branch; this
 extension rewrites the theme's Colab link from ``blob/<branch>/book/NAME.md`` to
-``blob/notebooks/book/NAME.ipynb``. Binder keeps the markdown file: jupytext, listed in
-``requirements.txt``, opens it as a notebook there.
+``blob/notebooks/book/NAME.ipynb``. Binder keeps the markdown file: jupytext, pinned in
+``requirements.lock`` (which Binder installs), opens it as a notebook there.
 """
 
 from __future__ import annotations

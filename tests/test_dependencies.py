@@ -1,0 +1,125 @@
+"""Every import of the project's Python is declared in pyproject.toml.
+
+A module imported by rope_core, the book's extensions, the scripts, the benchmarks, the tests
+or a chapter's code cells must come from the standard library, from this repository, or from
+a distribution that pyproject.toml names (in its dependencies or one of its extras). Without
+this, a package that arrives only as a dependency of another (PyYAML through Jupyter Book,
+fonttools through matplotlib) would break the day that other package drops it.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import sys
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+import tomllib
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
+ROOT = Path(__file__).resolve().parents[1]
+PYTHON_FOLDERS = ("rope_core", "book/_ext", "scripts", "benchmarks", "tests")
+# Import lines inside a chapter's ```{code-cell} blocks.
+CELL = re.compile(r"^```\{code-cell\}[^\n]*\n(.*?)^```", re.MULTILINE | re.DOTALL)
+
+
+def python_files(root: Path = ROOT) -> list[Path]:
+    files = [path for folder in PYTHON_FOLDERS for path in sorted((root / folder).rglob("*.py"))]
+    return [root / "conftest.py", *files]
+
+
+def imported_modules(source: str) -> set[str]:
+    """Top-level names of the absolute imports in ``source`` (also those inside functions)."""
+    names = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def chapter_modules(path: Path) -> set[str]:
+    """Top-level modules imported by the code cells of a MyST page."""
+    names = set()
+    for cell in CELL.findall(path.read_text(encoding="utf-8")):
+        # Cell options (":tags:"), IPython magics and shell escapes are not Python.
+        code = "\n".join(line for line in cell.splitlines()
+                         if not line.lstrip().startswith(("%", "!", ":")))
+        try:
+            names |= imported_modules(code)
+        except SyntaxError:  # IPython syntax elsewhere in the cell: read the import lines alone
+            names |= set(re.findall(r"^\s*(?:from|import)\s+(\w+)", code, re.MULTILINE))
+    return names
+
+
+def imports(root: Path = ROOT) -> dict[str, set[str]]:
+    """``{top-level module: {files importing it}}`` over the project's code and chapters."""
+    found: dict[str, set[str]] = {}
+    modules = [(path, imported_modules(path.read_text(encoding="utf-8")))
+               for path in python_files(root)]
+    modules += [(path, chapter_modules(path)) for path in sorted((root / "book").glob("*.md"))]
+    for path, names in modules:
+        for name in names:
+            found.setdefault(name, set()).add(str(path.relative_to(root)))
+    return found
+
+
+def local_modules(root: Path = ROOT) -> set[str]:
+    """Modules this repository provides itself: rope_core and the files next to a script."""
+    return {"rope_core"} | {path.stem for path in python_files(root)}
+
+
+def declared(root: Path = ROOT) -> set[str]:
+    """Canonical names of every distribution pyproject.toml asks for, extras included."""
+    project = tomllib.loads((root / "pyproject.toml").read_text())["project"]
+    texts = list(project.get("dependencies", []))
+    for requirements in project.get("optional-dependencies", {}).values():
+        texts += requirements
+    return {canonicalize_name(Requirement(text).name) for text in texts}
+
+
+def undeclared(root: Path = ROOT) -> list[str]:
+    """``"module (distribution) imported by ..."`` for each import pyproject.toml lacks."""
+    distributions = metadata.packages_distributions()
+    wanted, local = declared(root), local_modules(root)
+    problems = []
+    for module, where in sorted(imports(root).items()):
+        if module in sys.stdlib_module_names or module in local or module == "__future__":
+            continue
+        # Not installed here (e.g. torch for the goldens script): its module name is its name.
+        names = distributions.get(module, [module])
+        if not any(canonicalize_name(name) in wanted for name in names):
+            problems.append(f"{module} ({' or '.join(names)}) imported by {', '.join(sorted(where))}")
+    return problems
+
+
+def test_every_import_is_declared_in_pyproject():
+    problems = undeclared()
+    assert not problems, "declare these in pyproject.toml, then `make lock`:\n" + "\n".join(problems)
+
+
+def test_the_scan_sees_imports_in_every_kind_of_file():
+    found = imports()
+    assert "rope_core/_checks.py" in found["numpy"]          # the library
+    assert "book/_ext/site_assets.py" in found["fontTools"]  # a book extension
+    assert "scripts/build_book.py" in found["jupyter_cache"]  # a script, inside a function
+    assert any(where.startswith("book/0") for where in found["rope_core"])  # a chapter's cell
+
+
+@pytest.mark.parametrize("import_line, module", [
+    ("import yaml", "yaml"),
+    ("from bs4 import BeautifulSoup", "bs4"),
+    ("def f():\n    import requests_oauthlib_for_this_test", "requests_oauthlib_for_this_test"),
+])
+def test_an_undeclared_import_is_caught(tmp_path, import_line, module):
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\ndependencies = ["numpy"]\n')
+    (tmp_path / "conftest.py").write_text("import numpy\n")
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "book").mkdir()
+    (tmp_path / "scripts" / "tool.py").write_text(import_line + "\nimport json\nimport tool\n")
+    problems = undeclared(tmp_path)
+    assert [problem.split(" ")[0] for problem in problems] == [module]

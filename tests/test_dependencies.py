@@ -123,3 +123,48 @@ def test_an_undeclared_import_is_caught(tmp_path, import_line, module):
     (tmp_path / "scripts" / "tool.py").write_text(import_line + "\nimport json\nimport tool\n")
     problems = undeclared(tmp_path)
     assert [problem.split(" ")[0] for problem in problems] == [module]
+
+
+# --- CI runs the core on the floors pyproject.toml declares -----------------------------------
+
+def workflow() -> dict:
+    import yaml
+
+    return yaml.safe_load((ROOT / ".github" / "workflows" / "pages.yml").read_text())
+
+
+def test_ci_runs_the_core_tests_at_the_oldest_python_and_numpy_declared():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    python_floor = re.fullmatch(r">=(\d+\.\d+)", project["requires-python"])[1]
+    numpy_floor = re.search(r"numpy>=([\d.]+)", " ".join(project["dependencies"]))[1]
+    steps = workflow()["jobs"]["oldest"]["steps"]
+    python = next(step["with"]["python-version"] for step in steps if "setup-python" in step.get("uses", ""))
+    commands = "\n".join(step.get("run", "") for step in steps)
+    assert python == python_floor
+    assert re.search(rf'"numpy=={re.escape(numpy_floor)}(\.\d+)?"', commands), commands
+    assert "--no-deps -e ." in commands and "$(python .ci/core_tests.py)" in commands
+
+
+def test_the_core_tests_are_picked_by_what_they_import():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("core_tests", ROOT / ".ci" / "core_tests.py")
+    core_tests = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(core_tests)
+    picked = core_tests.core_paths()
+    assert {"tests/test_apply.py", "tests/test_config.py", "rope_core/apply.py"} <= set(picked)
+    assert not {"tests/test_widgets.py", "tests/test_tinymodel.py", "tests/test_plots_basics.py"} & set(picked)
+
+
+def test_a_deploy_is_never_cancelled_by_the_next_push():
+    document = workflow()
+    assert document["concurrency"]["cancel-in-progress"] == "${{ github.event_name == 'pull_request' }}"
+    for job in ("deploy", "notebooks"):
+        assert document["jobs"][job]["concurrency"]["cancel-in-progress"] is False, job
+
+
+def test_ci_runs_a_supported_node_lts():
+    container = workflow()["jobs"]["test"]["container"]
+    major = int(re.fullmatch(r"node:(\d+)-\w+", container)[1])
+    # Even-numbered releases are the LTS lines; 22 is supported until April 2027.
+    assert major % 2 == 0 and major >= 22, container

@@ -19,7 +19,7 @@ HTML := $(BUILD)/html
 # pip on some machines prints a warning per package about unused local indexes; hide that noise only.
 PIP_QUIET := 2>&1 | { grep -v "^WARNING: Location 'file://" || true; }
 
-.PHONY: help venv vendor book test unit lint check lock need-npm lab serve notebooks bench clean
+.PHONY: help venv vendor book test unit lint lint-js test-js check lock need-npm lab serve notebooks bench clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -91,7 +91,15 @@ unit: $(VENV)/.installed  ## the fast unit tests: rope_core's maths and the page
 lint: $(VENV)/.installed  ## ruff on the whole tree (rules in pyproject.toml)
 	$(BIN)/ruff check --quiet .
 
-check: lint unit  ## what to run before every commit: ruff, then the unit tests
+lint-js: need-npm node_modules/.package-lock.json  ## ESLint on the widgets', the site's and the build's JavaScript (eslint.config.mjs)
+	@npx --no-install eslint --max-warnings=0 .
+
+# The widget modules are ES modules in .js files (the browser loads them as such); Node finds
+# that out itself, and says so once per file: that notice is left out.
+test-js: need-npm  ## node --test: the widgets' pure helpers (tests/js/)
+	@node --disable-warning=MODULE_TYPELESS_PACKAGE_JSON --test --test-reporter=dot tests/js/*.test.mjs
+
+check: lint lint-js test-js unit  ## what to run before every commit: ruff, ESLint, the JS unit tests, then the unit tests
 
 # The book's JupyterLab settings, installed into .venv by the script Binder's postBuild runs too:
 # a double-click on a book/*.md chapter opens it as a notebook (jupytext), its included teaching

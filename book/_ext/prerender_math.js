@@ -42,7 +42,7 @@ function slim(html) {
 // Punctuation that must stay on the line of the inline formula it touches: the browser may
 // break a line on either side of a formula (an inline block), and would start a line with
 // ", why" or end one with "(". The formula and that punctuation go into one unbreakable span.
-const OPENING = /[(\[“‘]+$/;
+const OPENING = /[([“‘]+$/;
 const CLOSING = /^[,.;:!?)\]”’]+/;
 
 // The page with each formula replaced by its rendering (`parts` from extract, `rendered` in

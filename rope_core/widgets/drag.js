@@ -3,7 +3,7 @@
 // are common.js's (fmt3, typeset, player). Imported by rotation_explorer.js and
 // relative_invariance.js. The page computes only elementary 2-D rotations here (cos, sin of one
 // angle); the browser tests check every number it shows against rope_core.
-import { svgEl, slider, fmt3, typeset, player, frame } from "./common.js";
+import { svgEl, fmt3, typeset, player, frame } from "./common.js";
 
 const DRAG_CSS = `
 .rope-w-svg .rope-w-handle { cursor: grab; touch-action: none; outline: none; }

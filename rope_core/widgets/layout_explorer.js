@@ -136,7 +136,7 @@ function render({ model, el }) {
   }
   // The score of a previous-token head against n − m, as trained and (when the toggle is on)
   // through the other layout's code.
-  function drawScores(dim) {
+  function drawScores() {
     const tab = data.tables[state.d], scores = tab.scores;
     const left = 44, right = 390, ytop = 332, ybottom = 454, lo = -1, hi = 1;
     const r = scores.distances, n = r.length;

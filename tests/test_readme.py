@@ -18,3 +18,26 @@ def test_readme_python_examples_run_and_print_what_they_say(capsys):
     assert "llama3 128 half" in printed      # the comment beside from_config's print
     assert "RoPE check passed" in printed    # the comment beside check_rope's print
     assert namespace["rotated"].shape == namespace["queries"].shape == (16, 128)
+
+
+def test_readme_installs_from_the_repository_the_book_and_its_notebooks_name():
+    import yaml
+
+    root = README.parent
+    repository = yaml.safe_load((root / "_config.yml").read_text())["repository"]["url"]
+    text = README.read_text()
+    installs = re.findall(r'pip install "rope-core(?:\[[\w,]+\])? @ git\+(\S+)"', text)
+    assert installs and set(installs) == {repository}, installs
+    assert "<" not in "".join(installs)  # no placeholder left
+
+
+def test_readme_binder_link_opens_a_chapter_of_this_repository():
+    root = README.parent
+    link = re.search(r"\(https://mybinder\.org/v2/gh/([\w.-]+/[\w.-]+)/(\w+)\?urlpath=lab/tree/(\S+?)\)",
+                     README.read_text())
+    assert link, "README: no Binder launch link"
+    import yaml
+
+    repository = yaml.safe_load((root / "_config.yml").read_text())["repository"]
+    assert repository["url"].endswith("/" + link[1]) and repository["branch"] == link[2]
+    assert (root / link[3]).is_file(), link[3]

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from internals import header_buttons
+
 NOTEBOOK_BRANCH = "notebooks"
 
 
@@ -25,7 +27,7 @@ def _rewrite(buttons):
 
 
 def _on_page(app, pagename, templatename, context, doctree):
-    _rewrite(context.get("header_buttons", []))
+    _rewrite(header_buttons(context))
 
 
 def setup(app):

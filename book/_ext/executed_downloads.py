@@ -11,12 +11,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import nbformat
+from internals import execution_cache_path
 from jupyter_cache import get_cache
 
 
 def _fill_from_cache(app, env):
     executed = Path(app.outdir).parent / "jupyter_execute"
-    cache_path = env.mystnb_config.execution_cache_path
+    cache_path = execution_cache_path(env)
     if not executed.is_dir() or not cache_path:
         return []
     cache = get_cache(cache_path)

@@ -44,6 +44,7 @@ import subprocess
 from pathlib import Path
 
 import widget_state
+from internals import add_template_filter
 from sphinx.errors import ExtensionError
 
 SITE = Path(__file__).resolve().parents[1] / "_site"
@@ -193,7 +194,7 @@ _WIDGET_MODULES: dict[str, str] = {}
 def _builder_inited(app):
     if app.builder.format != "html":
         return
-    app.builder.templates.environment.filters["rope_drop_head_scripts"] = _drop_head_scripts
+    add_template_filter(app, "rope_drop_head_scripts", _drop_head_scripts)
     # Before any page is written: the pages' links carry the stylesheet's checksum.
     _WIDGET_MODULES.update(widget_state.write_front_end(app.outdir))
 

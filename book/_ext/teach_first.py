@@ -29,6 +29,7 @@ from pathlib import Path
 
 from docutils import nodes
 from docutils.parsers.rst import directives
+from internals import leave_folding_to_us, nb_element
 from sphinx.directives.code import LiteralInclude
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
@@ -130,7 +131,7 @@ def opens_the_page(cell) -> bool:
 
 
 def _part(cell, element):
-    return next((c for c in cell.children if c.get("nb_element") == element), None)
+    return next((c for c in cell.children if nb_element(c) == element), None)
 
 
 def _is_claim_line(node) -> bool:
@@ -150,7 +151,7 @@ class FoldChecksAndSetup(SphinxPostTransform):
 
     def run(self, **kwargs):
         for cell in list(self.document.findall(nodes.container)):
-            if cell.get("nb_element") != "cell_code":
+            if nb_element(cell) != "cell_code":
                 continue
             tags = set(cell.get("cell_metadata", {}).get("tags", []))
             source = _part(cell, "cell_code_source")
@@ -174,7 +175,7 @@ class FoldChecksAndSetup(SphinxPostTransform):
         if folded_outputs:
             fold.append(nodes.container("", *folded_outputs, classes=["cell_output", "rope-check-output"]))
         cell.remove(source)
-        cell.attributes.pop("hide_mode", None)  # folded here, not again by MyST-NB
+        leave_folding_to_us(cell)  # folded here, not again by MyST-NB
         return fold
 
     def fold_check(self, cell, source, keep_prints):

@@ -1,0 +1,74 @@
+"""The one place the book's extensions touch what their libraries do not document as API.
+
+Sphinx, MyST-NB, sphinx-book-theme and docutils publish an API for extensions (events,
+directives, transforms, ``app.add_*``). A few things the book needs have no such API; each is
+wrapped here in a named function, with the library, the version it was checked on and what
+breaks if it changes, so that an upgrade means reading this file, not every extension.
+``tests/test_private_api.py`` fails when one of these internals is used anywhere else in
+``book/_ext`` or ``scripts``.
+
+Checked on the versions of ``requirements.lock``: Sphinx 7.4.7, MyST-NB 1.4.0,
+sphinx-book-theme 1.2.0 (pydata-sphinx-theme 0.16.1), Jinja2 as Sphinx bundles it.
+"""
+
+from __future__ import annotations
+
+
+def nb_element(node) -> str | None:
+    """Which part of a notebook cell a docutils node is, as MyST-NB marks it.
+
+    MyST-NB 1.4 (``myst_nb/core/render.py``) sets the node attribute ``nb_element`` to
+    ``"cell_code"`` on a code cell's container and to ``"cell_code_source"`` /
+    ``"cell_code_output"`` on its parts. Undocumented; if renamed, ``teach_first`` finds no
+    code cell and folds nothing, without an error.
+
+    Parameters
+    ----------
+    node : docutils.nodes.Node
+        Any node; only elements carry attributes.
+
+    Returns
+    -------
+    str or None
+        The marker, or None for a node MyST-NB did not mark.
+    """
+    return node.get("nb_element") if hasattr(node, "get") else None
+
+
+def leave_folding_to_us(cell) -> None:
+    """Stop MyST-NB from folding a code cell again that an extension has folded itself.
+
+    MyST-NB 1.4 records the ``hide-input``/``hide-output`` tags as the cell attribute
+    ``hide_mode`` and folds those cells in its own post-transform (priority 199).
+    """
+    cell.attributes.pop("hide_mode", None)
+
+
+def execution_cache_path(env) -> str | None:
+    """The folder of MyST-NB's jupyter-cache for this build (``execution_cache_path``).
+
+    MyST-NB 1.4 keeps its resolved configuration on ``env.mystnb_config`` (a ``NbParserConfig``);
+    the attribute is not documented for other extensions.
+    """
+    config = getattr(env, "mystnb_config", None)
+    return getattr(config, "execution_cache_path", None) or None
+
+
+def header_buttons(context: dict) -> list:
+    """The launch and download buttons sphinx-book-theme puts in a page's template context.
+
+    sphinx-book-theme 1.2 fills ``context["header_buttons"]`` (a list of dicts with ``text``,
+    ``url`` and nested ``buttons``) in its ``html-page-context`` handler at priority 501; an
+    extension that changes a button must run after it. Undocumented.
+    """
+    return context.get("header_buttons", [])
+
+
+def add_template_filter(app, name: str, function) -> None:
+    """Make ``function`` a Jinja filter of the HTML builder's templates under ``name``.
+
+    Sphinx 7.4 has no public call for template filters; the builder's ``templates``
+    (a ``BuiltinTemplateLoader``) holds the Jinja ``environment``. Call it from
+    ``builder-inited``, once the HTML builder exists.
+    """
+    app.builder.templates.environment.filters[name] = function

@@ -41,3 +41,13 @@ def test_readme_binder_link_opens_a_chapter_of_this_repository():
     repository = yaml.safe_load((root / "_config.yml").read_text())["repository"]
     assert repository["url"].endswith("/" + link[1]) and repository["branch"] == link[2]
     assert (root / link[3]).is_file(), link[3]
+
+
+def test_architecture_names_every_file_of_the_page_layer():
+    root = README.parent
+    text = (root / "ARCHITECTURE.md").read_text()
+    layer = [path for path in (root / "book" / "_ext").rglob("*")
+             if path.is_file() and "__pycache__" not in path.parts]
+    missing = [str(path.relative_to(root)) for path in layer
+               if f"`{path.relative_to(root / 'book' / '_ext')}`" not in text]
+    assert layer and not missing, f"ARCHITECTURE.md does not say what these are for: {missing}"

@@ -82,7 +82,7 @@ test: need-npm $(VENV)/.installed vendor  ## set up, then run every test (unit, 
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	  else echo "chromium is missing: the browser tests skip (they fail under CI=true)." \
 	    "Install it with: sudo apt-get install chromium"; fi; }
-	$(MAKE) --no-print-directory lint
+	$(MAKE) --no-print-directory lint lint-js test-js
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
 unit: $(VENV)/.installed  ## the fast unit tests: rope_core's maths and the pages' sources (no `slow` training tests)

@@ -61,6 +61,7 @@ CONTROLS_FILE = "controls.json"
 LLAMA2_FASTEST_TURNS = 4096 / (2 * math.pi)
 #: The YaRN paper's ramp ends for Llama 2 (in turns over the training length).
 PAPER_ALPHA, PAPER_BETA = 1.0, 32.0
+#: The names of :func:`yarn_variant_scalings`' blocks, in the order the chapter shows them.
 YARN_VARIANTS = ("index ramp", "index ramp, no temperature", "paper's turn ramp",
                  "turn ramp, rescaled")
 #: The learning rates tried besides the main runs' 3e-3.

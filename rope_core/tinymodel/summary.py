@@ -93,7 +93,7 @@ def ablations(results, key, base=10000.0):
 
 
 def usage_share(results, layer, pairs, base=10000.0, head=None):
-    """Share of |q_i||k_i| on ``pairs``: of layer 0's previous-token head (``head=None`` and
+    """Share of ``|q_i||k_i|`` on ``pairs``: of layer 0's previous-token head (``head=None`` and
     layer 0), or the mean over the layer's heads (layer 1), per seed."""
     out = {}
     for s, run in induction_runs(results, "rope", base).items():

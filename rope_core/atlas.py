@@ -653,6 +653,8 @@ _QWEN3_NEXT = dict(name="qwen3-next-80b-a3b", title="Qwen3-Next 80B-A3B", year=2
          notes="Three Gated DeltaNet layers to one full-attention layer; only the full layers "
                "rotate, and only 64 of their 256 features.")
 
+#: Layer plans of the models chapter 12 draws (hybrids, NoPE and sliding-window layers), as
+#: :class:`Architecture` records; :func:`architecture` finds one by name.
 ARCHITECTURES = tuple(Architecture(**item) for item in [
     dict(name="jamba-v0.1", title="Jamba v0.1", year=2024, family="hybrid",
          layer_types=_every(32, 8, "attention", "mamba", offset=4), rope_layer_types=(),
@@ -666,7 +668,7 @@ ARCHITECTURES = tuple(Architecture(**item) for item in [
          layer_types=_every(32, 4, "full_attention", "linear_attention"),
          source="transformers Qwen3_5TextConfig (full_attention_interval 4, partial_rotary_factor "
                 "0.25, head_dim 256); interleaved M-RoPE sections [11, 11, 10] and rope_theta 1e7 "
-                "in a published Qwen3.5 override (vllm-ascend PR #14297)",
+                "in a Qwen3.5 test config of vllm-ascend (PR #14297, closed)",
          notes="Qwen3-Next's layer plan with interleaved M-RoPE on the 32 rotated pairs of the "
                "full-attention layers."),
     dict(name="kimi-linear-48b-a3b", title="Kimi Linear 48B-A3B", year=2025, family="hybrid",
@@ -724,8 +726,8 @@ FAMILIES = (
                               "rotated part, with its own layout",
      "a runtime must": "apply the indexer's layout, not the main attention's",
      "models": "DeepSeek-V3.2 (half layout), GLM-5 (indexer_rope_interleave)",
-     "source": "DeepSeek-V3.2 indexer fix (vLLM PR #28968, SGLang PR #13530); transformers "
-               "issue #46842"},
+     "source": "DeepSeek-V3.2 indexer fix (vLLM PR #28968, SGLang issue #13530); "
+               "transformers PR #46842"},
     {"family": "partial rotary",
      "what changes for RoPE": "only a quarter to a half of each head rotates",
      "a runtime must": "take the rotated width from partial_rotary_factor (or rotary_dim) and "

@@ -157,7 +157,7 @@ def _effective_factor(config):
     transformers 5 does the same (``_compute_yarn_parameters`` and
     ``_compute_longrope_parameters``: "if factor is None: factor = max_position_embeddings /
     original_max_position_embeddings"); an explicit factor wins, with a warning when the ratio
-    differs (transformers 4.52.3 let the ratio win, transformers#38224).
+    differs (transformers 4.51 to 4.55 let the ratio win, transformers#38224).
     """
     if config.get("factor") is not None:
         return config["factor"]

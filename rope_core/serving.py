@@ -325,7 +325,7 @@ ENGINES = (
      "layout flag": "is_neox_style (True = half)",
      "scaling from": "config.json; --json-model-override-args '{\"rope_scaling\": {...}}' with "
                      "--context-length",
-     "source": "python/sglang/srt/layers/rotary_embedding.py"},
+     "source": "python/sglang/srt/layers/rotary_embedding/ (factory.py get_rope, mrope.py)"},
     {"engine": "TensorRT-LLM",
      "cache": "keys after RoPE, applied in the fused attention kernel",
      "layout flag": "PositionEmbeddingType rope_gpt_neox (half) / rope_gptj (interleaved)",
@@ -368,12 +368,13 @@ SCALING_SCHEMES = (
     {"rope_type": "dynamic",
      "training": "none: designed for inference (the dynamic variant that followed bloc97's post)",
      "transformers": '"dynamic" (recomputed at each length)',
-     "vLLM": '"dynamic": one static table at factor x max_position_embeddings',
-     "SGLang": '"dynamic": the same static table',
+     "vLLM": '"dynamic": one static table for the deployment (alpha = s^2 - s + 1 until PR '
+             '#41277, April 2026; since then s L_served / L - (s - 1) at the served max length)',
+     "SGLang": '"dynamic": one static table for the deployment',
      "llama.cpp": "not supported",
      "source": "transformers dynamic_rope_update; vLLM DynamicNTKScalingRotaryEmbedding (issues "
-               "#3488, #5093); SGLang DynamicNTKScalingRotaryEmbedding; llama.cpp scaling types "
-               "none/linear/yarn/longrope"},
+               "#3488, #5093, #41236; PR #41277); SGLang DynamicNTKScalingRotaryEmbedding; "
+               "llama.cpp scaling types none/linear/yarn/longrope"},
     {"rope_type": "yarn",
      "training": "works without at small factors; about 400 steps at s = 16 (YaRN paper); "
                  "trained in by DeepSeek-V3 and gpt-oss",
@@ -383,7 +384,8 @@ SCALING_SCHEMES = (
      "source": "Peng et al. 2023 (arXiv 2309.00071); DeepSeek-V3 report (arXiv 2412.19437); vLLM "
                "and SGLang get_rope; llama.cpp common/arg.cpp"},
     {"rope_type": "llama3",
-     "training": "trained in: Llama 3.1's long-context pre-training used it",
+     "training": "most likely trained in: Llama 3.1 ships it (use_scaled_rope) after a staged "
+                 "long-context pre-training, though its report never describes the scaling",
      "transformers": '"llama3"', "vLLM": '"llama3"', "SGLang": '"llama3"',
      "llama.cpp": "per-pair factors baked into the GGUF tensor rope_freqs by the converter",
      "source": "Llama 3 report (arXiv 2407.21783); vLLM and SGLang get_rope; llama.cpp "
@@ -391,9 +393,12 @@ SCALING_SCHEMES = (
     {"rope_type": "longrope",
      "training": "searched factors, then trained in (Phi-3); up to 8x without fine-tuning in the "
                  "LongRoPE paper",
-     "transformers": '"longrope"', "vLLM": '"longrope"', "SGLang": '"longrope"',
-     "llama.cpp": "rope.scaling.type longrope (long and short factor tensors)",
+     "transformers": '"longrope" (short or long factors by the current length)',
+     "vLLM": '"longrope": the long factors on every input once max_model_len > original',
+     "SGLang": '"longrope"',
+     "llama.cpp": "rope.scaling.type longrope: the long factors on every input once the context "
+                  "per sequence > original",
      "source": "Ding et al. 2024 (arXiv 2402.13753); Phi-3 report (arXiv 2404.14219); vLLM and "
-               "SGLang get_rope (Phi3LongRoPEScaledRotaryEmbedding); llama.cpp "
-               "llama_rope_scaling_type"},
+               "SGLang get_rope (Phi3LongRoPEScaledRotaryEmbedding, use_long_rope); llama.cpp "
+               "llama_rope_scaling_type and llama_model::get_rope_factors (2026)"},
 )

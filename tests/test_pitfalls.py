@@ -46,3 +46,22 @@ def test_rope_theta_changes_every_slow_pair():
     # Forgetting rope_theta (500000 for Llama 3) leaves pair 0 right and every other pair wrong.
     default, llama3 = rope_core.inverse_frequencies(128, 10000.0), rope_core.inverse_frequencies(128, 500000.0)
     assert default[0] == llama3[0] and np.all(default[1:] > llama3[1:])
+
+
+def test_per_layer_type_rope_lost_in_a_migration_is_named_layer_by_layer():
+    # Gemma 3: sliding layers at base 1e4 unscaled, global layers at 1e6 with linear x8. One
+    # table for every layer (the global one) breaks the sliding layers, and dropping the
+    # scaling breaks the global ones; check_rope names each against the layer's own spec.
+    from rope_core import atlas
+    from rope_core.testing import check_rope
+
+    specs = atlas.specs("gemma-3-4b")
+    sliding, full = specs["sliding_attention"], specs["full_attention"]
+    assert sliding.rope_type == "default" and sliding.base == 10000.0
+    assert full.rope_type == "linear" and full.base == 1e6
+    ratio = sliding.inverse_frequencies / full.inverse_frequencies
+    assert ratio[0] == 8.0 and np.all(np.diff(ratio) > 0)
+    assert check_rope(sliding.apply, spec=sliding).codes == []
+    assert check_rope(full.apply, spec=full).codes == []
+    assert check_rope(full.apply, spec=sliding).codes == ["frequencies"]
+    assert check_rope(sliding.apply, spec=full).codes == ["scaling"]

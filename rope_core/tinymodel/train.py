@@ -143,7 +143,7 @@ def train(config, task, train_config, params=None, log=None):
     task : InductionTask or CharTask
     train_config : TrainConfig
     params : dict, optional
-        Start from these (a copy is trained); default: :func:`init_params` with the seed.
+        Start from these (a copy is trained); default: :func:`~rope_core.tinymodel.model.init_params` with the seed.
     log : callable, optional
         Called as ``log(step, loss, metric)`` at every evaluation.
 

@@ -127,4 +127,4 @@ def test_print_views_draw():
     fig, (left, right) = plots.new_figure(1, 2)
     assert plots.plot_scaling_pairs(ax=left) is left
     assert plots.plot_kv_cache(ax=right) is right
-    assert "23 of 24" in left.get_title()
+    assert "23 of 24 slow pairs beyond" in left.get_title()

@@ -54,8 +54,9 @@ def plot_scaling_pairs(model="qwen2.5-7b", factor=4, scheme="ntk", *, ax=None):
     length = f"{entry['training_length']:,}".replace(",", " ")
     ax.set_xlabel(f"pair i (shaded: slow, under one turn in {length} tokens)")
     ax.set_ylabel("turns")
-    ax.set_title(f"{entry['title']}, {EXTENSION_METHODS[scheme]} at {factor:g}×: "
-                 f"{len(cell['beyond'])} of {len(entry['slow'])} slow pairs beyond", fontsize=10)
+    # Two short lines: side by side, two panels' titles must not run into each other.
+    ax.set_title(f"{entry['title']}, {EXTENSION_METHODS[scheme]} at {factor:g}×\n"
+                 f"{len(cell['beyond'])} of {len(entry['slow'])} slow pairs beyond training", fontsize=10)
     return ax
 
 

@@ -58,6 +58,16 @@ def test_scaling_pairs_asks_then_the_schemes_give_the_answer(desktop_pages):
         if scheme != "default" and count == 0:
             found.append(scheme)
     assert tuple(found) == schemes_without_pairs_beyond(data, 2, 2)
+    # Every pair is named with its numbers (written when the page is idle after a step):
+    # under NTK-aware the table's beyond pairs say so, the others do not.
+    ntk = data["schemes"].index("ntk")
+    root.locator(f'.rope-w-choices[aria-label="scheme"] button[data-choice="{ntk}"]').click()
+    beyond = model["cells"]["ntk"][2]["beyond"]
+    page.wait_for_function("(n) => (document.querySelector(`[data-widget='ScalingPairs'] rect[data-pair-hit='${n}']`)"
+                           ".getAttribute('aria-label') || '').includes('beyond training')", arg=beyond[0])
+    labels = root.locator("rect[data-pair-hit]").evaluate_all("(rs) => rs.map((r) => r.getAttribute('aria-label'))")
+    assert [i for i, label in enumerate(labels) if label.endswith("beyond training")] == beyond
+    assert all(label.startswith(f"pair {i}: ") for i, label in enumerate(labels))
     # Answering reveals the feedback, right for the table's set of schemes.
     right = next(i for i, c in enumerate(data["question"]["choices"]) if tuple(c["schemes"]) == tuple(found))
     root.locator(f'.rope-w-answer[data-answer="{right}"]').click()

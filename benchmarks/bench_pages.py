@@ -9,13 +9,15 @@ host) and opens it in Debian's chromium with an empty cache:
   slider exists and moving it changes its drawing), from navigation start.
 
 Targets: every page <= 3 MB; FCP <= 3 s and first working slider <= 6 s on both pages.
-Run after ``make book``: ``.venv/bin/python benchmarks/bench_pages.py [--repeat N]``.
+Also counts each page's render-blocking files (target: at most 3).
+Run after ``make book``: ``.venv/bin/python benchmarks/bench_pages.py [--repeat N] [--html DIR]``.
 Numbers are noisy when other work shares the CPU: repeat and report the median.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import statistics
 import sys
 from pathlib import Path
@@ -55,6 +57,25 @@ def pages():
     return [p for p in book_pages(HTML) if p != "index.html"]
 
 
+def render_blocking(html):
+    """The files a page's first paint waits for: style sheets in ``<head>`` (not for print),
+    the ``@import`` s inside them, and scripts in ``<head>`` with neither ``defer``, ``async``
+    nor ``type="module"``."""
+    head = html.split("</head>", 1)[0]
+    sheets = [m for m in re.findall(r"<link\b[^>]*>", head)
+              if re.search(r'rel="stylesheet"', m) and not re.search(r'media="print"', m)]
+    scripts = [m for m in re.findall(r"<script\b[^>]*\bsrc=[^>]*>", head)
+               if not re.search(r'\b(defer|async)\b|type="module"', m)]
+    return sheets, scripts
+
+
+def imports_of(page, link):
+    """The ``@import`` s of the style sheet a ``<link>`` names (also render-blocking)."""
+    href = re.search(r'href="([^"]*)"', link).group(1).split("?")[0]
+    path = (page.parent / href).resolve()
+    return re.findall(r"@import\s", path.read_text(encoding="utf-8")) if path.is_file() else []
+
+
 def page_weight(browser, url, name):
     context, page, log = open_page(browser, count_bytes=True)
     page.goto(f"{url}/{name}", wait_until="networkidle")
@@ -78,15 +99,25 @@ def slow_load(browser, url, name):
 
 
 def main():
+    global HTML
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="slow-link loads per page")
+    parser.add_argument("--html", type=Path, default=None, help="built book (default: _build/html)")
     args = parser.parse_args()
+    HTML = (args.html or HTML).resolve()
     if not (HTML / "index.html").exists():
         sys.exit("No book: run `make book` first")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright, serve(HTML) as url:
         browser = launch(playwright)
+        print("render-blocking files (target <= 3 per page)")
+        for name in ["index.html", *pages()]:
+            page = HTML / name
+            sheets, scripts = render_blocking(page.read_text(encoding="utf-8"))
+            imports = sum(len(imports_of(page, link)) for link in sheets)
+            print(f"  {len(sheets) + imports + len(scripts):3d}  {name} ({len(sheets)} style sheets + "
+                  f"{imports} @import, {len(scripts)} scripts)")
         weights = {name: page_weight(browser, url, name) for name in pages()}
         print("page weight (bytes transferred, uncompressed, empty cache)")
         for name, size in sorted(weights.items(), key=lambda item: -item[1]):

@@ -273,6 +273,43 @@ whether the model was then trained with its scaling (Llama 3.1 was, so it has se
             lesson="Five ways to stretch a trained context, pair by pair, and what each leaves beyond training.",
             thumb_alt="Six dials of slow pairs, each hand far past its shaded training arc: the problem, without scaling.",
         ),
+        "ScalingPairs": Section(
+            "Stretch a real model, pair by pair",
+            r"""Pick a model of the atlas, a target length $T = sL$ and a scheme: one bar per pair gives
+the turns it makes over $T$ with the scheme's frequencies, the tick on it the turns it made over
+the trained length $L$. A slow pair (shaded: under one turn in training) whose bar ends above
+its tick shows the model angles it never met; it is drawn orange. The widget asks first which
+schemes leave none.""",
+            r"Qwen2.5 7B (trained to 32 768 tokens) at $4\times$: no scaling leaves all 24 slow pairs beyond "
+            r"training (left); NTK-aware still leaves 23 of them, by up to $1.66\times$ (right).",
+            "Two bar charts of turns per pair on a log scale, 64 bars falling from about 20 000 turns to 0.01, a "
+            "black tick on each bar for its turns in training and a dashed line at one turn. The last 24 pairs are "
+            "shaded as slow. Left, without scaling, every shaded bar is orange and four times taller than its tick. "
+            "Right, under NTK-aware scaling, the shaded bars are still orange and end a little above their ticks, "
+            "except the last one.",
+            function="plot_scaling_pairs", left='"qwen2.5-7b", 4, "default"', right='"qwen2.5-7b", 4, "ntk"',
+            lesson="A scheme pair by pair: which slow pairs still turn further than they did in training?",
+            thumb_alt="Bars of turns per pair falling from left to right, the slow pairs' bars orange above their ticks.",
+        ),
+        "KVCacheTimeline": Section(
+            "Evict from a KV cache",
+            r"""A cache of capacity 8 holds keys after RoPE. Step through the prefill of a 5-token prompt,
+three decode steps, the eviction of the 3 oldest tokens with the rest renumbered from 0, and
+three more decode steps. Each slot's dial shows pair 0 of the cached key (solid) and of the key a
+fresh pass would give at the token's position now (dashed). The widget asks first what the cache
+must do to the keys it keeps.""",
+            r"The cache right after the eviction, before anything is done to the kept keys (left): each was "
+            r"rotated for a position 3 higher than its token now has, and the next query's scores are off by "
+            r"up to 0.53. After one rotation by $-3$ (right) each solid hand lies on its dashed one and the "
+            r"error is 0.",
+            "Two rows of eight slots. Left, five slots labelled t3 to t7 with orange borders, each holding a dial "
+            "whose solid green hand points away from its dashed hand, and the numbers 3 / 0 to 7 / 4 under them; "
+            "three empty slots. Right, the same five tokens with grey borders, each solid hand on its dashed hand, "
+            "and 0 / 0 to 4 / 4.",
+            function="plot_kv_cache", left="4", right="5",
+            lesson="Evict the oldest tokens and renumber the rest: what must happen to the keys the cache keeps?",
+            thumb_alt="Five cache slots with dials whose solid hands point away from their dashed ones, borders orange.",
+        ),
         "LayoutExplorer": Section(
             "Pair the features two ways",
             """The interleaved and half layouts, the permutation between them, and what it and
@@ -377,8 +414,9 @@ def lesson(section):
 def render_card(cls, section, taught):
     name = cls.__name__
     lines = [f":::{{grid-item-card}} {section.title}", ":class-card: rope-gallery-card", ""]
-    if section.thumbnail:
-        alt = section.thumb_alt or f"The widget {section.title.lower()!r} at its first setting."
+    if section.thumbnail or name in CARD_THUMBNAILS:
+        alt = (section.thumb_alt or (CARD_THUMBNAILS[name][1] if name in CARD_THUMBNAILS else "")
+               or f"The widget {section.title.lower()!r} at its first setting.")
         lines += [f"```{{glue:figure}} gallery-thumb-{_kebab(name)}", f":alt: {alt}",
                   ":figclass: rope-gallery-thumb", "```", ""]
     lines += [lesson(section), ""]
@@ -389,16 +427,61 @@ def render_card(cls, section, taught):
     return "\n".join(lines)
 
 
+# Cards of widgets whose section has no plotting function: code that draws the thumbnail on
+# ``ax``, and its alt text.
+CARD_THUMBNAILS = {
+    "TrainedModelExplorer": (
+        "ax.imshow(np.asarray(widgets.TrainedModelExplorer().data['attention']['none']['64']).reshape(8, -1), "
+        "aspect='auto', cmap='viridis', interpolation='nearest')",
+        "Eight rows of attention by distance, one per head of the trained model: bright cells at distance 1 "
+        "in layer 0, at the induction distances in layer 1.",
+    ),
+}
+
+# The card's picture: drawn at the size the card shows it (a third of a 1280 px page, about
+# 200 px wide, stored at twice that for sharp screens), the view alone. Titles, axis labels,
+# ticks and notes go: at that size they would be under 8 px, and the card's own title and
+# line say what the picture is.
+THUMBNAIL_CODE = """\
+def thumbnail(name, draw):
+    fig, ax = plots.new_figure(1, 1, figsize=(3.0, 2.2), dpi=136)
+    draw(ax)
+    every = list(fig.axes)
+    for axis in every:
+        every.extend(child for child in axis.child_axes if child not in every)  # insets too
+    for axis in every:
+        for where in ("left", "center", "right"):
+            axis.set_title("", loc=where)
+        axis.set_xlabel("")
+        axis.set_ylabel("")
+        axis.tick_params(labelbottom=False, labelleft=False, labeltop=False, labelright=False, length=0)
+        if axis.get_legend() is not None:
+            axis.get_legend().remove()
+        for text in list(axis.texts):
+            if getattr(text, "arrow_patch", None) is not None:
+                text.set_text("")  # an arrow drawn with annotate: keep the arrow
+            else:
+                text.remove()
+    for text in list(fig.texts):
+        text.remove()
+    fig.suptitle("")
+    glue(name, fig, display=False)
+    plt.close(fig)
+"""
+
+
 def render_thumbnails(registry, texts):
-    """One hidden cell that draws every thumbnail and glues it for its card."""
-    body = ["def thumbnail(name, draw):", "    fig, ax = plots.new_figure(1, 1, figsize=(3.6, 3.0))", "    draw(ax)",
-            "    glue(name, fig, display=False)", "    plt.close(fig)", ""]
+    """One hidden cell that draws every card's thumbnail and glues it for its card."""
+    body = [THUMBNAIL_CODE]
     for cls in registry:
         section = texts[cls.__name__]
         if section.thumbnail:
             setup, _, call = section.thumbnail.rpartition("\n")
             body += [f"# {cls.__name__}"] + ([setup] if setup else [])
             body.append(f"thumbnail('gallery-thumb-{_kebab(cls.__name__)}', lambda ax: {call})")
+        elif cls.__name__ in CARD_THUMBNAILS:
+            body += [f"# {cls.__name__}",
+                     f"thumbnail('gallery-thumb-{_kebab(cls.__name__)}', lambda ax: {CARD_THUMBNAILS[cls.__name__][0]})"]
     return "```{code-cell} ipython3\n---\ntags: [remove-input]\n---\n" + "\n".join(body).strip() + "\n```\n"
 
 

@@ -95,3 +95,38 @@ def test_the_score_quoted_in_the_alt_text_is_the_widgets():
     quoted = float(re.search(r"score, (-?\d+\.\d+),", alt).group(1))
     shown = widget.state()["score"]  # the score the page reads out (rope_core.demos.rotation)
     assert quoted == pytest.approx(shown, abs=5e-5)
+
+
+def test_every_card_has_a_thumbnail_drawn_without_text_for_its_size():
+    # Each card has a thumbnail, and the thumbnail code strips every title, label, tick label
+    # and note (they would be under 8 px on a ~200 px card), also in inset axes, keeping arrows.
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    from rope_core import plots
+
+    text = make_gallery.render()
+    for cls in widgets.REGISTRY:
+        assert f"{{glue:figure}} gallery-thumb-{make_gallery._kebab(cls.__name__)}" in text, cls.__name__
+    glued = {}
+    scope = {"plots": plots, "plt": plt, "np": np,
+             "glue": lambda name, fig, display=False: glued.setdefault(name, fig)}
+    exec(make_gallery.THUMBNAIL_CODE, scope)
+    scope["thumbnail"]("a", lambda ax: plots.plot_relative_invariance([1.0, 0.2], [0.3, 1.0], m=2, n=7, shift=0, theta=0.3, ax=ax))
+    scope["thumbnail"]("b", lambda ax: plots.plot_kv_cache(4, ax=ax))
+    for name, fig in glued.items():
+        fig.canvas.draw()
+        axes = list(fig.axes)
+        for axis in axes:
+            axes.extend(c for c in axis.child_axes if c not in axes)
+        shown = [t.get_text() for axis in axes for t in
+                 [*axis.texts, axis.title, axis._left_title, axis._right_title, axis.xaxis.label, axis.yaxis.label,
+                  *axis.get_xticklabels(), *axis.get_yticklabels()]
+                 if t.get_visible() and t.get_text().strip()]
+        assert shown == [], (name, shown)
+        assert any(getattr(t, "arrow_patch", None) is not None for axis in axes for t in axis.texts) or name == "b"
+        width, height = fig.get_size_inches() * fig.dpi
+        assert 380 <= width <= 440, width  # twice the ~200 px the card shows it at

@@ -409,22 +409,57 @@ def test_every_icon_is_drawn_without_fontawesome(width, built_book, book_server,
 # ---- a page opened as a file ----------------------------------------------------------
 
 @pytest.mark.book
-def test_a_page_opened_as_a_file_says_where_each_widget_is_and_how_to_see_it(built_book, chromium):
-    """From file:// the browser runs no module: each widget's place says so, and names the
-    `make serve` address of this very page."""
+def test_a_page_opened_as_a_file_shows_each_widgets_print_figure_and_how_to_see_it_live(built_book, chromium, book_server):
+    """From file:// the browser runs no module: each widget's place shows the widget's print
+    figure (its image loaded, with its alt text) and one line naming the `make serve` address
+    of this very page. Over http the same figures stay hidden and are never fetched."""
+    from _browser import goto
+
+    from rope_core.widgets import REGISTRY
+
+    pages = sorted(p for p in (built_book / "book").glob("*.html")
+                   if 'type="application/vnd.jupyter.widget-view+json"' in p.read_text(encoding="utf-8"))
+    assert len(pages) >= 10, pages
+    shown = set()
     context = chromium.new_context(viewport={"width": 1280, "height": 900})  # no routing: a file has no host
+    for path in pages:
+        page = context.new_page()
+        page.goto(path.as_uri(), wait_until="load")
+        page.wait_for_function("document.readyState === 'complete'")
+        views = page.locator('script[type="application/vnd.jupyter.widget-view+json"]').count()
+        notes = page.locator(".rope-widget-file-note")
+        assert views >= 1 and notes.count() == views, path.name
+        for i in range(views):
+            note = notes.nth(i)
+            note.scroll_into_view_if_needed()
+            text = note.inner_text()
+            assert note.is_visible() and "make serve" in text, text
+            assert f"http://127.0.0.1:8000/book/{path.name}" in text, text
+            assert len([line for line in text.splitlines() if line.strip()]) == 1, text
+            figure = note.locator("figure.rope-widget-print")
+            assert figure.count() == 1, (path.name, i, text)
+            img = figure.locator("img")
+            img.evaluate("(img) => img.decode()")
+            assert img.evaluate("(img) => img.complete && img.naturalWidth > 200") and img.get_attribute("alt"), path.name
+            assert img.bounding_box()["width"] > 200
+            shown.add(figure.get_attribute("data-widget"))
+        if path.name in ("index.html", "10-extension-in-practice.html"):
+            notes.first.scroll_into_view_if_needed()
+            page.screenshot(path=str(ROOT / "_build" / "screenshots" / f"file-{path.stem}.png"))
+        page.close()
+    context.close()
+    assert shown == {cls.__name__ for cls in REGISTRY}, shown
+    # Over http: the loader draws the widgets, the print copies stay hidden and unfetched.
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
-    page.goto((built_book / "book" / "02-rotations.html").as_uri(), wait_until="load")
-    page.wait_for_function("document.readyState === 'complete'")
-    views = page.locator('script[type="application/vnd.jupyter.widget-view+json"]').count()
-    notes = page.locator(".rope-widget-file-note")
-    assert views >= 1 and notes.count() == views
-    for i in range(views):
-        text = notes.nth(i).inner_text()
-        assert notes.nth(i).is_visible() and "make serve" in text, text
-        assert "http://127.0.0.1:8000/book/02-rotations.html" in text, text
-    notes.first.scroll_into_view_if_needed()
-    page.screenshot(path=str(ROOT / "_build" / "screenshots" / "file-02-rotations.png"))
+    fetched = []
+    page.on("request", lambda request: fetched.append(request.url))
+    goto(page, f"{book_server}/book/gallery.html")
+    figures = page.locator("figure.rope-widget-print")
+    assert figures.count() == len(REGISTRY)
+    assert not any(figures.nth(i).is_visible() for i in range(figures.count()))
+    hidden_srcs = figures.locator("img").evaluate_all("(imgs) => imgs.map((img) => img.currentSrc || img.src)")
+    assert len(hidden_srcs) == len(REGISTRY) and not set(hidden_srcs) & set(fetched), set(hidden_srcs) & set(fetched)
     context.close()
 
 

@@ -260,6 +260,11 @@ def _build_finished(app, exception):
     theme_css = outdir / "_static" / "styles" / "pydata-sphinx-theme.css"
     theme_css.write_text(drop_icon_rules(theme_css.read_text(encoding="utf-8")), encoding="utf-8")
     pages = sorted(str(p) for p in outdir.rglob("*.html"))
+    # Each widget's print figure, hidden before its view: what a page opened as a file shows.
+    from rope_core.widgets import REGISTRY
+    figures = widget_state.print_figures(outdir, [cls.__name__ for cls in REGISTRY])
+    for page in pages:
+        widget_state.add_print_figures(Path(page), figures)
     node = shutil.which("node")
     if node is None:
         raise ExtensionError("site_assets: the book's maths are typeset with node (Node.js 20)")

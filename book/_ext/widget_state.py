@@ -168,3 +168,86 @@ def _page_models(page: Path, html: str) -> dict[str, dict]:
     for model_id, path in _model_files(page, html).items():
         models[model_id] = json.loads(path.read_text(encoding="utf-8"))
     return models
+
+
+# ---- A page opened as a file: each widget's print figure in its place ----------------------
+# Browsers run no ES module from a file:// page, so no widget draws there. The build puts a
+# hidden copy of the widget's print figure (the one the gallery shows under it) just before
+# each view; rope-site.js shows it, with one line on how to make it live, only on a file://
+# page. Over http the figure stays hidden and its image is never fetched (lazy, hidden).
+PRINT_CLASS = "rope-widget-print"
+# A widget whose gallery section has no figure: the chapter figure that shows the same thing.
+PRINT_FALLBACK = {"TrainedModelExplorer": ("11-train-a-tiny-model", "fig-15-heads")}
+_FIGURE = re.compile(r'<figure[^>]*\bid="(fig-[\w-]+)"[^>]*>(.*?)</figure>', re.S)
+_IMG = re.compile(r"<img\b[^>]*>")
+
+
+def _attribute(tag: str, name: str) -> str:
+    found = re.search(rf'\b{name}="([^"]*)"', tag)
+    return found.group(1) if found else ""
+
+
+def _kebab(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "-", name).lower()
+
+
+def _png_size(path: Path) -> tuple[int, int] | None:
+    head = path.read_bytes()[:24]
+    if head[:8] != b"\x89PNG\r\n\x1a\n":
+        return None
+    return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+
+
+def print_figures(outdir: Path, classes) -> dict[str, dict]:
+    """``{class name: {"path", "alt", "width", "height"}}``: the image of each widget's print
+    figure in the built site (the gallery's ``fig-gallery-<kebab-name>``, or ``PRINT_FALLBACK``)."""
+    outdir = Path(outdir)
+    pages = {}
+
+    def figures_of(pagename):
+        if pagename not in pages:
+            page = outdir / "book" / f"{pagename}.html"
+            html = page.read_text(encoding="utf-8") if page.exists() else ""
+            pages[pagename] = {fid: (page, body) for fid, body in _FIGURE.findall(html)}
+        return pages[pagename]
+
+    found = {}
+    for name in classes:
+        pagename, figure_id = PRINT_FALLBACK.get(name, ("gallery", f"fig-gallery-{_kebab(name)}"))
+        hit = figures_of(pagename).get(figure_id)
+        img = _IMG.search(hit[1]) if hit else None
+        if not img:
+            continue
+        path = (hit[0].parent / unquote(_attribute(img.group(0), "src"))).resolve()
+        size = _png_size(path) if path.exists() else None
+        if size:
+            found[name] = {"path": path, "alt": _attribute(img.group(0), "alt"), "width": size[0], "height": size[1]}
+    return found
+
+
+def add_print_figures(page: Path, figures: dict[str, dict]) -> int:
+    """Put the hidden print figure of each widget view's class before the view in ``page``;
+    return how many views got one. A page that has them already is left as it is."""
+    page = Path(page)
+    html = page.read_text(encoding="utf-8")
+    if PRINT_CLASS in html or VIEW_TYPE not in html:
+        return 0
+    models = _page_models(page, html)
+    added = 0
+
+    def insert(match):
+        nonlocal added
+        model = models.get(json.loads(match.group(1)).get("model_id"), {})
+        name = str(model.get("state", {}).get("_anywidget_id", "")).split(".")[-1]
+        figure = figures.get(name)
+        if not figure:
+            return match.group(0)
+        added += 1
+        src = posixpath.relpath(figure["path"].as_posix(), page.parent.as_posix())
+        return (f'<figure class="{PRINT_CLASS}" data-widget="{name}" hidden><img src="{src}" alt="{figure["alt"]}" '
+                f'width="{figure["width"]}" height="{figure["height"]}" loading="lazy" decoding="async"></figure>'
+                + match.group(0))
+
+    html = re.sub(_SCRIPT.format(re.escape(VIEW_TYPE)), insert, html, flags=re.S)
+    page.write_text(html, encoding="utf-8")
+    return added

@@ -18,13 +18,14 @@ from .explorers import (  # noqa: E402
     RotationExplorer,
     RotationMatrixHeatmap,
 )
+from .part_two import KVCacheTimeline, ScalingPairs  # noqa: E402
 from .trained import TrainedModelExplorer  # noqa: E402
 
 # The one widget registry, in book order (where a chapter first builds each widget; the
 # gallery is in that order): the tests, the gallery check and the benchmark iterate it
 # (adding a widget = one class + one entry here, at its chapter's place + its gallery section).
 REGISTRY = (RelativeInvariance, RotationExplorer, CandidateExplorer, RotationMatrixHeatmap, FrequencyClocks,
-            LayoutExplorer, DecayExplorer, ContextExtension, TrainedModelExplorer)
+            LayoutExplorer, DecayExplorer, ContextExtension, ScalingPairs, TrainedModelExplorer, KVCacheTimeline)
 
 __all__ = [
     "REGISTRY",
@@ -32,9 +33,11 @@ __all__ = [
     "ContextExtension",
     "DecayExplorer",
     "FrequencyClocks",
+    "KVCacheTimeline",
     "LayoutExplorer",
     "RelativeInvariance",
     "RotationExplorer",
     "RotationMatrixHeatmap",
+    "ScalingPairs",
     "TrainedModelExplorer",
 ]

@@ -116,17 +116,28 @@
     field.removeAttribute("aria-label");
   }
   // 5. A page opened from a file (file://): browsers do not run the widgets' modules from
-  //    files, so each widget's place says so and how to see it. If the loader does run (a
-  //    browser that allows it), it replaces these notes.
+  //    files. Each widget's place shows its print figure (the build hides one before each
+  //    view) and one line on how to make it live. If the loader does run (a browser that
+  //    allows it), it removes these notes.
   if (location.protocol === "file:") {
     const root = new URL(document.documentElement.dataset.content_root || "./", location.href).href;
     const path = location.href.startsWith(root) ? location.href.slice(root.length).split("#")[0] : "index.html";
+    const code = () => Object.assign(document.createElement("code"), { textContent: "make serve" });
     for (const script of document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]')) {
-      const note = document.createElement("p");
+      const figure = script.previousElementSibling;
+      const note = document.createElement("div");
       note.className = "rope-widget-file-note";
-      note.append("An interactive figure is here. Browsers do not run it from a page opened as a file: "
-        + "in the book's repository run ", Object.assign(document.createElement("code"), { textContent: "make serve" }),
-        ` and open http://127.0.0.1:8000/${path}`);
+      const line = document.createElement("p");
+      if (figure && figure.classList.contains("rope-widget-print")) {
+        figure.hidden = false;
+        note.append(figure);
+        line.append("A picture of an interactive figure. To move it, run ", code(),
+          ` in the book's repository and open http://127.0.0.1:8000/${path}`);
+      } else {
+        line.append("An interactive figure is here. Browsers do not run it from a page opened as a file: "
+          + "in the book's repository run ", code(), ` and open http://127.0.0.1:8000/${path}`);
+      }
+      note.append(line);
       script.before(note);
     }
   }

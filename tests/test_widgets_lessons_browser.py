@@ -281,22 +281,6 @@ def chapter_widget(chromium, url, path, readout):
 
 
 
-def test_chapter_7_quotes_the_relative_widget_numbers(chromium, book_server):
-    with chapter_widget(chromium, book_server, "06-relative-position.html", "reference") as (page, root, prose):
-        values = {name: int(root.locator(f'input[data-name="{name}"]').input_value()) for name in ("m", "n", "shift")}
-        # "at position m = 2 ... n = 7 ... shifted by Δ = 9"
-        for name, symbol in (("m", "m"), ("n", "n"), ("shift", "Δ")):
-            assert re.search(rf"{symbol} ?= ?{values[name]}\b", prose), (symbol, values[name], prose)
-        vectors, score, reference = (root.locator(f'[data-readout="{k}"]') for k in ("vectors", "score", "reference"))
-        # "the angle γ between them is still 141°, and the score is −0.621 before and after"
-        said = re.search(r"still ([\d.]+)°, and the score is (−?[\d.]+) before and after", prose)
-        assert said, prose
-        assert said.group(1) == fmt3(float(vectors.get_attribute("data-gamma")))
-        assert said.group(2) == score.inner_text() == reference.inner_text() == fmt3(float(score.get_attribute("data-value")))
-        assert re.search(r"θ ?= ?0\.3\b", prose) and "flat" in prose and "cosine" in prose
-        assert root.locator("svg.rope-w-strips polyline[data-strip=offset]").count() == 1
-
-
 def test_chapter_1_has_a_compact_relative_widget_opening_shifted(chromium, book_server):
     with chapter_widget(chromium, book_server, "01-why-positions.html", "reference") as (page, root, prose):
         shift = int(root.locator('input[data-name="shift"]').input_value())

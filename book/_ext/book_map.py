@@ -7,6 +7,7 @@ lengthened updates every count and link at the next build:
   equations, figures and exercises are numbered per chapter ("(7.3)", "Exercise 7.2") by
   ``numfig_secnum_depth: 1`` in ``_config.yml``;
 - each chapter page opens with a line "Chapter k of n · part · about m min" and a progress bar;
+- ``{reading-time}`` says how long the page it stands on takes to read, by the same count;
 - ``{book-contents}`` writes the list of chapters with their reading times, grouped by part,
   and ``{book-map}`` a picture of the parts: the chapters of the first part on one line, the
   others fanning out from its end. Both link to every chapter.
@@ -145,6 +146,24 @@ class BookMap(nodes.General, nodes.Element):
     """Placeholder for the picture of the book's parts."""
 
 
+class ReadingTime(nodes.General, nodes.Element):
+    """Placeholder for "about m min of reading" of the page it stands on."""
+
+
+class ReadingTimeDirective(SphinxDirective):
+    def run(self):
+        return [ReadingTime()]
+
+
+def reading_time_html(app, fromdoc: str) -> str:
+    """One sentence: the page's own reading time, counted as every chapter's is."""
+    stats = getattr(app.env, "rope_page_stats", {}).get(fromdoc, {"words": 0, "equations": 0})
+    return (f'<p class="rope-reading-time">Reading time: about {minutes(stats)} min '
+            f'({_thousands(stats["words"])} words at {WORDS_PER_MINUTE} a minute and '
+            f'{stats["equations"]} displayed equations at {SECONDS_PER_EQUATION} s each), '
+            "a few more to run the code.</p>")
+
+
 class BookContentsDirective(SphinxDirective):
     def run(self):
         return [BookContents()]
@@ -183,75 +202,141 @@ def contents_html(app, fromdoc: str) -> str:
 
 
 def map_html(app, fromdoc: str) -> str:
-    """The map twice: with the fan's chapter titles (wide screens) and without (phones)."""
-    return "".join(f'<div class="rope-map-{kind}">{map_svg(app, fromdoc, labels, kind)}</div>'
-                   for kind, labels in (("wide", True), ("narrow", False)))
+    """The map twice: across the page (wide screens) and down it (phones)."""
+    return (f'<div class="rope-map-wide">{map_svg(app, fromdoc)}</div>'
+            f'<div class="rope-map-narrow">{map_svg_narrow(app, fromdoc)}</div>')
 
 
-def map_svg(app, fromdoc: str, labels: bool = True, key: str = "wide") -> str:
-    """The book as a picture: the first part's chapters in a line, the rest fanning out."""
+LABEL_PX_PER_CHAR = 7.6    # 14 px text; generous, so that no label runs into its neighbour
+CAPTION_PX_PER_CHAR = 8.2  # 14 px semi-bold
+
+
+def short_label(docname: str) -> str:
+    """A chapter's name on the map, from its file name: ``05-d-dimensions`` → ``d dimensions``.
+
+    File names are short by convention (CONTRIBUTING), so the label is never truncated; the
+    full title is the link's name and shows on hover.
+    """
+    words = docname.rsplit("/", 1)[-1].split("-")
+    if words and words[0].isdigit():
+        words = words[1:]
+    fixed = {"rope": "RoPE", "1d": "1-D"}
+    return " ".join(fixed.get(word, word) for word in words)
+
+
+def _node(app, fromdoc, c, x, y, radius, part_class):
+    uri = app.builder.get_relative_uri(fromdoc, c["docname"])
+    label = escape(f'Chapter {c["number"]}: {c["title"]}, about {c["minutes"]} min')
+    # The link holds the number only, so its visible text ("7") is part of its name.
+    return (f'<a href="{uri}" aria-label="{label}"><title>{label}</title>'
+            f'<circle class="rope-map-node {part_class}" cx="{x}" cy="{y}" r="{radius}"/>'
+            f'<text class="rope-map-number" x="{x}" y="{y + 5}" text-anchor="middle">{c["number"]}</text></a>')
+
+
+def _title(key, spine, fan):
+    return (f'<title id="rope-map-title-{key}">The map of the book: chapters '
+            f'{spine[0]["number"]} to {spine[-1]["number"]} build one argument in order; '
+            + (f'chapters {fan[0]["number"]} to {fan[-1]["number"]} each start from it.' if fan else "")
+            + "</title>")
+
+
+def _label(x, y, text, anchor="start"):
+    return (f'<text class="rope-map-label" x="{x}" y="{y}" text-anchor="{anchor}">'
+            f"{escape(text)}</text>")
+
+
+def map_svg(app, fromdoc: str, key: str = "wide") -> str:
+    """The book across the page: the first part's chapters in a line, labelled above and below
+    in turn, the rest fanning out with their labels to the right."""
     listed = chapters(app.env)
     if not listed:
         return ""
     spine = [c for c in listed if c["part"] == listed[0]["part"]]
     fan = [c for c in listed if c["part"] != listed[0]["part"]]
-    step, radius, top = 56, 19, 34
-    label_width = 250 if labels else 0   # 30 characters at 14 px
-    width = 30 + (len(spine) - 1) * step + (130 + radius + 8 + label_width if fan else radius + 10)
+    step, radius = 70, 19
+    # neighbours on one side of the line are two steps apart
+    for c in spine:
+        if len(short_label(c["docname"])) * LABEL_PX_PER_CHAR > 2 * step - 8:
+            raise ValueError(f"docname: {c['docname']!r} is too long to label the map's first part "
+                             f"(at most {int((2 * step - 8) / LABEL_PX_PER_CHAR)} characters after the number)")
+    label_width = max((len(short_label(c["docname"])) for c in fan), default=0) * LABEL_PX_PER_CHAR
     fan_gap = 40
-    height = max(top + 60, 30 + len(fan) * fan_gap)
-    spine_y = height / 2 if fan else top
-    items = [f'<svg class="rope-map" viewBox="0 0 {width} {height + 10}" role="group" '
-             f'aria-labelledby="rope-map-title-{key}" xmlns="http://www.w3.org/2000/svg">',
-             f'<title id="rope-map-title-{key}">The map of the book: chapters '
-             f'{spine[0]["number"]} to {spine[-1]["number"]} build one argument in order; '
-             + (f'chapters {fan[0]["number"]} to {fan[-1]["number"]} each start from it.' if fan else "")
-             + "</title>"]
-    positions = {}
-    for i, c in enumerate(spine):
-        positions[c["docname"]] = (30 + i * step, spine_y)
-    last_x = 30 + (len(spine) - 1) * step
+    height = max(150, 30 + len(fan) * fan_gap)
+    spine_y = height / 2
+    first_x = 10 + len(short_label(spine[0]["docname"])) * LABEL_PX_PER_CHAR / 2
+    last_x = first_x + (len(spine) - 1) * step
     fan_x = last_x + 130
-    for i, c in enumerate(fan):
-        positions[c["docname"]] = (fan_x, 25 + i * fan_gap)
-    # the spine's line, then the fan's curves
-    if len(spine) > 1:
-        items.append(f'<line class="rope-map-edge" x1="30" y1="{spine_y}" x2="{last_x}" y2="{spine_y}"/>')
-    for c in fan:
-        x, y = positions[c["docname"]]
+    width = fan_x + radius + 8 + label_width + 10 if fan else last_x + step
+    items = [f'<svg class="rope-map" viewBox="0 0 {width:.0f} {height + 40}" role="group" '
+             f'aria-labelledby="rope-map-title-{key}" xmlns="http://www.w3.org/2000/svg">',
+             _title(key, spine, fan)]
+    items.append(f'<line class="rope-map-edge" x1="{first_x}" y1="{spine_y}" x2="{last_x}" y2="{spine_y}"/>')
+    for i in range(len(fan)):
+        y = 25 + i * fan_gap
         items.append(f'<path class="rope-map-edge" d="M {last_x} {spine_y} C {last_x + 70} {spine_y}, '
-                     f'{x - 70} {y}, {x - radius} {y}"/>')
-    for c in listed:
-        x, y = positions[c["docname"]]
-        uri = app.builder.get_relative_uri(fromdoc, c["docname"])
-        label = escape(f'Chapter {c["number"]}: {c["title"]}, about {c["minutes"]} min')
-        part_class = "rope-map-spine" if c in spine else "rope-map-fan"
-        text = ""
-        if c in fan and labels:
-            text = (f'<text class="rope-map-label" x="{x + radius + 8}" y="{y + 5}">'
-                    f'{escape(_short(c["title"]))}</text>')
-        # The link holds the number only, so its visible text ("7") is part of its name.
-        items.append(
-            f'<a href="{uri}" aria-label="{label}"><title>{label}</title>'
-            f'<circle class="rope-map-node {part_class}" cx="{x}" cy="{y}" r="{radius}"/>'
-            f'<text class="rope-map-number" x="{x}" y="{y + 5}" text-anchor="middle">{c["number"]}</text></a>{text}'
-        )
-    caption = escape(spine[0]["caption"])
-    items.append(f'<text class="rope-map-part" x="10" y="{spine_y + radius + 24}">Part I: {caption}</text>')
+                     f'{fan_x - 70} {y}, {fan_x - radius} {y}"/>')
+    for i, c in enumerate(spine):
+        x = first_x + i * step
+        items.append(_node(app, fromdoc, c, x, spine_y, radius, "rope-map-spine"))
+        label_y = spine_y - radius - 9 if i % 2 == 0 else spine_y + radius + 20
+        items.append(_label(x, label_y, short_label(c["docname"]), "middle"))
+    for i, c in enumerate(fan):
+        y = 25 + i * fan_gap
+        items.append(_node(app, fromdoc, c, fan_x, y, radius, "rope-map-fan"))
+        items.append(_label(fan_x + radius + 8, y + 5, short_label(c["docname"])))
+    items.append(f'<text class="rope-map-part" x="10" y="{spine_y + radius + 52}">'
+                 f'Part I: {escape(spine[0]["caption"])}</text>')
     if fan:
-        items.append(f'<text class="rope-map-part" x="{width - 4}" y="{height + 6}" text-anchor="end">'
+        items.append(f'<text class="rope-map-part" x="{width - 4:.0f}" y="{height + 30}" text-anchor="end">'
                      f'Part II: {escape(fan[0]["caption"])}</text>')
     items.append("</svg>")
     return "\n".join(items)
 
 
-def _short(title: str) -> str:
-    """A chapter title for the map: its words after the leading verb, at most 30 characters."""
-    return title if len(title) <= 30 else title[:29].rsplit(" ", 1)[0] + "…"
+def map_svg_narrow(app, fromdoc: str, key: str = "narrow") -> str:
+    """The book down the page, for phones: the first part's chapters in a column, the rest
+    branching off below its end; every node labelled to its right at the page's text size."""
+    listed = chapters(app.env)
+    if not listed:
+        return ""
+    spine = [c for c in listed if c["part"] == listed[0]["part"]]
+    fan = [c for c in listed if c["part"] != listed[0]["part"]]
+    step, radius, spine_x, fan_x = 44, 17, 28, 76
+    captions = [f'Part I: {spine[0]["caption"]}'] + ([f'Part II: {fan[0]["caption"]}'] if fan else [])
+    labels = [short_label(c["docname"]) for c in listed]
+    caption_x = [10, spine_x + 12]  # the second clears the line running down to the fan
+    width = max(fan_x + radius + 8 + max(map(len, labels)) * LABEL_PX_PER_CHAR,
+                *(x + len(c) * CAPTION_PX_PER_CHAR for x, c in zip(caption_x, captions)))
+    spine_top = 48
+    spine_ys = [spine_top + i * step for i in range(len(spine))]
+    fan_top = spine_ys[-1] + 40 + 36
+    fan_ys = [fan_top + i * step for i in range(len(fan))]
+    height = (fan_ys[-1] if fan else spine_ys[-1]) + radius + 10
+    # The map is drawn at its own size (not stretched to the screen), so its text is the page's.
+    items = [f'<svg class="rope-map" viewBox="0 0 {width:.0f} {height}" style="max-width: {width:.0f}px" '
+             f'role="group" aria-labelledby="rope-map-title-{key}" xmlns="http://www.w3.org/2000/svg">',
+             _title(key, spine, fan),
+             f'<text class="rope-map-part" x="10" y="20">{escape(captions[0])}</text>',
+             f'<line class="rope-map-edge" x1="{spine_x}" y1="{spine_ys[0]}" x2="{spine_x}" y2="{spine_ys[-1]}"/>']
+    if fan:
+        items.append(f'<text class="rope-map-part" x="{caption_x[1]}" y="{spine_ys[-1] + 48}">'
+                     f'{escape(captions[1])}</text>')
+    for y in fan_ys:
+        items.append(f'<path class="rope-map-edge" d="M {spine_x} {spine_ys[-1]} C {spine_x} {y}, '
+                     f'{spine_x} {y}, {fan_x - radius} {y}"/>')
+    for c, y in zip(spine, spine_ys):
+        items.append(_node(app, fromdoc, c, spine_x, y, radius, "rope-map-spine"))
+        items.append(_label(spine_x + radius + 8, y + 5, short_label(c["docname"])))
+    for c, y in zip(fan, fan_ys):
+        items.append(_node(app, fromdoc, c, fan_x, y, radius, "rope-map-fan"))
+        items.append(_label(fan_x + radius + 8, y + 5, short_label(c["docname"])))
+    items.append("</svg>")
+    return "\n".join(items)
 
 
 def _fill_placeholders(app, doctree, docname):
-    for node_type, render in ((BookContents, contents_html), (BookMap, map_html)):
+    for node_type, render in ((BookContents, contents_html), (BookMap, map_html),
+                              (ReadingTime, reading_time_html)):
         for node in list(doctree.findall(node_type)):
             if app.builder.format == "html":
                 node.replace_self(nodes.raw("", render(app, docname), format="html"))
@@ -447,8 +532,10 @@ def setup(app):
     app.add_post_transform(LinkGlossaryTerms)
     app.add_node(BookContents)
     app.add_node(BookMap)
+    app.add_node(ReadingTime)
     app.add_directive("book-contents", BookContentsDirective)
     app.add_directive("book-map", BookMapDirective)
+    app.add_directive("reading-time", ReadingTimeDirective)
     app.connect("doctree-read", _record_stats)
     app.connect("doctree-read", _label_sections)
     app.connect("env-purge-doc", _purge)

@@ -384,3 +384,17 @@ def test_layout_numbers_stay_inside_their_boxes_at_every_dimension(gallery, phon
         assert root.evaluate(FITS) == [], d
     set_slider(root, "dim", 0)
     assert not log.problems(), log.problems()
+
+
+NAMES = """(root) => [...root.querySelectorAll('g[data-vector], g[data-dial], g[data-pair]')]
+  .filter((g) => g.closest('[style*="display: none"]') === null)
+  .filter((g) => g.getAttribute('role') !== 'img' || !g.getAttribute('aria-label'))
+  .map((g) => g.outerHTML.slice(0, 80))"""
+
+
+@pytest.mark.parametrize("name", ["RelativeInvariance", "RotationExplorer", "RotationMatrixHeatmap", "FrequencyClocks", "ContextExtension"])
+def test_every_arrow_and_dial_has_a_name(gallery, name):
+    page, log = gallery
+    root = gallery_widget(page, name)
+    assert root.evaluate(NAMES) == []
+    assert not log.problems(), log.problems()

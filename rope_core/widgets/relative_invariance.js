@@ -106,6 +106,13 @@ function render({ model, el }) {
   hoverable(hits, { onShow: showDot, onHide: hideDot });
 
   const dot = (a, b) => a[0] * b[0] + a[1] * b[1];
+  // Each arrow is a named picture for a screen reader (data-vector names it for the tests).
+  const named = (group, vector, label) => {
+    Object.assign(group.dataset, { vector });
+    group.setAttribute("role", "img");
+    group.setAttribute("aria-label", label);
+    return group;
+  };
   let drawnFor = null;   // the q, k, m, n the Δ-independent parts were last drawn for
   const ghostLabels = [];   // the dashed arrows' labels, kept clear of the handles
   function numbers() {
@@ -141,8 +148,8 @@ function render({ model, el }) {
     const ghosts = state.s !== 0;
     ghostLayer.style.display = ghosts ? "" : "none";
     if (fixedChanged) {
-      arrow(ghostLayer, centre, centre, px(gq[0]), py(gq[1]), "ghost").dataset.vector = "ghost_q";
-      arrow(ghostLayer, centre, centre, px(gk[0]), py(gk[1]), "ghost").dataset.vector = "ghost_k";
+      named(arrow(ghostLayer, centre, centre, px(gq[0]), py(gq[1]), "ghost"), "ghost_q", `R(${state.m}θ) q, before the shift (dashed)`);
+      named(arrow(ghostLayer, centre, centre, px(gk[0]), py(gk[1]), "ghost"), "ghost_k", `R(${state.n}θ) k, before the shift (dashed)`);
       for (const [name, v, text] of [["ghost_q", gq, `R(${state.m}θ) q`], ["ghost_k", gk, `R(${state.n}θ) k`]]) {
         const label = vectorLabel(ghostLayer, ...labelAt(px, py, v, 0.3, text), text);
         label.dataset.vector = name;
@@ -156,8 +163,8 @@ function render({ model, el }) {
     const gammaLabel = svgEl("text", { x: px(0.17 * Math.cos(mid)), y: py(0.17 * Math.sin(mid)), "text-anchor": "middle", "dominant-baseline": "middle",
       class: "rope-w-halo", "data-label": "gamma" }, arcLayer);
     gammaLabel.textContent = "γ";
-    arrow(layer, centre, centre, px(rq[0]), py(rq[1]), "q").dataset.vector = "rotated_q";
-    arrow(layer, centre, centre, px(rk[0]), py(rk[1]), "k").dataset.vector = "rotated_k";
+    named(arrow(layer, centre, centre, px(rq[0]), py(rq[1]), "q"), "rotated_q", `R(${pm}θ) q, the query at position m + Δ = ${pm}`);
+    named(arrow(layer, centre, centre, px(rk[0]), py(rk[1]), "k"), "rotated_k", `R(${pn}θ) k, the key at position n + Δ = ${pn}`);
     const labels = { q: `R(${pm}θ) q`, k: `R(${pn}θ) k` };
     vectorLabel(layer, ...labelAt(px, py, rq, 0.3, labels.q), labels.q).dataset.vector = "rotated_q";
     vectorLabel(layer, ...labelAt(px, py, rk, 0.3, labels.k), labels.k).dataset.vector = "rotated_k";

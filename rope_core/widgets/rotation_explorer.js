@@ -160,6 +160,13 @@ function render({ model, el }) {
     // data-vector names each arrow for the tests, which read its drawn tip back into data units.
     moveArrow(rotatedArrow, centre, centre, px(r[0]), py(r[1]));
     moveArrow(qArrow, centre, centre, px(q[0]), py(q[1]));
+    // Each arrow is a named picture for a screen reader.
+    const names = [[qArrow, `q, at ${num(state.angle)}°`], [rotatedArrow, `R(mθ) q, q turned by mθ = ${num(m * theta)} rad`],
+      [axisArrows[0], "R e₀, the first column of R(mθ) (dashed)"], [axisArrows[1], "R e₁, the second column of R(mθ) (dashed)"]];
+    for (const [group, label] of names) {
+      group.setAttribute("role", "img");
+      if (group.getAttribute("aria-label") !== label) group.setAttribute("aria-label", label);
+    }
     // No label under either handle (the tips of q and R(mθ) q).
     const tips = [[px(q[0]), py(q[1])], [px(r[0]), py(r[1])]];
     place(qLabel, clearOfHandles(...labelAt(px, py, q, 0.28, "q"), "q", tips));

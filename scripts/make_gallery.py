@@ -162,8 +162,8 @@ complex wish rules out the parity candidate.""",
         "RelativeInvariance": Section(
             "Shift two positions together",
             r"""The query sits at $m + \Delta$, the key at $n + \Delta$; the dashed arrows are the pair before the
-shift. Move $\Delta$: both arrows turn, the angle between them does not, and neither does the score
-(the flat strip); only $n - m$ moves it (the cosine).""",
+shift. The widget asks which move changes the score, shifting both by $\Delta$ or changing
+$n - m$: predict, then move $\Delta$ and $m$ or $n$ and watch the score and its two strips.""",
             "Shifting both positions by 9 turns both vectors by the same angle γ apart; the score in the title does "
             "not change: it sits on the flat strip against Δ, while the strip against n − m is a cosine.",
             "Two panels with a blue rotated query and an orange rotated key and the arc of the angle gamma between "
@@ -174,7 +174,7 @@ shift. Move $\Delta$: both arrows turn, the angle between them does not, and nei
             function="plot_relative_invariance",
             left=f"q, k, m={RELATIVE['m']}, n={RELATIVE['n']}, shift=0, theta={RELATIVE['theta']:g}",
             right=f"q, k, m={RELATIVE['m']}, n={RELATIVE['n']}, shift=9, theta={RELATIVE['theta']:g}",
-            lesson="Shift the query and the key together: both turn, the score does not.",
+            lesson="Shift the query and the key together: what does their score do?",
             thumb_alt="A blue rotated query and an orange rotated key on a circle, with their score in the title.",
             setup=f"""\
 # The widget's default vectors: q at {RELATIVE['q_angle']:g} degrees, k of length {RELATIVE['k_length']:g} at {RELATIVE['k_angle']:g} degrees.
@@ -185,9 +185,8 @@ k = {_vector_code(RELATIVE['k_angle'], RELATIVE['k_length'])}
         "FrequencyClocks": Section(
             "Turn the frequency clocks",
             r"""Each pair $i$ is a hand turning $\theta_i = \text{base}^{-2i/d}$ radians per position; the number
-under each face counts its turns. Grey hands on dashed faces have a wavelength longer than the
-chosen context $L$: they never complete a turn in it. The widget asks how many hands have turned
-once by $m = L$; its time-lapse runs $m$ on a logarithmic clock, and its odometer row writes the
+under each face counts its turns. The widget asks which hands have turned once by $m = L$, the
+context length: predict, then drag a hand, move $m$ or run the time-lapse to $L$. Its time-lapse runs $m$ on a logarithmic clock, and its odometer row writes the
 digits $\lfloor m/\beta^i\rfloor \bmod \beta$ of $m$, the digits picture of chapter 5. It opens on
 that chapter's toy head ($d = 8$, base $10\,000$, $\beta = 10$), whose wheels spell $m$ in decimal.""",
             r"The widget's question and its answer on chapter 5's toy head ($d = 8$, base $10\,000$, $\beta = 10$): "
@@ -200,7 +199,7 @@ that chapter's toy head ($d = 8$, base $10\,000$, $\beta = 10$), whose wheels sp
             "dashed with grey hands that have barely turned.",
             function="plot_frequency_clocks", left="position=10, dim=8, base=10000.0, context=256, odometer=True",
             right="position=256, dim=8, base=10000.0, context=256, odometer=True",
-            lesson="Every pair is a clock hand with its own speed: fast hands for neighbours, slow hands for far.",
+            lesson="Every pair is a clock hand with its own speed: which of them turn within the context?",
             thumb_alt="Four clocks at position 10 over the digits 0 0 1 0: two hands turned, two dashed ones barely.",
         ),
         "RotationMatrixHeatmap": Section(
@@ -223,8 +222,8 @@ that pair of $R_m x$, turned by $m\theta_i$.""",
         "DecayExplorer": Section(
             "Watch the decay bound (and what it does not say)",
             r"""RoFormer's bound and the scores it bounds, in one unit: the score divided by
-$\lVert\mathbf{q}\rVert\,\lVert\mathbf{k}\rVert$. Each dashed line bounds the scores of its colour
-and stays far above them; the bounds fall with distance, the random pairs' band does not.""",
+$\lVert\mathbf{q}\rVert\,\lVert\mathbf{k}\rVert$. Each dashed line bounds the scores of its colour.
+The bounds fall with distance; the widget asks whether the random pairs' score falls too.""",
             "Scores divided by |q||k| and their bounds (dashed) against distance for base 10 000 and base 100; "
             "the y axis is linear up to 1 and logarithmic above.",
             "Two plots against distance from 0 to 1024. In each, three dashed bound lines sit between 2 and 120, "
@@ -233,7 +232,7 @@ and stays far above them; the bounds fall with distance, the random pairs' band 
             "At distance 128 a bracket from the aligned score up to its bound is labelled with their ratio "
             "(28 times at base 10 000).",
             function="plot_decay", left="base=10000.0", right="base=100.0",
-            lesson="RoFormer's bound stays far above every score; random scores do not decay at all.",
+            lesson="RoFormer's bound falls with distance: do the scores it bounds fall too?",
             thumb_alt="Dashed bound lines far above a falling aligned score and a flat band of random scores.",
         ),
         "ContextExtension": Section(

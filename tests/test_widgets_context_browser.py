@@ -219,6 +219,14 @@ def check_context_state(root, data, step, f, p, s, pair):
     assert dataset(root.locator('[data-readout="question"]'))["step"] == step
 
 
+def predict(root):
+    """The reader's prediction for the step shown (the first choice, if none made yet): each
+    step hides its answer until then (test_widgets_questions_browser.py)."""
+    row = root.locator('.rope-w-answers[aria-label="your prediction"]')
+    if row.is_visible() and row.locator('button[aria-pressed="true"]').count() == 0:
+        row.locator('button[data-answer="0"]').click()
+
+
 def check_question(root, data, step, f, p, s):
     """Each step's question, and its answer once the reader did what it asks (numbers from rope_core)."""
     question = root.locator('[data-readout="question"]')
@@ -270,6 +278,7 @@ def test_context_extension_numbers_at_random_states(chromium, book_server, rng):
         plot = root.locator('svg[data-plot="wavelengths"]')
         # Step 2's answer: PI and NTK-aware both seen at p = sL (s = 8).
         choose_step(root, "divide")
+        predict(root)
         set_slider(root, "position", data["positions"].index(8 * 4096), keyboard=True)
         for method in ("linear", "ntk"):
             scheme.select_option(str(METHODS.index(method)))
@@ -284,6 +293,7 @@ def test_context_extension_numbers_at_random_states(chromium, book_server, rng):
             s = METHODS.index(STEP_SCHEMES[step][int(rng.integers(len(STEP_SCHEMES[step])))])
             pair = int(rng.integers(64))
             choose_step(root, step)
+            predict(root)
             if step != "problem":
                 set_slider(root, "factor", f, keyboard=True)
                 if step == "bands" and state % 2:  # p = sL, where the question is answered

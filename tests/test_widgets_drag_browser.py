@@ -155,15 +155,54 @@ DRAWN = r"""(root) => {
 }"""
 
 
+def predicted_widget(page, name):
+    """The gallery's widget ``name`` after the reader's prediction: these tests read every number
+    it shows, and the ones that answer its question are hidden until a prediction
+    (test_widgets_questions_browser.py checks that part)."""
+    root = gallery_widget(page, name)
+    choice = root.locator('.rope-w-question button[data-answer="0"]')
+    if root.locator('.rope-w-question button[aria-pressed="true"]').count() == 0:
+        choice.click()
+    # The click scrolled to the question: the drawing back in the middle of the screen.
+    root.locator("svg").first.evaluate("(svg) => svg.scrollIntoView({block: 'center', behavior: 'instant'})")
+    return root
+
+
 LABEL_CHAR_WIDTH = 8  # drag.js: drawing units a label's text is taken to need per character
 HANDLE_RING = 12      # drag.js dragHandle: the radius of the ring drawn at a vector's tip
+
+
+def clear_of_handles(spot, characters, handles, size):
+    """drag.js clearOfHandles: ``spot`` if a label of ``characters`` there covers no handle,
+    else the first clear spot on rings of 8, 16, ... 120 units about it (16 directions each)."""
+    half_width, half_height = LABEL_CHAR_WIDTH * characters / 2 + 3, 11
+
+    def covers(x, y):
+        return any(math.hypot(max(abs(hx - x) - half_width, 0), max(abs(hy - y) - half_height, 0)) < 15 for hx, hy in handles)
+
+    x, y = spot
+    if not covers(x, y):
+        return [x, y]
+    for radius in range(8, 121, 8):
+        for k in range(16):
+            cx, cy = x + radius * math.cos(k * math.pi / 8), y + radius * math.sin(k * math.pi / 8)
+            inside = cx - half_width >= 0 and cx + half_width <= size and cy - half_height >= 0 and cy + half_height <= size
+            if inside and not covers(cx, cy):
+                return [cx, cy]
+    return [x, y]
+
+
+def handles_in_units(drawn):
+    cx, cy, unit = drawn["frame"]
+    return [(cx + unit * x, cy - unit * y) for x, y in drawn["handles"].values()]
 
 
 def assert_labelled(drawn, name, tip, pad):
     """The vector's label sits ``pad`` beyond its tip along it, plus half its estimated width
     (drag.js labelAt) along it, or, where that is closer than 30 (x) or 10 (y) drawing units
     to the drawing's edges, ``pad`` beside the tip a quarter turn on, kept that far inside; to
-    1e-6 drawing units. Either way the text as drawn stays clear of the handle's ring."""
+    1e-6 drawing units. Where that spot would put it under a drag handle it moves to the
+    nearest clear spot (clear_of_handles). Either way the text stays clear of the handle's ring."""
     cx, cy, unit = drawn["frame"]
     label = drawn["labels"][name]
     tip = np.asarray(tip, dtype=float)
@@ -177,6 +216,7 @@ def assert_labelled(drawn, name, tip, pad):
     expected = inside(beyond)
     if not np.allclose(expected, [cx + unit * beyond[0], cy - unit * beyond[1]], atol=1e-9):
         expected = inside(tip + pad * np.array([-u[1], u[0]]))
+    expected = clear_of_handles(expected, label["characters"], handles_in_units(drawn), size)
     np.testing.assert_allclose(label["at"], expected, atol=1e-6, err_msg=f"{name}'s label")
     x, y, width, height = label["box"]
     tip_x, tip_y = cx + unit * tip[0], cy - unit * tip[1]
@@ -265,13 +305,14 @@ def check_rotation_explorer(root, data):
     if m:
         cx, cy, unit = drawn["frame"]
         middle = rc.rotate_2d(0.55 * unit_vector(angle), np.radians(expected["angle_deg"]) / 2)
-        np.testing.assert_allclose([(float(label.get_attribute("x")) - cx) / unit, (cy - float(label.get_attribute("y"))) / unit], middle, atol=1e-6)
+        spot = clear_of_handles([cx + unit * middle[0], cy - unit * middle[1]], 2, handles_in_units(drawn), drawn["size"])
+        np.testing.assert_allclose([float(label.get_attribute("x")), float(label.get_attribute("y"))], spot, atol=1e-6)
         assert label.text_content() == "mθ"
     assert_drawn_at(drawn["arrows"]["q"], expected["q"], "q")
     assert_drawn_at(drawn["arrows"]["rotated"], expected["rotated"], "R(mθ)q")
     np.testing.assert_allclose(drawn["handles"]["q"], expected["q"], atol=1e-6)
     assert_labelled(drawn, "q", expected["q"], 0.28)
-    assert_labelled(drawn, "rotated", expected["rotated"], 0.42)
+    assert_labelled(drawn, "rotated", expected["rotated"], 0.3)
     trail = [rc.rotate_2d(expected["q"], j * theta) for j in range(m)]
     np.testing.assert_allclose(np.reshape(drawn["trail"], (-1, 2)), np.reshape(trail, (-1, 2)), atol=1e-6)
     if m == 0:
@@ -402,7 +443,7 @@ def test_dragging_q_by_47_degrees_turns_it_by_47(chromium, book_server, mode, sc
     options = {"viewport": PHONE, "touch": True, "color_scheme": "dark"} if touch else {}
     context, page, log = open_gallery(chromium, book_server, **options)
     try:
-        root, data = gallery_widget(page, "RotationExplorer"), W.RotationExplorer().data
+        root, data = predicted_widget(page, "RotationExplorer"), W.RotationExplorer().data
         page.screenshot(path=str(screenshot_dir / f"drag-rotation-{mode}-before.png"))
         before = check_rotation_explorer(root, data)
         drag(page, root, "q", DRAG_DEG, touch=touch)
@@ -428,7 +469,7 @@ def test_dragging_q_by_47_degrees_turns_it_by_47(chromium, book_server, mode, sc
         assert abs(q_length(root) - low - 0.5) <= 0.02, q_length(root)
         page.screenshot(path=str(screenshot_dir / f"drag-rotation-{mode}-after.png"))
 
-        rel_root = gallery_widget(page, "RelativeInvariance")
+        rel_root = predicted_widget(page, "RelativeInvariance")
         python_widget = W.RelativeInvariance()
         qa, ka = check_relative_invariance(rel_root, python_widget)
         drag(page, rel_root, "k", DRAG_DEG, touch=touch)
@@ -454,7 +495,7 @@ def test_dragging_q_by_47_degrees_turns_it_by_47(chromium, book_server, mode, sc
 def test_arrow_keys_turn_q_by_1_and_10_degrees_and_plus_minus_stretch_it(chromium, book_server):
     context, page, log = open_gallery(chromium, book_server)
     try:
-        root, data = gallery_widget(page, "RotationExplorer"), W.RotationExplorer().data
+        root, data = predicted_widget(page, "RotationExplorer"), W.RotationExplorer().data
         handle = root.get_by_role("slider", name="direction of q", exact=False)
         handle.focus()
         start = check_rotation_explorer(root, data)
@@ -487,7 +528,7 @@ def test_arrow_keys_turn_q_by_1_and_10_degrees_and_plus_minus_stretch_it(chromiu
 def test_random_states_show_rope_core_numbers(chromium, book_server, rng):
     context, page, log = open_gallery(chromium, book_server)
     try:
-        root, data = gallery_widget(page, "RotationExplorer"), W.RotationExplorer().data
+        root, data = predicted_widget(page, "RotationExplorer"), W.RotationExplorer().data
         sliders = {"position": len(data["positions"]), "theta": len(data["thetas"])}
         assert root.locator('input[data-name="q_angle"], input[data-name="length"]').count() == 0   # the handle does it
         for _ in range(60):
@@ -502,7 +543,7 @@ def test_random_states_show_rope_core_numbers(chromium, book_server, rng):
                 page.keyboard.press(rng.choice(["ArrowLeft", "ArrowRight", "Shift+ArrowUp", "Shift+ArrowDown"]))
             check_rotation_explorer(root, data)
 
-        rel_root, python_widget = gallery_widget(page, "RelativeInvariance"), W.RelativeInvariance()
+        rel_root, python_widget = predicted_widget(page, "RelativeInvariance"), W.RelativeInvariance()
         top = python_widget._max_position + 1
         for _ in range(60):
             action = rng.integers(3)
@@ -524,7 +565,7 @@ def test_trail_dots_read_out_their_own_position(chromium, book_server, rng):
     # bubble): jθ from rotation_table, how far that is from q, and R(jθ)q, at random states.
     context, page, log = open_gallery(chromium, book_server)
     try:
-        root, data = gallery_widget(page, "RotationExplorer"), W.RotationExplorer().data
+        root, data = predicted_widget(page, "RotationExplorer"), W.RotationExplorer().data
         idle = root.locator('[data-readout="trail"]').inner_text()
         assert "tap" in idle
         for _ in range(8):
@@ -557,7 +598,7 @@ def test_trail_dots_read_out_their_own_position(chromium, book_server, rng):
 def test_play_animates_m_and_the_shift_and_stops_at_the_end(chromium, book_server):
     context, page, log = open_gallery(chromium, book_server)
     try:
-        root = gallery_widget(page, "RotationExplorer")
+        root = predicted_widget(page, "RotationExplorer")
         position = root.locator('input[data-name="position"]')
         last = int(position.get_attribute("max"))
         set_slider(root, "position", last - 4)
@@ -572,7 +613,7 @@ def test_play_animates_m_and_the_shift_and_stops_at_the_end(chromium, book_serve
                                arg=play.element_handle(), timeout=5000)   # stopped at the end
         assert int(position.input_value()) == last
 
-        rel_root, python_widget = gallery_widget(page, "RelativeInvariance"), W.RelativeInvariance()
+        rel_root, python_widget = predicted_widget(page, "RelativeInvariance"), W.RelativeInvariance()
         shift = rel_root.locator('input[data-name="shift"]')
         read = ("(root) => [Number(root.querySelector('input[data-name=shift]').value),"
                 " Number(root.querySelector('[data-readout=score]').dataset.value)]")   # one frame, atomically
@@ -602,7 +643,7 @@ def test_reduced_motion_plays_one_step_a_second(chromium, book_server):
     try:
         page.emulate_media(reduced_motion="reduce")
         goto(page)  # reload
-        root = gallery_widget(page, "RotationExplorer")
+        root = predicted_widget(page, "RotationExplorer")
         position = root.locator('input[data-name="position"]')
         start = int(position.input_value())
         play = root.get_by_role("button", name="play m")

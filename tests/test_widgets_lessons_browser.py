@@ -181,6 +181,8 @@ def test_decay_question_answers_with_the_numbers_drawn(chromium, book_server, de
         feedback = root.locator('[data-readout="feedback"]')
         assert feedback.inner_text() == ""                       # nothing answered yet
         root.locator('button[data-answer="0"]').click()
+        assert feedback.get_attribute("data-correct") is None    # predicted, not yet seen
+        set_slider(root, "distance", int(root.locator('input[data-name="distance"]').get_attribute("max")))
         assert feedback.get_attribute("data-correct") == "false"
         root.get_by_role("button", name="no, it stays").click()
         assert feedback.get_attribute("data-correct") == "true"
@@ -280,7 +282,6 @@ def chapter_widget(chromium, url, path, readout):
         context.close()
 
 
-
 def test_chapter_1_has_a_compact_relative_widget_opening_shifted(chromium, book_server):
     with chapter_widget(chromium, book_server, "01-why-positions.html", "reference") as (page, root, prose):
         shift = int(root.locator('input[data-name="shift"]').input_value())
@@ -291,6 +292,9 @@ def test_chapter_1_has_a_compact_relative_widget_opening_shifted(chromium, book_
         assert root.locator("g[data-vector=ghost_q]").count() == 1
         assert root.get_by_role("button", name="play Δ").is_visible()
         root.get_by_role("button", name="it will stay").click()
+        assert root.locator('[data-readout="feedback"]').get_attribute("data-correct") is None
+        for step in (0, 3):                                      # the reader moves Δ: the verdict
+            set_slider(root, "shift", step)
         assert root.locator('[data-readout="feedback"]').get_attribute("data-correct") == "true"
 
 
@@ -309,6 +313,9 @@ def test_chapter_2_question_and_folded_answer_match_the_rotation_widget(chromium
         # θ = 0.5: the widget's own answer quotes the same numbers.
         set_slider(root, "theta", thetas.index(0.5))
         root.get_by_role("button", name="no, not always").click()
+        assert feedback.get_attribute("data-correct") is None    # until m has passed the return
+        last = int(root.locator('input[data-name="position"]').get_attribute("max"))
+        set_slider(root, "position", last)
         assert feedback.get_attribute("data-correct") == "true"
         assert f"13 is {said.group(1)} rad away" in feedback.inner_text(), feedback.inner_text()
         assert f"m = {said.group(2)} (" in feedback.inner_text()
@@ -321,6 +328,7 @@ def test_chapter_2_question_and_folded_answer_match_the_rotation_widget(chromium
         assert tip.text_content() == "m = 7" and tip.get_attribute("visibility") == "visible"
         # θ = 1: the first return within 0.1 rad at 44, 0.018 rad away (the prose rounds to 2 digits).
         set_slider(root, "theta", thetas.index(1.0))
+        set_slider(root, "position", last)
         assert f"m = {said.group(3)} (" in feedback.inner_text()
         set_slider(root, "position", int(said.group(3)))
         assert f"{float(closest.get_attribute('data-offset')):.3f}" == said.group(4)
@@ -414,4 +422,7 @@ def test_chapter_4_quotes_the_candidate_widget(chromium, book_server):
         assert float(setting.get_attribute("data-theta")) == float(said.group(2))
         assert int(setting.get_attribute("data-size")) == int(said.group(1)) + 1
         root.get_by_role("button", name="rotation, no position and parity").click()
+        radios = root.locator('button[role="radio"][data-index]')
+        for i in range(radios.count()):                          # the verdict after every candidate
+            radios.nth(i).click()
         assert root.locator('[data-readout="feedback"]').get_attribute("data-correct") == "true"

@@ -57,8 +57,8 @@ def test_chapter_5_clocks_and_matrix_prose(chromium, book_server):
         question = root.locator('[data-readout="question"]')
         assert dataset(question)["answered"] == "0" and int(dataset(question)["context"]) == int(context_length.group(1))
         assert " ".join(question.inner_text().split()) == (
-            f"Question: when m reaches the context length L = {context_length.group(1)}, how many of the "
-            f"{head.group(1)} hands will have made a full turn? Guess, then press ▶ or move m.")
+            f"When m reaches the context length L = {context_length.group(1)}, which of the "
+            f"{head.group(1)} hands will have made at least one full turn?")
         # The odometer: digit i = ⌊m/β^i⌋ mod β, pair 0 on the right.
         assert "⌊m/βi⌋ mod β" in root.locator('text[data-label="odometer"]').text_content().replace("\u200b", "")
         assert root.locator('text[data-wheel="0"]').bounding_box()["x"] > root.locator('text[data-wheel="1"]').bounding_box()["x"]

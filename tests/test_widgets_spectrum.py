@@ -118,7 +118,7 @@ def test_bad_input_names_the_argument(call, match):
 
 def test_widgets_send_their_tables():
     clocks = W.FrequencyClocks()
-    assert clocks.data["positions"] == clock_positions(100_000).tolist()
+    assert clocks.data["positions"] == clock_positions(100_000, include=clocks.data["contexts"]).tolist()
     assert clocks.state_size() < 200_000
     for dim, per_base in zip(clocks.data["dims"], clocks.data["tables"]):
         for base, entry in zip(clocks.data["bases"], per_base):
@@ -333,3 +333,12 @@ def check_matrix_view(ax, m, dim, base):
     else:
         assert "≈" not in title
     plt.close(ax.figure)
+
+
+def test_clock_slider_lands_on_every_context_length():
+    # The clocks ask what happens at m = L: each L offered is a stop of the position slider.
+    widget = W.FrequencyClocks()
+    assert set(widget.data["contexts"]) <= set(widget.data["positions"])
+    assert 256 in clock_positions(100_000, include=[256]) and 10**6 not in clock_positions(1000, include=[10**6])
+    with pytest.raises(ValueError, match="include"):
+        clock_positions(100, include=[-1])

@@ -33,10 +33,12 @@ def _check_positions(positions, name="positions"):
     return array.astype(np.int64)
 
 
-def clock_positions(max_position, linear_up_to=64, log_stops=48):
+def clock_positions(max_position, linear_up_to=64, log_stops=48, include=()):
     r"""The stops of the clocks' position slider: every position up to ``linear_up_to``, then
     ``log_stops`` log-spaced positions up to ``max_position`` (rounded, without repeats), so
-    that the slow hands, whose wavelengths run to :math:`10^4`–:math:`10^5` tokens, move too.
+    that the slow hands, whose wavelengths run to :math:`10^4`–:math:`10^5` tokens, move too;
+    plus every position of ``include`` up to ``max_position`` (the context lengths a question
+    names, so that the slider lands on :math:`m = L` exactly).
 
     Returns
     -------
@@ -49,15 +51,19 @@ def clock_positions(max_position, linear_up_to=64, log_stops=48):
     >>> p = clock_positions(100_000)
     >>> int(p[64]), int(p[-1]), bool(np.all(np.diff(p) > 0))
     (64, 100000, True)
+    >>> 256 in clock_positions(100_000), 256 in clock_positions(100_000, include=[256])
+    (False, True)
     """
     for name, value in (("max_position", max_position), ("linear_up_to", linear_up_to), ("log_stops", log_stops)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
             raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
+    named = _check_positions(include, "include") if len(include) else np.zeros(0, dtype=np.int64)
+    named = named[named <= max_position]
     linear = np.arange(min(linear_up_to, max_position) + 1)
     if max_position <= linear_up_to:
         return linear
     tail = np.rint(np.geomspace(linear_up_to, max_position, log_stops + 1)).astype(np.int64)
-    return np.unique(np.concatenate([linear, tail]))
+    return np.unique(np.concatenate([linear, tail, named]))
 
 
 def clock_table(dim, base, positions, contexts):

@@ -1,7 +1,7 @@
 // The wish as a picture: the score matrix S[m][n] of a candidate encoding f, constant along every
 // diagonal n − m (Toeplitz) exactly when the score depends on n − m only. Every number is
 // Python's (rope_core.demos.candidates); the page picks a table and draws it.
-import { svgEl, htmlEl, slider, readout, fmt3, typeset, frame, keepTextSize, syncer, stepButtons, showTip, hideTip, setText } from "./common.js";
+import { svgEl, htmlEl, slider, readout, fmt3, typeset, frame, keepTextSize, syncer, stepButtons, showTip, hideTip, setText, announcer, keepInReach } from "./common.js";
 import { lesson, question } from "./lesson.js";
 
 function render({ model, el }) {
@@ -11,6 +11,8 @@ function render({ model, el }) {
   const left = 40, top = 40, width = left + size * cell + 12, height = top + size * cell + 12;
   const { root, svg, controls } = frame(el, { title: "Is the score a function of n − m only?", width, height });
   lesson(root, "A score that depends on the positions only through n − m is the same all along each diagonal of the (m, n) matrix: every diagonal is one colour (a Toeplitz matrix). Pick a candidate f and look at its diagonals.");
+  const say = announcer(root);
+  const seen = new Set();   // the candidates the reader has looked at
   const state = { c: model.get("candidate_index"), p: model.get("part_index"), d: model.get("diagonal_index") };
   const out = {};
   svg.setAttribute("role", "group");
@@ -106,6 +108,8 @@ function render({ model, el }) {
     Object.assign(out.verdict.dataset, { toeplitz, worst: spreads[worst], offset: data.offsets[worst] });
     candidateButtons.forEach((b, i) => b.setAttribute("aria-checked", String(i === state.c)));
     partButtons.forEach((b, i) => b.setAttribute("aria-checked", String(i === state.p)));
+    seen.add(state.c);
+    if (ask.predicted()) say(`${data.names[state.c]}: ${out.verdict.textContent}`);
     ask.refresh();
   }
 
@@ -146,6 +150,7 @@ function render({ model, el }) {
   const diagonal = slider(controls, { label: "diagonal n − m", name: "diagonal", values: data.offsets, index: state.d,
     format: (v) => String(v).replace("-", "−"), onInput: sync("d", "diagonal_index") });
   stepButtons(diagonal, "diagonal n − m");
+  keepInReach(diagonal);
   // Pointing at a cell (or tapping it) picks its diagonal and reads the cell out; on a phone
   // the read-out's words also appear in a bubble under the cell.
   const pointAt = (event) => {
@@ -164,10 +169,14 @@ function render({ model, el }) {
   out.cell.setAttribute("aria-live", "polite");
   out.diagonal = readout(controls, "diagonal", "on this diagonal:");
   out.verdict = readout(controls, "verdict", "the whole matrix:");
-  out.verdict.setAttribute("aria-live", "polite");
   hideCell();
   const ask = question(controls, {
     prompt: "Which candidates make every diagonal of the score one colour?",
+    // The whole-matrix verdict would answer it for each candidate: hidden until the prediction,
+    // and the question is answered once the reader has looked at every candidate.
+    reached: () => seen.size === data.names.length,
+    task: `pick each of the ${data.names.length} candidates f in turn and read the line “the whole matrix”.`,
+    conceal: [out.verdict.parentNode],
     choices: [{ label: "only the rotation" }, { label: "rotation and no position" }, { label: "rotation, no position and parity", correct: true }],
     explain: () => {
       const worst = (i, part) => Math.max(...data.tables[i][`${part}_spread`]);

@@ -28,7 +28,9 @@ export function slider(parent, { label, name, values, index, format = String, on
     type: "range", id, min: 0, max: values.length - 1, step: 1, value: index,
     "aria-label": label, "data-name": name,
   }, row);
-  const shown = htmlEl("output", { for: id, "data-name": name }, row, format(values[index]));
+  // The slider itself says its value (aria-valuetext); an <output> is a live region of its own
+  // and would say it a second time, so it is shown to the eye only.
+  const shown = htmlEl("output", { for: id, "data-name": name, "aria-hidden": "true" }, row, format(values[index]));
   const update = () => {
     const i = Number(input.value);
     shown.textContent = format(values[i]);
@@ -118,8 +120,10 @@ export function setText(node, text) {
   return node;
 }
 
-// A play button for a slider: steps it forward (looping) while pressed. aria-pressed says the
-// state; Space/Enter toggle it (a <button>). Readers who ask for reduced motion get one step a
+// A play button for a slider: steps it forward while pressed and stops at its last stop (a
+// press there starts again from the first). aria-pressed says the state; Space/Enter toggle it
+// (a <button>). The reader's own hand wins: any slider move, press or drag inside the widget
+// other than on this button stops the play. Readers who ask for reduced motion get one step a
 // second instead of eight. Stops when the widget leaves the page.
 export function player(parent, control, { label = "play", interval = 125 } = {}) {
   const button = htmlEl("button", { type: "button", class: "rope-w-play", "aria-pressed": "false",
@@ -132,19 +136,49 @@ export function player(parent, control, { label = "play", interval = 125 } = {})
     button.setAttribute("aria-pressed", "false");
     button.textContent = "▶ play";
   };
+  const last = () => Number(control.input.max);
   const step = () => {
     if (!button.isConnected) { stop(); return; }
-    const count = Number(control.input.max) + 1;
-    control.set((Number(control.input.value) + 1) % count);
+    const next = Number(control.input.value) + 1;
+    if (next > last()) { stop(); return; }
+    control.set(next);
+    if (next >= last()) stop();
   };
   button.addEventListener("click", () => {
     if (timer !== null) { stop(); return; }
+    if (Number(control.input.value) >= last()) control.set(0);
     button.setAttribute("aria-pressed", "true");
     button.textContent = "❚❚ pause";
     timer = setInterval(step, reduced() ? 1000 : interval);
   });
   button.addEventListener("keydown", (event) => event.stopPropagation());
+  // The widget's root is found once the button is in the page (the caller may move it).
+  const takeOver = (event) => {
+    if (timer === null || button.contains(event.target)) return;
+    if (event.type === "keydown" && !(event.target instanceof Element && event.target.closest("input, [role=slider], button"))) return;
+    stop();
+  };
+  requestAnimationFrame(() => {
+    const root = button.closest(".rope-w") || parent;
+    for (const type of ["input", "pointerdown", "keydown"]) root.addEventListener(type, takeOver, true);
+  });
   return { button, stop, step };
+}
+
+// One polite live region per widget for the result it exists to show (a score, a count, a
+// verdict): `say(text)` speaks it once the reader pauses (700 ms), and only when it changed, so
+// that a slider's steps are not read out twice. Returns say.
+export function announcer(root) {
+  let region = root.querySelector(":scope > [data-readout=announce]");
+  if (!region) {
+    region = htmlEl("div", { class: "rope-w-sr-only", role: "status", "aria-live": "polite", "aria-atomic": "true", "data-readout": "announce" }, root);
+  }
+  let timer = null;
+  return (text) => {
+    region.dataset.pending = text;
+    clearTimeout(timer);
+    timer = setTimeout(() => { setText(region, region.dataset.pending); }, 700);
+  };
 }
 
 // Hover and keyboard focus of one of many marks (cells, clocks, boxes) show its numbers:
@@ -327,5 +361,25 @@ export function stepButtons(control, label) {
   button("−", -1, "one stop down");
   track.appendChild(input);
   button("+", 1, "one stop up");
+  return control;
+}
+
+// Phone first: on a narrow screen the widget's main control (a slider's row) moves to the end of
+// the widget and sticks to the bottom of the screen while the widget is in view, so the reader
+// moves it with the drawing in sight; on a wide screen it stays with the other controls.
+const NARROW_SCREEN = "(max-width: 600px)";
+export function keepInReach(control) {
+  const row = control.input.closest(".rope-w-control") || control.input.parentElement;
+  const root = row.closest(".rope-w");
+  if (!root || !window.matchMedia) return control;
+  const home = document.createComment("main control");
+  row.before(home);
+  const narrow = window.matchMedia(NARROW_SCREEN);
+  const place = () => {
+    if (narrow.matches) { root.appendChild(row); row.classList.add("rope-w-in-reach"); }
+    else { home.after(row); row.classList.remove("rope-w-in-reach"); }
+  };
+  place();
+  narrow.addEventListener("change", place);
   return control;
 }

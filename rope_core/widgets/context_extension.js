@@ -4,7 +4,7 @@
 // One dial per slow pair (its trained arc shaded, its hand at position p), every pair's
 // wavelength with each line labelled at its end, and the numbers of all five schemes behind a
 // toggle. Every number comes from Python (rope_core.demos.context); this only draws.
-import { svgEl, htmlEl, slider, fmt, keepTextSize, arrow, moveArrow, syncer, showTip, watchOnScreen, setText } from "./common.js";
+import { svgEl, htmlEl, slider, fmt, keepTextSize, arrow, moveArrow, syncer, showTip, watchOnScreen, setText, announcer, keepInReach } from "./common.js";
 const SCHEME_COLOURS = ["var(--rope-w-muted)", "var(--rope-w-q)", "var(--rope-w-k)", "var(--rope-w-rot)", "var(--rope-w-accent)"];
 const BAND_NAMES = ["kept", "blended", "scaled"];
 const BAND_COLOURS = ["var(--rope-w-q)", "var(--rope-w-accent)", "var(--rope-w-k)"];
@@ -12,15 +12,39 @@ const SUPERSCRIPT = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴",
 // The steps: what each shows (schemes by their key in data.methods) and says.
 const STEPS = [
   { key: "problem", tab: "1 · the problem", schemes: ["default"],
-    title: "Past the training length L, every slow pair turns to angles it never saw in training" },
+    title: "Past the training length L: what happens to the slow pairs?" },
   { key: "divide", tab: "2 · divide all", schemes: ["linear", "ntk"],
-    title: "Divide every frequency by s (PI), or bend the base (NTK-aware)" },
+    title: "Two ways to rescale: divide every frequency by s (PI), or bend the base (NTK-aware)" },
   { key: "bands", tab: "3 · keep fast", schemes: ["yarn", "llama3"],
-    title: "Keep the fast pairs, divide the slow ones (YaRN, Llama 3.1)" },
+    title: "Rescale by band: YaRN and Llama 3.1" },
   { key: "models", tab: "4 · real models", schemes: [],
     title: "A real model: wavelength λᵢ of every pair against its context" },
 ];
 const TAU = 2 * Math.PI;
+// Each step's prediction: its choices (label(n) for n slow pairs) and which is right, from the
+// numbers the step shows (entryOf(method): beyond = slow pairs outside their arc at p = sL).
+const PREDICTIONS = {
+  problem: [
+    { label: () => "none of them", right: () => false },
+    { label: () => "some of them", right: () => false },
+    { label: (n) => `all ${n}`, right: () => true },
+  ],
+  divide: [
+    { label: () => "PI", right: (at) => at("linear").beyond === 0 && at("ntk").beyond > 0 },
+    { label: () => "NTK-aware", right: (at) => at("ntk").beyond === 0 && at("linear").beyond > 0 },
+    { label: () => "both", right: (at) => at("ntk").beyond === 0 && at("linear").beyond === 0 },
+  ],
+  bands: [
+    { label: () => "every slow pair is back inside its arc", right: (at) => at("yarn").beyond === 0 && at("llama3").beyond === 0 },
+    { label: () => "some slow pairs stay outside", right: (at) => at("yarn").beyond > 0 || at("llama3").beyond > 0 },
+  ],
+};
+// The question again, for a reader who has moved but not yet predicted.
+const QUESTION_AGAIN = {
+  problem: (n) => `Question: how many of the ${n} slow pairs leave their shaded arc once p is past L? Predict below first.`,
+  divide: () => "Question: at p = sL, which scheme brings every slow pair back inside its arc? Predict below first.",
+  bands: () => "Question: at p = sL, are the slow pairs back inside their arcs? Predict below first.",
+};
 // Short names for the end of a line.
 const SHORT = { default: "unscaled", linear: "PI", ntk: "NTK", yarn: "YaRN", llama3: "Llama 3.1" };
 
@@ -146,6 +170,10 @@ function render({ model, el }) {
   const title = htmlEl("div", { class: "rope-w-title", "data-readout": "title" }, root);
   const tabs = htmlEl("div", { class: "rope-w-steps", role: "tablist", "aria-label": "steps" }, root);
   const question = htmlEl("p", { class: "rope-w-question", "data-readout": "question" }, root);
+  // Each step's prediction, asked before its answer shows: buttons under the question.
+  const predictionRow = htmlEl("div", { class: "rope-w-answers", role: "group", "aria-label": "your prediction" }, root);
+  const say = announcer(root);
+  const predictions = {};   // step key -> the index of the reader's prediction
   const state = { f: model.get("factor_index"), p: model.get("position_index"), s: model.get("scheme_index"),
     step: model.get("step_index"), pair: pairs - 1, seen: new Set() };
   const views = [];  // every plot that marks the chosen pair: {mark(i)}
@@ -159,7 +187,7 @@ function render({ model, el }) {
   const controls = htmlEl("div", { class: "rope-w-controls" }, schemes);
   const sync = syncer(model, state, draw);
   const factorSlider = slider(controls, { label: "scale factor s", name: "factor", values: data.factors, index: state.f, onInput: sync("f", "factor_index") });
-  slider(controls, { label: "position p", name: "position", values: data.positions, index: state.p, format: count, onInput: sync("p", "position_index") });
+  keepInReach(slider(controls, { label: "position p", name: "position", values: data.positions, index: state.p, format: count, onInput: sync("p", "position_index") }));
   const pick = htmlEl("div", { class: "rope-w-control rope-w-select" }, controls);
   const id = `rope-w-scheme-${Math.random().toString(36).slice(2, 9)}`;
   htmlEl("label", { for: id }, pick, "scheme");
@@ -279,8 +307,42 @@ function render({ model, el }) {
       answered = true;
       text = "Pick a model: its pairs as shipped, the unscaled ones it started from (dashed), and whether it was trained with its scaling.";
     }
+    // The answer shows only after the reader's prediction for this step, with its verdict.
+    const choices = PREDICTIONS[step.key] || [];
+    const guess = predictions[step.key];
+    if (choices.length && guess === undefined) {
+      answered = false;
+      if (text.startsWith("Answer")) text = QUESTION_AGAIN[step.key](n);
+    }
+    if (answered && choices.length) {
+      const right = choices[guess].right(entryOf);
+      text = `${right ? "✓ Yes." : "✗ Not quite."} ${text}`;
+      question.dataset.correct = String(right);
+    } else {
+      delete question.dataset.correct;
+    }
+    if (predictionRow.dataset.step !== step.key) {
+      predictionRow.dataset.step = step.key;
+      predictionRow.replaceChildren(...choices.map((choice, i) => {
+        const button = htmlEl("button", { type: "button", class: "rope-w-answer", "aria-pressed": "false", "data-answer": i }, null, choice.label(n));
+        button.addEventListener("click", () => { predictions[step.key] = i; ask(); });
+        button.addEventListener("keydown", (event) => event.stopPropagation());
+        return button;
+      }));
+      predictionRow.hidden = !choices.length;
+    }
+    [...predictionRow.children].forEach((b, i) => b.setAttribute("aria-pressed", String(i === predictions[step.key])));
+    // The count of pairs past their arc answers the question: out of sight until the prediction.
+    if (out.answer) out.answer.toggleAttribute("data-concealed", Boolean(choices.length) && guess === undefined);
+    const before = question.textContent;
     setText(question, text);
+    if (answered && guess !== undefined && before !== text && !before.includes(" Yes.") && !before.includes("Not quite")) say(text);
     Object.assign(question.dataset, { answered: answered ? "1" : "0", step: step.key });
+  }
+  // What a step's scheme gives at p = sL for the factor shown (for the verdicts).
+  function entryOf(method, f = state.f) {
+    const e = data.per_factor[f][method], p = atSL(f) >= 0 ? atSL(f) : state.p;
+    return { beyond: e.beyond_count[p], kept: e.band ? e.band.filter((b) => b === 0).length : 0 };
   }
 
   // One dial per slow pair: the trained arc L·θ_i shaded, the hand at p·θ'_i, and, past the
@@ -288,14 +350,15 @@ function render({ model, el }) {
   function makeDials(parent) {
     const slow = data.slow, cols = Math.min(6, slow.length), rows = Math.ceil(slow.length / cols);
     const width = 440, cell = width / cols, radius = Math.min(cell * 0.3, 25), pitch = 2 * radius + 42, height = rows * pitch + 22;
-    const svg = svgEl("svg", { viewBox: `0 0 ${width} ${height}`, width, height, role: "img", class: "rope-w-svg rope-w-large",
+    // A group of named pictures: each dial says its pair and how far it has turned.
+    const svg = svgEl("svg", { viewBox: `0 0 ${width} ${height}`, width, height, role: "group", class: "rope-w-svg rope-w-large",
       "data-plot": "dials", "aria-label": "one dial per slow pair: its trained arc and its angle at position p" }, parent);
     keepTextSize(svg);
     const legend = svgEl("text", { x: 4, y: 14, class: "rope-w-muted-text", "data-label": "dials" }, svg);
     legend.textContent = "shaded: angle reached in training · hand: angle at p";
     const marks = slow.map((i, k) => {
       const cx = (k % cols + 0.5) * cell, cy = 22 + Math.floor(k / cols) * pitch + radius + 18;
-      const group = svgEl("g", { "data-dial": i }, svg);
+      const group = svgEl("g", { "data-dial": i, role: "img" }, svg);
       svgEl("circle", { cx, cy, r: radius + 6, class: "rope-w-clock-hit" }, group);
       svgEl("circle", { cx, cy, r: radius, class: "rope-w-meaning" }, group);
       const trained = svgEl("path", { class: "rope-w-trained-arc" }, group);
@@ -330,10 +393,11 @@ function render({ model, el }) {
           const shown = num(ratio);
           setText(label, `${shown}×`);
           Object.assign(group.dataset, { ratio, angle, arc, beyond: beyond ? "1" : "0" });
-          group.setAttribute("aria-label", `pair ${i}: ${shown} times its trained angle`);
+          group.setAttribute("aria-label", `dial of pair ${i}: turned ${shown} times its trained angle${beyond ? ", past its trained arc" : ""}`);
         }
         setText(out.answer, `${outside} of ${marks.length} slow pairs past their trained arc at p = ${count(data.positions[state.p])} (${data.labels[data.methods.indexOf(method())]})`);
         Object.assign(out.answer.dataset, { outside, slow: marks.length });
+        if (predictions[STEPS[state.step].key] !== undefined) say(out.answer.textContent);
       },
     };
   }

@@ -1,7 +1,7 @@
 // Decay: RoFormer's bound drawn above the scores it bounds, in one unit (score ÷ |q||k|), at one
 // base; beside it the bound for every base at once. Every number comes from Python
 // (rope_core.demos.decay); the page looks values up and draws.
-import { svgEl, htmlEl, slider, readout, fmt3, frame, keepTextSize, syncer, stepButtons, showTip, setText } from "./common.js";
+import { svgEl, htmlEl, slider, readout, fmt3, frame, keepTextSize, syncer, stepButtons, showTip, setText, announcer, keepInReach } from "./common.js";
 import { lesson, question } from "./lesson.js";
 
 const DECAY_SUPERSCRIPT = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
@@ -34,7 +34,9 @@ function render({ model, el }) {
   // (touch-action on the drawing itself: its child elements' own value is not honoured everywhere).
   svg.style.touchAction = "pan-y";
   svg.dataset.yMap = JSON.stringify({ ...Y_MAP, top, bottom: height - bottom });
-  lesson(root, "Every curve is a score divided by |q||k|; each dashed line is RoFormer's bound on the scores of its colour, in the same unit. The bounds fall with distance and stay far above the scores.");
+  lesson(root, "Every curve is a score divided by |q||k|; each dashed line is RoFormer's bound on the scores of its colour, in the same unit.");
+  const say = announcer(root);
+  let furthest = 0;   // the furthest distance r the reader has looked at
   const state = { b: model.get("base_index"), r: model.get("distance_index") };
   const out = {};
   const xmax = data.distances[data.distances.length - 1];
@@ -203,6 +205,8 @@ function render({ model, el }) {
       Object.assign(out[key].dataset, { mean: band.mean[i], sd: band.sd[i], bound: band.bound[i], tightest: band.tightest[state.r] });
     }
     drawFamily();
+    furthest = Math.max(furthest, data.distances[i]);
+    if (ask.predicted()) say(`r = ${data.distances[i]}: random pairs score ${fmt3(series.random.mean[i])} ± ${fmt3(series.random.sd[i])}`);
     ask.refresh();
   }
 
@@ -210,6 +214,7 @@ function render({ model, el }) {
   slider(controls, { label: "base", name: "base", values: data.bases, index: state.b, format: baseLabel, onInput: sync("b", "base_index") });
   const distanceControl = slider(controls, { label: "distance r", name: "distance", values: data.stops.map((s) => data.distances[s]), index: state.r, onInput: sync("r", "distance_index") });
   stepButtons(distanceControl, "distance r");
+  keepInReach(distanceControl);
   // Press or drag on the plot: the nearest slider stop.
   let scrubbing = null;
   const scrubTo = (event) => {
@@ -255,7 +260,12 @@ function render({ model, el }) {
   out.random = readout(controls, "random", "random:");
   out.correlated = readout(controls, "correlated", `correlated:`);
   const ask = question(controls, {
-    prompt: "The dashed bounds fall with distance. Does the score of random pairs (orange band) fall too?",
+    prompt: "The dashed bounds fall with distance. Does the score of random pairs (the orange band) fall too?",
+    // The random pairs' band and read-out would answer it: hidden until the prediction; answered
+    // once the reader has taken r past half the axis.
+    conceal: () => [...svg.querySelectorAll('[data-series="random-band"], [data-series="random-mean"], [data-mark="random-mean"]'), out.random.parentNode],
+    reached: () => furthest >= xmax / 2,
+    task: `drag along the plot (or move r) past r = ${xmax / 2} and watch the orange band.`,
     choices: [{ label: "yes, it falls" }, { label: "no, it stays", correct: true }],
     explain: () => {
       const band = data.series[state.b].random, corr = data.series[state.b].correlated, i = at(state.r), last = band.mean.length - 1;

@@ -16,6 +16,7 @@ const DRAG_CSS = `
 .rope-w-svg .rope-w-handle:focus-visible .rope-w-ring, .rope-w-svg .rope-w-handle.rope-w-dragging .rope-w-ring { visibility: visible; }
 .rope-w-svg .q .rope-w-knob { fill: var(--rope-w-q); }
 .rope-w-svg .k .rope-w-knob { fill: var(--rope-w-k); }
+.rope-w-svg .rot .rope-w-knob { fill: var(--rope-w-rot); }
 .rope-w-hint { color: var(--rope-w-muted); font-size: 12px; }
 `;
 
@@ -176,16 +177,103 @@ export function dragHandle(svg, parent, { name, label, cls, cx, cy, get, set, le
   };
 }
 
-// common.js's player loops; these animations stop at the slider's last stop, and a press at
-// the end starts again from 0.
+// The animations of the two dials: common.js's player (it stops at the slider's last stop and
+// when the reader takes over), at a pace the eye can follow.
 export function playToEnd(parent, control, label) {
-  const last = () => Number(control.input.max);
-  const play = player(parent, {
-    input: control.input,
-    set: (i) => (i === 0 ? play.stop() : control.set(i)),   // the loop's wrap-around: stop
-  }, { label, interval: 220 });
-  play.button.addEventListener("click", () => {
-    if (play.button.getAttribute("aria-pressed") === "true" && Number(control.input.value) >= last()) control.set(0);
+  return player(parent, control, { label, interval: 220 });
+}
+
+// A handle that turns a vector by whole positions: on the tip of R(mθ)q, dragging it about the
+// centre (cx, cy) sets m to the whole number nearest m₀ + (the angle turned since the press) / θ,
+// the turned angle unwrapped so that several turns add up; so the arrow snaps to the angles
+// mθ a position can have. The arrow keys step m by one, Page Up/Down by ten, Home/End to the
+// ends. `get()` → m, `set(m, done)` gets the new whole m (the caller clamps it); `stepDeg()` is
+// θ in degrees. place(x, y, m, text) moves it and says m.
+export function stepHandle(svg, parent, { name, label, cls, cx, cy, stepDeg, get, set, last }) {
+  svg.setAttribute("role", "group");
+  const group = svgEl("g", {
+    class: `rope-w-handle ${cls}`, tabindex: 0, role: "slider", "data-handle": name,
+    "aria-label": label, "aria-valuemin": 0, "aria-valuemax": last(), "aria-orientation": "horizontal",
+  }, parent);
+  svgEl("circle", { r: 22, class: "rope-w-hit" }, group);
+  svgEl("circle", { r: 12, class: "rope-w-ring" }, group);
+  svgEl("circle", { r: 6, class: "rope-w-knob" }, group);
+  const pointerAngle = (event) => {
+    const point = svg.createSVGPoint();
+    point.x = event.clientX; point.y = event.clientY;
+    const local = point.matrixTransform(svg.getScreenCTM().inverse());
+    return (Math.atan2(-(local.y - cy), local.x - cx) * 180) / Math.PI;
+  };
+  group.addEventListener("touchstart", (event) => event.preventDefault(), { passive: false });
+  let drag = null;
+  group.addEventListener("pointerdown", (event) => {
+    if (event.button !== 0 && event.pointerType === "mouse") return;
+    event.preventDefault();
+    group.setPointerCapture(event.pointerId);
+    group.focus({ preventScroll: true });
+    group.classList.add("rope-w-dragging");
+    drag = { id: event.pointerId, last: pointerAngle(event), turned: 0, start: get() };
   });
-  return play;
+  group.addEventListener("pointermove", (event) => {
+    if (!drag || event.pointerId !== drag.id) return;
+    event.preventDefault();
+    const now = pointerAngle(event);
+    let delta = now - drag.last;
+    if (delta > 180) delta -= 360;
+    if (delta < -180) delta += 360;
+    drag.last = now;
+    drag.turned += delta;
+    const m = Math.round(drag.start + drag.turned / stepDeg());
+    if (m !== get()) set(m, false);
+  });
+  const end = (event) => {
+    if (!drag || event.pointerId !== drag.id) return;
+    drag = null;
+    group.classList.remove("rope-w-dragging");
+    set(get(), true);
+  };
+  group.addEventListener("pointerup", end);
+  group.addEventListener("pointercancel", end);
+  group.addEventListener("keydown", (event) => {
+    const steps = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1, PageUp: 10, PageDown: -10 };
+    let m = null;
+    if (event.key in steps) m = get() + steps[event.key];
+    else if (event.key === "Home") m = 0;
+    else if (event.key === "End") m = last();
+    if (m === null) return;
+    event.preventDefault();
+    event.stopPropagation();
+    set(m, true);
+  });
+  return {
+    node: group,
+    place(x, y, m, text) {
+      group.setAttribute("transform", `translate(${x} ${y})`);
+      group.setAttribute("aria-valuemax", last());
+      group.setAttribute("aria-valuenow", m);
+      group.setAttribute("aria-valuetext", text);
+    },
+  };
+}
+
+// Where a label centred at (x, y) with `text` goes so that it covers none of `handles`
+// ([x, y] centres of drag handles, whose ring is 12 units): (x, y) if it is clear, else the
+// nearest clear spot on rings of growing radius about it, inside the 340-unit drawing.
+// Estimated like labelAt (no text measured), with 3 units to spare.
+const HANDLE_CLEARANCE = 15;
+export function clearOfHandles(x, y, text, handles, size = 340) {
+  const halfWidth = (LABEL_CHAR_WIDTH * String(text).length) / 2 + 3, halfHeight = 11;
+  const covers = (cx, cy) => handles.some(([hx, hy]) => {
+    const dx = Math.max(Math.abs(hx - cx) - halfWidth, 0), dy = Math.max(Math.abs(hy - cy) - halfHeight, 0);
+    return Math.hypot(dx, dy) < HANDLE_CLEARANCE;
+  });
+  if (!covers(x, y)) return [x, y];
+  const inside = (cx, cy) => cx - halfWidth >= 0 && cx + halfWidth <= size && cy - halfHeight >= 0 && cy + halfHeight <= size;
+  for (let radius = 8; radius <= 120; radius += 8) {
+    for (let k = 0; k < 16; k++) {
+      const a = (k * Math.PI) / 8, cx = x + radius * Math.cos(a), cy = y + radius * Math.sin(a);
+      if (inside(cx, cy) && !covers(cx, cy)) return [cx, cy];
+    }
+  }
+  return [x, y];
 }

@@ -398,7 +398,8 @@ class FrequencyClocks(RopeWidget):
                  contexts=(16, 64, 256, 1024, 4096), max_position=100_000, **kwargs):
         self._contexts = check_choices(contexts, "contexts", integer=True)
         self._max_position = check_max_position(max_position, upper=10**6)
-        self._positions = clock_positions(self._max_position)
+        # Every context length is a stop: the question asks about m = L.
+        self._positions = clock_positions(self._max_position, include=self._contexts)
         dims, bases = self._checked_dims(dims), self._checked_bases(bases)
         self._fit_default_indices(kwargs, position=len(self._positions), context_index=len(self._contexts),
                                   dim_index=len(dims), base_index=len(bases))

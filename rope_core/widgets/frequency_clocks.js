@@ -2,16 +2,20 @@
 // its wavelength against the context L, and the position m written as the digits
 // ⌊m/β^i⌋ mod β of an odometer's wheels. Every frequency comes from Python (clock_table); the page
 // multiplies it by m, wraps it at 2π and takes its whole part modulo β, nothing else.
-import { svgEl, htmlEl, slider, readout, fmt3, typeset, hoverable, frame, arrow, moveArrow, syncer, showTip, hideTip, stepButtons, setText } from "./common.js";
+import { svgEl, htmlEl, slider, readout, fmt3, typeset, hoverable, frame, arrow, moveArrow, syncer, showTip, hideTip, stepButtons, setText, announcer, keepInReach } from "./common.js";
+import { question } from "./lesson.js";
 const TAU = 2 * Math.PI;
 // The time-lapse: log10(m + 1) grows at a constant rate, so the speed in tokens per second
 // grows with m (about 1 token/s at the start, 10 000 near m = 10^5).
 const DECADES_PER_SECOND = 0.4;
 
 function render({ model, el }) {
-  const { root, svg, controls } = frame(el, { title: "Every pair is a clock hand turning at θ_i: fast hands spin, slow hands barely move", width: 400, height: 700 });
-  const question = htmlEl("p", { class: "rope-w-question", "data-readout": "question" }, root);
-  root.insertBefore(question, root.children[1]);
+  const { root, svg, controls } = frame(el, { title: "Every pair is a clock hand turning at θ_i", width: 400, height: 700 });
+  const say = announcer(root);
+  // The question comes first; until the reader predicts, no face is dashed, no L line is drawn
+  // and no count is printed (they would answer it). Made below, once the table is known.
+  let quiz = null, prompt = null;
+  const predicted = () => Boolean(quiz && quiz.predicted());
   const state = {
     d: model.get("dim_index"), b: model.get("base_index"),
     c: model.get("context_index"), m: model.get("position"),
@@ -54,18 +58,20 @@ function render({ model, el }) {
       drawn = drawings.get(pairs);
       svg.replaceChildren(...drawn.nodes);
     }
-    if (drawn.tab !== tab || drawn.c !== state.c) restyle(tab);
+    if (drawn.tab !== tab || drawn.c !== state.c || drawn.predicted !== predicted()) restyle(tab);
     drawn.m = m;
     let beyond = 0, turned = 0;
-    drawn.clocks.forEach(({ group, hand: pointer, counter, cx, cy, radius }, i) => {
-      const far = tab.beyond_context[state.c][i];
-      if (far) beyond++;
+    drawn.clocks.forEach(({ group, hand: pointer, counter, cx, cy, radius, knob }, i) => {
+      const far = tab.beyond_context[state.c][i] && predicted();
+      if (tab.beyond_context[state.c][i]) beyond++;
       const angle = hand(m, tab.theta[i]), turns = m * tab.theta[i] / TAU;
       if (turns >= 1) turned++;
       group.setAttribute("data-angle", angle);
       group.setAttribute("aria-label", `pair ${i}: angle ${fmt3(angle)} rad, ${fmt3(turns)} turns${far ? ", does not complete a turn within the context" : ""}`);
       // Angles are counter-clockwise from 3 o'clock, as in the rotation explorer.
       moveArrow(pointer, cx, cy, cx + radius * Math.cos(angle), cy - radius * Math.sin(angle));
+      knob.setAttribute("cx", cx + radius * Math.cos(angle));
+      knob.setAttribute("cy", cy - radius * Math.sin(angle));
       setText(counter, `${fmt3(turns)} turns`);
       counter.setAttribute("data-turns", turns);
     });
@@ -81,16 +87,23 @@ function render({ model, el }) {
     ask(tab, m, L, turned);
     hide();
   }
-  // The one question, and its answer once the reader has reached m = L.
+  // The one question: its prompt names the L of the moment; its answer shows once the reader
+  // has predicted and taken m to L or past it.
+  const within = (tab) => tab.beyond_context[state.c].filter((far) => !far).length;
+  function answerText() {
+    const tab = data.tables[state.d][state.b], m = position(), L = data.contexts[state.c], pairs = tab.theta.length;
+    const turned = tab.theta.filter((theta) => m * theta / TAU >= 1).length, n = within(tab);
+    const never = pairs - n;
+    return `At m = ${m} ≥ L = ${L}, ${turned} of ${pairs} hands have made a full turn. The ${n} with λ_i ≤ L (solid faces) all have`
+      + (never ? `; the ${never} dashed ${never === 1 ? "one has" : "ones have"} λ_i > L and cannot make a turn within the context.` : ".");
+  }
   function ask(tab, m, L, turned) {
+    if (!quiz) return;
     const pairs = tab.theta.length;
-    const within = tab.beyond_context[state.c].filter((far) => !far).length;
-    const reached = m >= L;
-    const text = reached
-      ? `Answer: at m = ${m} ≥ L = ${L}, ${turned} of ${pairs} hands have made a full turn. The ${within} with λ_i ≤ L (solid faces) all have; the ${pairs - within} dashed ones never do within the context, their angle only grows.`
-      : `Question: when m reaches the context length L = ${L}, how many of the ${pairs} hands will have made a full turn? Guess, then press ▶ or move m.`;
-    typeset(question, text);
-    Object.assign(question.dataset, { answered: reached ? "1" : "0", within, turned, context: L });
+    typeset(prompt, `When m reaches the context length L = ${L}, which of the ${pairs} hands will have made at least one full turn?`);
+    Object.assign(prompt.dataset, { answered: m >= L && predicted() ? "1" : "0", within: within(tab), turned, context: L });
+    if (predicted()) say(`m = ${m}: ${turned} of ${pairs} hands have made a full turn`);
+    quiz.refresh();
   }
   // Everything that depends only on the number of pairs: the clock faces (hands pointing
   // anywhere until draw() turns them) and the wavelength view's bars and axis; restyle() then
@@ -106,9 +119,12 @@ function render({ model, el }) {
       svgEl("circle", { cx, cy, r: radius + 4, class: "rope-w-clock-hit" }, group);
       const face = svgEl("circle", { cx, cy, r: radius, class: "rope-w-meaning" }, group);
       const pointer = arrow(group, cx, cy, cx + radius, cy, "q");
+      // The hand's tip is a grip: turning it turns m (see grabHand).
+      const knob = svgEl("circle", { cx: cx + radius, cy, r: Math.max(14, radius * 0.35), class: "rope-w-hand-grip", "data-grip": i }, group);
+      grabHand(knob, i, cx, cy);
       typeset(svgEl("text", { x: cx - radius - 2, y: cy - radius + 4, "text-anchor": "end", class: "rope-w-muted-text", "data-label": i }, group), cell > 60 ? `θ_{${i}}` : `${i}`);
       const counter = svgEl("text", { x: cx, y: cy + radius + 16, "text-anchor": "middle", "data-counter": i }, group);
-      clocks.push({ group, face, hand: pointer, counter, cx, cy, radius });
+      clocks.push({ group, face, hand: pointer, counter, cx, cy, radius, knob });
     }
     const result = { tab: null, c: null, m: null, clocks };
     // Hover reads the table and position of the moment, not those the faces were drawn for.
@@ -146,7 +162,7 @@ function render({ model, el }) {
       bars.push(svgEl("rect", { x: left + i * width + 1, width: Math.max(1, width - 2), "data-bar": i }, svg));
     }
     const bar = (rect, i, tab) => {
-      const l = Math.log10(tab.wavelength[i]), far = tab.beyond_context[state.c][i];
+      const l = Math.log10(tab.wavelength[i]), far = tab.beyond_context[state.c][i] && predicted();
       for (const [key, value] of Object.entries({ y: py(l), height: bottom - py(l),
         class: far ? "rope-w-bar rope-w-bar-far" : "rope-w-bar", "data-log10-wavelength": l,
         "aria-label": `pair ${i}: wavelength ${fmt3(tab.wavelength[i])} tokens` })) rect.setAttribute(key, value);
@@ -158,6 +174,7 @@ function render({ model, el }) {
     typeset(svgEl("text", { x: left, y: bottom + 30, class: "rope-w-muted-text" }, svg), "pair i; bars: wavelength λ_i (log)");
     const contextLine = svgEl("line", { x1: left, x2: right, class: "rope-w-context", "data-line": "context" }, svg);
     const contextLabel = svgEl("text", { x: right + 4, "data-label": "context" }, svg);
+    contextLine.dataset.concealable = contextLabel.dataset.concealable = "";
     contextLabel.textContent = "L";
     const positionAxis = { left, right, py, yContext: null };
     const placeContext = () => {
@@ -166,6 +183,7 @@ function render({ model, el }) {
       contextLine.setAttribute("y1", y);
       contextLine.setAttribute("y2", y);
       contextLabel.setAttribute("y", y + 4);
+      for (const node of [contextLine, contextLabel]) node.toggleAttribute("data-concealed", !predicted());
     };
     hoverable(bars, { columns: pairs, onShow: (i) => { showPair(current.tab, current.m, i); showTip(bars[i], out.hover); }, onHide: hide });
     const positionLayer = svgEl("g", { "data-layer": "position" }, svg);
@@ -175,18 +193,24 @@ function render({ model, el }) {
   }
   // The odometer: wheel i shows digit ⌊m/β^i⌋ mod β of m (β = base^{2/d}), highest wheel on
   // the left as on a counter, eight wheels a row. Hand i turns to the same quotient m/β^i.
+  // It has as many wheels as m needs: one per pair, and where m needs more digits than there
+  // are pairs, dashed wheels without a pair (the pairs alone see m mod β^{d/2}). Where β is not
+  // whole there are no whole digits, and the wheels are hidden.
   function makeOdometer(pairs) {
-    const top = 612, left = 8, w = 48, perRow = 8;
-    const title = svgEl("text", { x: left, y: top - 22, "data-label": "odometer" }, svg);
-    const note = svgEl("text", { x: left, y: top - 7, class: "rope-w-muted-text", "data-label": "odometer-note" }, svg);
+    const top = 612;
+    const title = svgEl("text", { x: 8, y: top - 22, "data-label": "odometer" }, svg);
+    const note = svgEl("text", { x: 8, y: top - 7, class: "rope-w-muted-text", "data-label": "odometer-note" }, svg);
+    const layer = svgEl("g", { "data-layer": "odometer" }, svg);
     const wheels = [];
-    for (let k = 0; k < pairs; k++) {
-      const i = pairs - 1 - k, row = Math.floor(k / perRow), x = left + (k % perRow) * w, y = top + row * 44;
-      svgEl("rect", { x: x + 1, y, width: w - 2, height: 24, rx: 3, class: "rope-w-outline" }, svg);
-      wheels[i] = svgEl("text", { x: x + w / 2, y: y + 17, "text-anchor": "middle", "data-wheel": i }, svg);
-      svgEl("text", { x: x + w / 2, y: y + 38, "text-anchor": "middle", class: "rope-w-muted-text", "data-wheel-label": i }, svg).textContent = `i=${i}`;
-    }
-    return { odometer: { title, note, wheels } };
+    for (let i = 0; i < pairs; i++) wheels.push(makeWheel(layer, i, false));
+    return { odometer: { title, note, layer, wheels, pairs, top } };
+  }
+  function makeWheel(layer, i, extra) {
+    const group = svgEl("g", { "data-wheel-group": i }, layer);
+    svgEl("rect", { x: 1, y: 0, width: 46, height: 24, rx: 3, class: "rope-w-outline", "stroke-dasharray": extra ? "4 3" : "none" }, group);
+    const text = svgEl("text", { x: 24, y: 17, "text-anchor": "middle", "data-wheel": i }, group);
+    svgEl("text", { x: 24, y: 38, "text-anchor": "middle", class: "rope-w-muted-text", "data-wheel-label": i }, group).textContent = extra ? "no pair" : `i=${i}`;
+    return { group, text };
   }
   // Digit i of m, as rope_core.demos.spectrum.position_digits computes it: the whole part of
   // m·θ_i = m/β^i (a quotient within 1e-9 of a whole number counts as it), modulo β.
@@ -196,29 +220,45 @@ function render({ model, el }) {
     return Number.isInteger(beta) ? Math.round(d) : d;
   };
   function drawOdometer(tab, m) {
-    const { title, note, wheels } = drawn.odometer;
+    const odo = drawn.odometer, { title, note, wheels, pairs } = odo;
     const beta = tab.digit_base, whole = Number.isInteger(beta);
-    const digits = wheels.map((_, i) => digit(m, tab.theta[i], beta));
     typeset(title, `odometer: digit i = ⌊m/β^i⌋ mod β, β = ${whole ? beta : fmt3(beta)}`);
-    typeset(note, whole ? `the wheels spell m = ${m} in base ${beta}` : "β is not whole, so neither are the digits");
     Object.assign(title.dataset, { beta: tab.beta, digitBase: beta, position: m });
-    wheels.forEach((wheel, i) => {
-      setText(wheel, whole ? String(digits[i]) : digits[i].toFixed(2));
-      wheel.dataset.value = m * tab.theta[i];
-      wheel.dataset.digit = digits[i];
+    odo.layer.style.display = whole ? "" : "none";
+    if (!whole) {
+      typeset(note, `β = ${fmt3(beta)} is not whole, so m has no whole digits in base β: no wheels`);
+      return;
+    }
+    // The digits m needs in base β (one for m = 0); wheels past the pairs have no hand.
+    let needed = 1;
+    while (needed < 64 && beta ** needed <= m) needed++;
+    const count = Math.max(pairs, needed);
+    while (wheels.length > count) wheels.pop().group.remove();
+    while (wheels.length < count) wheels.push(makeWheel(odo.layer, wheels.length, true));
+    const perRow = 8;
+    wheels.forEach(({ group, text }, i) => {
+      const k = count - 1 - i;
+      group.setAttribute("transform", `translate(${8 + (k % perRow) * 48} ${odo.top + Math.floor(k / perRow) * 44})`);
+      // A pair's digit from its θ_i = β^(−i); a wheel past the pairs from β^i itself.
+      const value = i < pairs ? digit(m, tab.theta[i], beta) : Math.floor(m / beta ** i) % beta;
+      setText(text, String(value));
+      text.dataset.value = i < pairs ? m * tab.theta[i] : m / beta ** i;
+      text.dataset.digit = value;
     });
+    typeset(note, needed <= pairs ? `the wheels spell m = ${m} in base ${beta}`
+      : `the wheels spell m = ${m} in base ${beta}; the ${pairs} pairs alone see only its last ${pairs} digits`);
   }
   // What the table and the context decide: dashed faces and grey hands for the pairs that do
   // not turn once within the context, bar heights, the L line.
   function restyle(tab) {
     drawn.clocks.forEach(({ group, face, hand: pointer }, i) => {
-      const far = tab.beyond_context[state.c][i];
+      const far = tab.beyond_context[state.c][i] && predicted();
       group.setAttribute("data-beyond", far ? "1" : "0");
       face.setAttribute("stroke-dasharray", far ? "4 3" : "none");
       pointer.setAttribute("class", far ? "slow" : "q");
     });
     drawn.redrawBars(tab);
-    Object.assign(drawn, { tab, c: state.c });
+    Object.assign(drawn, { tab, c: state.c, predicted: predicted() });
   }
   // The m line and its label, made once per drawing and moved; out of the drawing at m = 0.
   function drawPositionLine(m) {
@@ -240,31 +280,75 @@ function render({ model, el }) {
     const apart = Math.abs(y - yContext) < 15 ? (y >= yContext ? 15 : -15) : 0;
     label.setAttribute("y", (apart ? yContext + apart : y) + 4);
   }
+  // Grab a hand and turn it: m follows, by the angle turned since the press over that pair's
+  // θ_i (unwrapped, so several turns add up; counter-clockwise is forward), rounded to a
+  // whole position and kept on the slider's range. A fast hand moves m a token at a time, a
+  // slow one by hundreds: the same turn is a different number of tokens for each pair.
+  function grabHand(knob, i, cx, cy) {
+    let drag = null;
+    const angleOf = (event) => {
+      const point = svg.createSVGPoint();
+      point.x = event.clientX; point.y = event.clientY;
+      const local = point.matrixTransform(svg.getScreenCTM().inverse());
+      return Math.atan2(-(local.y - cy), local.x - cx);
+    };
+    knob.addEventListener("touchstart", (event) => event.preventDefault(), { passive: false });
+    knob.addEventListener("pointerdown", (event) => {
+      if (event.button !== 0 && event.pointerType === "mouse") return;
+      event.preventDefault();
+      knob.setPointerCapture(event.pointerId);
+      if (lapseControl) lapseControl.stop();
+      drag = { id: event.pointerId, last: angleOf(event), turned: 0, start: position() };
+    });
+    knob.addEventListener("pointermove", (event) => {
+      if (!drag || event.pointerId !== drag.id) return;
+      event.preventDefault();
+      const now = angleOf(event);
+      let delta = now - drag.last;
+      if (delta > Math.PI) delta -= TAU;
+      if (delta < -Math.PI) delta += TAU;
+      drag.last = now;
+      drag.turned += delta;
+      const theta = data.tables[state.d][state.b].theta[i];
+      const last = data.positions[data.positions.length - 1];
+      const m = Math.max(0, Math.min(last, Math.round(drag.start + drag.turned / theta)));
+      if (m !== position()) setPosition(m, null);
+    });
+    const end = (event) => { if (drag && event.pointerId === drag.id) drag = null; };
+    knob.addEventListener("pointerup", end);
+    knob.addEventListener("pointercancel", end);
+  }
+  // Show position m, on a stop of the slider or between two (a drag or the time-lapse): the
+  // slider sits on the nearest stop and says m itself.
+  const nearestStop = (m) => {
+    let best = 0;
+    data.positions.forEach((p, k) => { if (Math.abs(p - m) < Math.abs(data.positions[best] - m)) best = k; });
+    return best;
+  };
+  let speed = null;
+  function setPosition(m, rate) {
+    lapse = data.positions[nearestStop(m)] === m ? null : m;
+    state.m = nearestStop(m);
+    positionSlider.input.value = state.m;
+    positionSlider.output.textContent = String(m);
+    positionSlider.input.setAttribute("aria-valuetext", String(m));
+    if (speed) {
+      speed.textContent = rate === null ? "" : `${fmt3(rate)} tokens/s`;
+      speed.dataset.rate = rate ?? "";
+    }
+    model.set("position", state.m);
+    model.save_changes();
+    draw();
+  }
   // The time-lapse: m runs on a log scale from where it is (from 0 at the end) to the last stop.
   function timeLapse(parent) {
     const button = htmlEl("button", { type: "button", class: "rope-w-play", "aria-pressed": "false",
       "data-name": "play", "aria-label": "time-lapse of position m" }, parent, "▶ time-lapse");
-    const speed = htmlEl("span", { class: "rope-w-readout-label", "data-readout": "speed", "aria-live": "off" }, parent, "");
+    speed = htmlEl("span", { class: "rope-w-readout-label", "data-readout": "speed", "aria-live": "off" }, parent, "");
     const reduced = () => window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
     let frameId = null, timer = null, start = null, from = 0;
     const last = () => data.positions[data.positions.length - 1];
-    const nearestStop = (m) => {
-      let best = 0;
-      data.positions.forEach((p, k) => { if (Math.abs(p - m) < Math.abs(data.positions[best] - m)) best = k; });
-      return best;
-    };
-    const show = (m, rate) => {
-      lapse = m;
-      state.m = nearestStop(m);
-      positionSlider.input.value = state.m;
-      positionSlider.output.textContent = String(m);
-      positionSlider.input.setAttribute("aria-valuetext", String(m));
-      speed.textContent = rate === null ? "" : `${fmt3(rate)} tokens/s`;
-      speed.dataset.rate = rate ?? "";
-      model.set("position", state.m);
-      model.save_changes();
-      draw();
-    };
+    const show = (m, rate) => { setPosition(m, rate); lapse = m; };
     const stop = () => {
       if (frameId !== null) cancelAnimationFrame(frameId);
       if (timer !== null) clearInterval(timer);
@@ -299,6 +383,13 @@ function render({ model, el }) {
       }
     });
     button.addEventListener("keydown", (event) => event.stopPropagation());
+    // The reader's own move (a slider, a button, a hand) stops the time-lapse.
+    const takeOver = (event) => {
+      if ((frameId === null && timer === null) || button.contains(event.target)) return;
+      if (event.type === "keydown" && !(event.target instanceof Element && event.target.closest("input, button"))) return;
+      stop();
+    };
+    for (const type of ["input", "pointerdown", "keydown"]) root.addEventListener(type, takeOver, true);
     return { button, stop };
   }
   const sync = syncer(model, state, draw);
@@ -319,6 +410,7 @@ function render({ model, el }) {
     positionSlider = slider(controls, { label: "position m", name: "position", values: data.positions, index: state.m, onInput: onSlider });
     scaleNote(positionSlider);
     stepButtons(positionSlider, "position m");
+    keepInReach(positionSlider);
     const row = htmlEl("div", { class: "rope-w-play-row" }, controls);
     lapseControl = timeLapse(row);
     const digitsButton = htmlEl("button", { type: "button", class: "rope-w-play", "data-name": "decimal" }, row, "digits in base 10");
@@ -333,7 +425,30 @@ function render({ model, el }) {
     out.summary = readout(controls, "summary", "");
     out.fastest = readout(controls, "fastest", "fastest:");
     out.slowest = readout(controls, "slowest", "slowest:");
+    makeQuestion();
     draw();
+  }
+  // The prediction: every hand, only some (the fast ones) or none, for the L and head shown.
+  function makeQuestion() {
+    if (quiz) { quiz.node.remove(); }
+    const table = () => data.tables[state.d][state.b];
+    const count = () => within(table()), all = () => table().theta.length;
+    quiz = question(htmlEl("div", {}, null), {
+      prompt: "",
+      choices: [
+        { label: "every hand", correct: () => count() === all() },
+        { label: "only some: the fast ones", correct: () => count() > 0 && count() < all() },
+        { label: "none of them", correct: () => count() === 0 },
+      ],
+      reached: () => position() >= data.contexts[state.c],
+      task: "press ▶ time-lapse, move m, or drag a clock hand round, until m reaches L.",
+      explain: answerText,
+      conceal: [out.summary.parentNode],
+    });
+    root.insertBefore(quiz.node, root.querySelector(".rope-w-body"));
+    prompt = quiz.node.querySelector(".rope-w-question-prompt");
+    prompt.dataset.readout = "question";
+    quiz.node.querySelector(".rope-w-answers").addEventListener("click", () => draw());
   }
   // Under the position slider: where its stops are one token apart and where they are
   // log-spaced, each part as wide as its share of the stops.

@@ -5,7 +5,8 @@
 // run through the other layout's code. Every number comes from Python (layout_table,
 // layout_scores); this only draws.
 // A sample entry: whole numbers as they are (−2, not −2.00), others to three digits.
-import { svgEl, htmlEl, slider, readout, fmt3, typeset, hoverable, frame, syncer, showTip, hideTip, setText } from "./common.js";
+import { svgEl, htmlEl, slider, readout, fmt3, typeset, hoverable, frame, syncer, showTip, hideTip, setText, announcer, keepInReach } from "./common.js";
+import { question } from "./lesson.js";
 function value(v) {
   return Number.isInteger(v) ? String(v).replace("-", "−") : fmt3(v);
 }
@@ -15,8 +16,9 @@ function render({ model, el }) {
   const width = 400, height = 512, x0 = 8, span = width - 16, box = 28;
   const rows = { interleaved: 54, half: 150, rotated: 246 };
   const { root, svg, controls } = frame(el, { title: "Which features rotate together, and where a vector's numbers go", width, height });
-  const question = htmlEl("p", { class: "rope-w-question", "data-readout": "question" }, root);
-  root.insertBefore(question, root.children[1]);
+  const say = announcer(root);
+  // The question (made below, once the controls exist): predict, then switch the layout.
+  let quiz = null, prompt = null, wrongPeak = null;
   const state = { d: model.get("dim_index"), p: model.get("pair"), wrong: model.get("wrong_layout") };
   const out = {};
   let pairSlider = null;
@@ -33,10 +35,24 @@ function render({ model, el }) {
         "data-feature": j, "data-layout": layout, "data-highlight": on ? "1" : "0", role: "img", "aria-label": `${layout} feature ${j}: ${fmt3(values[j])}` }, svg);
       marks.push(rect);
       const negative = values[j] < 0;
-      svgEl("text", { x: x + cell / 2 - 1, y: y + 19, "text-anchor": "middle", "pointer-events": "none", "data-value": values[j],
-        "data-value-of": `${layout} ${j}`, class: negative ? "rope-w-negative" : "" }, svg).textContent = value(values[j]);
+      const text = svgEl("text", { x: x + cell / 2 - 1, y: y + 19, "text-anchor": "middle", "pointer-events": "none", "data-value": values[j],
+        "data-value-of": `${layout} ${j}`, class: negative ? "rope-w-negative" : "" }, svg);
+      text.textContent = value(values[j]);
+      fitInBox(text, cell - 6);
     }
     return marks;
+  }
+  // A number wider than its box (−16 in a 16-feature row, or 13 px text on a phone) is
+  // squeezed to the box's width, measured once it is drawn; one that fits is left alone.
+  function fitInBox(text, width) {
+    requestAnimationFrame(() => {
+      if (!text.isConnected) return;
+      text.removeAttribute("textLength");
+      if (text.getComputedTextLength() > width) {
+        text.setAttribute("textLength", width);
+        text.setAttribute("lengthAdjust", "spacingAndGlyphs");
+      }
+    });
   }
   function pairOf(layout, j, dim) {
     return layout === "interleaved" ? Math.floor(j / 2) : j % (dim / 2);
@@ -168,10 +184,14 @@ function render({ model, el }) {
         ? `Wrong layout: the peak moves to n − m = ${String(r[best]).replace("-", "−")} (score ${fmt3(shown[best])}); at n − m = −1 the score is ${fmt3(scores.wrong[r.indexOf(-1)])}. Still the same for every shift of both positions, but not the curve the head learned.`
         : `As trained: the peak is at n − m = ${String(r[trainedBest]).replace("-", "−")} (score ${fmt3(scores.trained[trainedBest])}): this head looks one token back.`);
       Object.assign(out.scores.dataset, { wrong: wrong ? "1" : "0", peak: r[best], value: shown[best] });
-      setText(question, wrong
-        ? `Answer: with the wrong layout the features are rotated with the wrong partners at the wrong speeds; the head no longer looks one token back (its best score is now at n − m = ${String(r[best]).replace("-", "−")}).`
-        : "Question: this head's weights were trained in the interleaved layout. What happens to its scores if they are loaded into half-layout code? Predict, then switch the layout below.");
-      question.dataset.answered = wrong ? "1" : "0";
+      // Where the wrong layout puts the peak, for the verdict (the same numbers the toggle draws).
+      const wrongScores = scores.wrong, top = wrongScores.indexOf(Math.max(...wrongScores));
+      wrongPeak = r[top];
+      if (quiz) {
+        prompt.dataset.answered = wrong && quiz.predicted() ? "1" : "0";
+        if (quiz.predicted()) say(out.scores.textContent);
+        quiz.refresh();
+      }
     };
   }
   // The numbers travel: each value of x moves along its permutation line into the half row,
@@ -223,9 +243,27 @@ function render({ model, el }) {
   });
   model.on("change:wrong_layout", () => { if (model.get("wrong_layout") !== toggle.checked) { toggle.checked = model.get("wrong_layout"); state.wrong = toggle.checked; draw(); } });
   out.scores = readout(controls, "scores", "");
+  quiz = question(htmlEl("div", {}, null), {
+    prompt: "This head's weights were trained in the interleaved layout. What happens to its scores if they are loaded into half-layout code?",
+    choices: [
+      { label: "nothing: the same scores" },
+      { label: "they change, but it still looks one token back", correct: () => wrongPeak === -1 },
+      { label: "it no longer looks one token back", correct: () => wrongPeak !== -1 },
+    ],
+    reached: () => state.wrong,
+    task: "tick “load these weights with the wrong (half) layout” and compare the two curves.",
+    explain: () => (wrongPeak === -1
+      ? "With the wrong layout the features are rotated with the wrong partners at the wrong speeds: the scores change, though the best one stays at n − m = −1."
+      : `With the wrong layout the features are rotated with the wrong partners at the wrong speeds: the head no longer looks one token back (its best score is now at n − m = ${String(wrongPeak).replace("-", "−")}).`),
+  });
+  root.insertBefore(quiz.node, root.querySelector(".rope-w-body"));
+  prompt = quiz.node.querySelector(".rope-w-question-prompt");
+  prompt.dataset.readout = "question";
+  quiz.node.querySelector(".rope-w-answers").addEventListener("click", () => { if (drawn) drawn.say(); });
   slider(controls, { label: "dimension d", name: "dim", values: data.dims, index: state.d, onInput: sync("d", "dim_index") });
   const pairs = Array.from({ length: Math.max(...data.dims) / 2 }, (_, i) => i);
   pairSlider = slider(controls, { label: "pair i", name: "pair", values: pairs, index: state.p, onInput: sync("p", "pair") });
+  keepInReach(pairSlider);
   out.pairs = readout(controls, "pairs", "pair i:");
   out.theta = readout(controls, "theta", "frequency:");
   out.perm = readout(controls, "perm", "interleaved → half:");

@@ -1,6 +1,6 @@
 // What a widget says before it is touched, and the one question it asks: a lesson line, and a
 // question with answer buttons whose feedback quotes the widget's own numbers.
-import { htmlEl, typeset } from "./common.js";
+import { htmlEl, typeset, announcer } from "./common.js";
 
 // The lesson (one sentence, typeset) above the drawing.
 export function lesson(root, text) {
@@ -11,32 +11,61 @@ export function lesson(root, text) {
   return node;
 }
 
-// A question with a few answers. `explain(choice)` returns the feedback text (it reads the
-// widget's state when the reader answers, so its numbers are the ones drawn). Returns
-// {node, answer(i)}; the chosen answer is aria-pressed, the feedback is aria-live.
-export function question(parent, { prompt, choices, explain }) {
+// A question asked before the widget tells. The reader first commits to a prediction (one of
+// `choices`); then finds the answer by hand: `reached()` says whether the widget now shows it
+// (the reader has done `task`, e.g. "move m to 256"). The verdict and `explain(choice)` (which
+// reads the widget's state, so its numbers are the ones drawn) appear only once both happened.
+// `conceal` lists the nodes that would give the answer away: hidden until the prediction.
+// A choice's `correct` is a boolean or a function of the widget's state. Returns
+// {node, answer(i), refresh(), predicted(), revealed()}: refresh() after every redraw.
+// The chosen answer is aria-pressed; the verdict is announced once, when it first shows or
+// changes, through the widget's live region (common.js announcer), not on every redraw.
+export function question(parent, { prompt, choices, explain, reached = () => true, task = "", conceal = [] }) {
   const box = htmlEl("div", { class: "rope-w-question", role: "group", "aria-label": "question" }, parent);
   typeset(htmlEl("div", { class: "rope-w-question-prompt" }, box), prompt);
-  const row = htmlEl("div", { class: "rope-w-answers" }, box);
-  const feedback = htmlEl("div", { class: "rope-w-feedback", "aria-live": "polite", "data-readout": "feedback" }, box);
+  const row = htmlEl("div", { class: "rope-w-answers", role: "group", "aria-label": "your prediction" }, box);
+  const feedback = htmlEl("div", { class: "rope-w-feedback", "data-readout": "feedback", "data-stage": "asked" }, box);
   const buttons = choices.map((choice, i) => {
     const button = htmlEl("button", { type: "button", class: "rope-w-answer", "aria-pressed": "false", "data-answer": i }, row, choice.label);
     button.addEventListener("click", () => answer(i));
     button.addEventListener("keydown", (event) => event.stopPropagation());
     return button;
   });
-  let chosen = null;
+  const hidden = () => (typeof conceal === "function" ? conceal() : conceal);
+  for (const node of hidden()) node.setAttribute("data-concealed", "");
+  let chosen = null, said = null, say = null;
+  const isRight = (i) => {
+    const correct = choices[i].correct;
+    return Boolean(typeof correct === "function" ? correct() : correct);
+  };
   function answer(i) {
     chosen = i;
     buttons.forEach((b, j) => b.setAttribute("aria-pressed", String(j === i)));
+    for (const node of hidden()) node.removeAttribute("data-concealed");
     refresh();
   }
-  // Called after every redraw: the feedback keeps quoting the numbers now drawn.
   function refresh() {
-    if (chosen === null) return;
-    const right = Boolean(choices[chosen].correct);
+    if (chosen === null) {
+      for (const node of hidden()) node.setAttribute("data-concealed", "");
+      return;
+    }
+    say = say || announcer(box.closest(".rope-w") || box);
+    if (!reached()) {
+      feedback.dataset.stage = "predicted";
+      delete feedback.dataset.correct;
+      const text = `Your prediction: “${choices[chosen].label}”. Now find out: ${task}`;
+      typeset(feedback, text);
+      // Said once, after the prediction; a reader who moves off the answer again is not told
+      // the task a second time.
+      if (said === null) { said = "predicted"; say(text); }
+      return;
+    }
+    const right = isRight(chosen);
+    feedback.dataset.stage = "revealed";
     feedback.dataset.correct = String(right);
-    typeset(feedback, `${right ? "✓ Yes." : "✗ Not quite."} ${explain(chosen)}`);
+    const verdict = `${right ? "✓ Yes." : "✗ Not quite."} ${explain(chosen)}`;
+    typeset(feedback, verdict);
+    if (said !== String(right)) { said = String(right); say(verdict); }
   }
-  return { node: box, answer, refresh };
+  return { node: box, answer, refresh, predicted: () => chosen !== null, revealed: () => feedback.dataset.stage === "revealed" };
 }

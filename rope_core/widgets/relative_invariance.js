@@ -3,8 +3,8 @@
 // angle γ between them as an arc; two strip charts show the score against Δ (flat) and against
 // n − m (a cosine). The page does the elementary 2-D rotations (drag.js's rotate); the browser
 // tests check every number and mark against rope_core.
-import { svgEl, htmlEl, slider, readout, typeset, keepTextSize, arrow, syncer, hoverable, showTip, hideTip } from "./common.js";
-import { dial, wrapDeg, rotate, polar, num, vectorLabel, labelAt, dragHandle, playToEnd } from "./drag.js";
+import { svgEl, htmlEl, slider, readout, typeset, keepTextSize, arrow, syncer, hoverable, showTip, hideTip, announcer, keepInReach } from "./common.js";
+import { dial, wrapDeg, rotate, polar, num, vectorLabel, labelAt, dragHandle, playToEnd, clearOfHandles } from "./drag.js";
 import { lesson, question } from "./lesson.js";
 
 function render({ model, el }) {
@@ -12,12 +12,15 @@ function render({ model, el }) {
   const compact = Boolean(data.compact);
   const scale = 120;
   const { svg, controls, centre, px, py } = dial(el, {
-    title: "Shift both positions: the score does not move",
+    title: "Shift both positions by Δ: what does the score do?",
     label: "R((m+Δ)θ)q and R((n+Δ)θ)k over the state before the shift; drag either tip to turn q or k", scale,
   });
   const root = svg.closest(".rope-w");
   if (compact) root.classList.add("rope-w-compact");
-  lesson(root, "Shifting the query and the key by the same Δ turns both arrows by the same angle: the angle γ between them, and so the score, stay what they were before the shift (dashed).");
+  lesson(root, "The query q sits at position m and the key k at position n; their score is ⟨R(mθ)q, R(nθ)k⟩. Shifting both positions by Δ turns both arrows.");
+  const say = announcer(root);
+  // What the reader has tried: the question is answered once Δ and n − m have both been moved.
+  const seen = { shift: new Set(), offset: new Set() };
   const ghostLayer = svgEl("g", {}, svg);
   const arcLayer = svgEl("g", {}, svg);
   const layer = svgEl("g", {}, svg);
@@ -103,7 +106,15 @@ function render({ model, el }) {
   hoverable(hits, { onShow: showDot, onHide: hideDot });
 
   const dot = (a, b) => a[0] * b[0] + a[1] * b[1];
+  // Each arrow is a named picture for a screen reader (data-vector names it for the tests).
+  const named = (group, vector, label) => {
+    Object.assign(group.dataset, { vector });
+    group.setAttribute("role", "img");
+    group.setAttribute("aria-label", label);
+    return group;
+  };
   let drawnFor = null;   // the q, k, m, n the Δ-independent parts were last drawn for
+  const ghostLabels = [];   // the dashed arrows' labels, kept clear of the handles
   function numbers() {
     const pm = state.m + state.s, pn = state.n + state.s;
     const q = polar(state.qLength, state.q), k = polar(state.kLength, state.k);
@@ -130,18 +141,19 @@ function render({ model, el }) {
     const key = [state.m, state.n, state.q, state.k, state.qLength, state.kLength].join(",");
     const fixedChanged = key !== drawnFor;
     drawnFor = key;
-    if (fixedChanged) ghostLayer.replaceChildren();
+    if (fixedChanged) { ghostLayer.replaceChildren(); ghostLabels.length = 0; }
     arcLayer.replaceChildren();
     layer.replaceChildren();
     // data-vector names each arrow for the tests, which read its drawn tip back into data units.
     const ghosts = state.s !== 0;
     ghostLayer.style.display = ghosts ? "" : "none";
     if (fixedChanged) {
-      arrow(ghostLayer, centre, centre, px(gq[0]), py(gq[1]), "ghost").dataset.vector = "ghost_q";
-      arrow(ghostLayer, centre, centre, px(gk[0]), py(gk[1]), "ghost").dataset.vector = "ghost_k";
+      named(arrow(ghostLayer, centre, centre, px(gq[0]), py(gq[1]), "ghost"), "ghost_q", `R(${state.m}θ) q, before the shift (dashed)`);
+      named(arrow(ghostLayer, centre, centre, px(gk[0]), py(gk[1]), "ghost"), "ghost_k", `R(${state.n}θ) k, before the shift (dashed)`);
       for (const [name, v, text] of [["ghost_q", gq, `R(${state.m}θ) q`], ["ghost_k", gk, `R(${state.n}θ) k`]]) {
         const label = vectorLabel(ghostLayer, ...labelAt(px, py, v, 0.3, text), text);
         label.dataset.vector = name;
+        ghostLabels.push(label);
         label.classList.add("rope-w-muted-text");
       }
       angleArc(gq, gk, 0.42, "rope-w-outline rope-w-dashed", "ghost", ghostLayer);
@@ -151,13 +163,22 @@ function render({ model, el }) {
     const gammaLabel = svgEl("text", { x: px(0.17 * Math.cos(mid)), y: py(0.17 * Math.sin(mid)), "text-anchor": "middle", "dominant-baseline": "middle",
       class: "rope-w-halo", "data-label": "gamma" }, arcLayer);
     gammaLabel.textContent = "γ";
-    arrow(layer, centre, centre, px(rq[0]), py(rq[1]), "q").dataset.vector = "rotated_q";
-    arrow(layer, centre, centre, px(rk[0]), py(rk[1]), "k").dataset.vector = "rotated_k";
+    named(arrow(layer, centre, centre, px(rq[0]), py(rq[1]), "q"), "rotated_q", `R(${pm}θ) q, the query at position m + Δ = ${pm}`);
+    named(arrow(layer, centre, centre, px(rk[0]), py(rk[1]), "k"), "rotated_k", `R(${pn}θ) k, the key at position n + Δ = ${pn}`);
     const labels = { q: `R(${pm}θ) q`, k: `R(${pn}θ) k` };
     vectorLabel(layer, ...labelAt(px, py, rq, 0.3, labels.q), labels.q).dataset.vector = "rotated_q";
     vectorLabel(layer, ...labelAt(px, py, rk, 0.3, labels.k), labels.k).dataset.vector = "rotated_k";
     handles.q.place(px(rq[0]), py(rq[1]), state.q);
     handles.k.place(px(rk[0]), py(rk[1]), state.k);
+    // No label under a handle: each goes where it was meant to, or the nearest clear spot.
+    const tips = [[px(rq[0]), py(rq[1])], [px(rk[0]), py(rk[1])]];
+    for (const node of [...ghostLabels, ...layer.querySelectorAll("text"), gammaLabel]) {
+      if (!node.dataset.anchor) node.dataset.anchor = `${node.getAttribute("x")},${node.getAttribute("y")}`;
+      const [x, y] = node.dataset.anchor.split(",").map(Number);
+      const [cx, cy] = clearOfHandles(x, y, node.ropeLabel ?? node.textContent, tips);
+      node.setAttribute("x", cx);
+      node.setAttribute("y", cy);
+    }
 
     // Strip charts: the page's own rotations at every Δ and every n − m (checked in the tests).
     if (fixedChanged) {
@@ -199,6 +220,9 @@ function render({ model, el }) {
     out.score.dataset.value = score;
     out.reference.textContent = num(reference);
     out.reference.dataset.value = reference;
+    seen.shift.add(state.s);
+    seen.offset.add(state.n - state.m);
+    if (ask.predicted()) say(`score ${num(score)}; before the shift ${num(reference)}`);
     ask.refresh();
   }
 
@@ -229,6 +253,7 @@ function render({ model, el }) {
   controlsOf.m = slider(compact ? hidden : controls, { label: "query position m", name: "m", values: positions, index: state.m, onInput: sync("m", "m") });
   controlsOf.n = slider(compact ? hidden : controls, { label: "key position n", name: "n", values: positions, index: state.n, onInput: sync("n", "n") });
   controls.insertBefore(playToEnd(controls, controlsOf.shift, "play Δ").button, controls.firstChild);
+  keepInReach(controlsOf.shift);
   out.score = readout(controls, "score", "score ⟨R((m+Δ)θ)q, R((n+Δ)θ)k⟩ =");
   out.reference = readout(controls, "reference", "before the shift (Δ = 0):");
   out.strip = readout(controls, "strip", "strips:");
@@ -237,14 +262,20 @@ function render({ model, el }) {
   const details = compact ? hidden : controls;
   out.positions = readout(details, "positions", "");
   out.vectors = readout(details, "vectors", "");
-  out.vectors.setAttribute("aria-live", "polite");
   out.lengths = readout(details, "lengths", "");
+  // Until the reader predicts, what shows the answer is hidden: the score, the dashed state
+  // before the shift and the strips of the score.
+  const conceal = [out.score.parentNode, out.reference.parentNode, out.strip.parentNode, ghostLayer, legend, strips];
   const ask = question(controls, compact ? {
-    prompt: "Press play: Δ runs up to " + top + ". Will the score move?",
+    prompt: "Δ can run up to " + top + ". Will the score move?",
+    reached: () => seen.shift.size >= 3, conceal,
+    task: "press play or move Δ, and watch the score.",
     choices: [{ label: "it will change" }, { label: "it will stay", correct: true }],
     explain: () => `At Δ = ${state.s} it is ${num(numbers().score)}, as at Δ = 0 (${num(numbers().reference)}): the strip is flat because both arrows turn by the same angle.`,
   } : {
     prompt: "Which one moves the score: shifting both by Δ, or changing n − m?",
+    reached: () => seen.shift.size >= 3 && seen.offset.size >= 2, conceal,
+    task: "move Δ (or press play), then move m or n, and watch the score and its strips.",
     choices: [{ label: "shifting both" }, { label: "changing n − m", correct: true }, { label: "both do" }],
     explain: () => {
       const { score } = numbers();

@@ -2,8 +2,8 @@
 // 2×2 matrix, drawn in the matrix's colours), the arc mθ labelled in place, and the trail of
 // earlier positions (numbered on hover, the closest return so far ringed). The page turns q with
 // cos mθ, sin mθ (drag.js's rotate); the table (angles, offsets, closest returns) is Python's.
-import { svgEl, htmlEl, slider, readout, typeset, setText, arrow, moveArrow, syncer, showTip as showBubble, hideTip as hideBubble } from "./common.js";
-import { dial, wrapDeg, rotate, polar, num, vectorLabel, labelAt, dragHandle, playToEnd } from "./drag.js";
+import { svgEl, htmlEl, slider, readout, typeset, setText, arrow, moveArrow, syncer, showTip as showBubble, hideTip as hideBubble, announcer, keepInReach } from "./common.js";
+import { dial, wrapDeg, rotate, polar, num, vectorLabel, labelAt, dragHandle, stepHandle, playToEnd, clearOfHandles } from "./drag.js";
 import { lesson, question } from "./lesson.js";
 
 function render({ model, el }) {
@@ -11,14 +11,17 @@ function render({ model, el }) {
   const scale = 95;
   const { svg, controls, centre, px, py } = dial(el, {
     title: "Rotate q by mθ",
-    label: "q and its rotation R(mθ)q; drag the tip of q to turn it", scale,
+    label: "q and its rotation R(mθ)q; drag the tip of q to turn it, or the tip of R(mθ)q to move m", scale,
   });
   const root = svg.closest(".rope-w");
-  lesson(root, "R(mθ) turns q by mθ and keeps its length; its columns are where it sends the axis vectors e₀ and e₁ (dashed). One θ brings q back near its start every 2π/θ positions, but never exactly.");
+  lesson(root, "R(mθ) turns q by mθ and keeps its length; its columns are where it sends the axis vectors e₀ and e₁ (dashed). Drag the rotated arrow round: it snaps to the angles mθ of whole positions m.");
+  const say = announcer(root);
+  // The furthest position the reader has reached, per θ: the question is answered past its return.
+  const furthest = {};
   const axes = svgEl("g", { "data-mark": "axes" }, svg);
   const trail = svgEl("g", { "data-mark": "trail" }, svg);
   const ring = svgEl("circle", { r: 6, class: "rope-w-closest", "data-mark": "closest" }, svg);
-  const ringLabel = svgEl("text", { class: "rope-w-halo rope-w-muted-text", "data-mark": "closest-label" }, svg);
+  const ringLabel = svgEl("text", { class: "rope-w-halo rope-w-muted-text", "text-anchor": "middle", "dominant-baseline": "middle", "data-mark": "closest-label" }, svg);
   const dots = [];   // [visible dot, pointer target] per earlier position, reused across redraws
   const arc = svgEl("path", { class: "rope-w-arc" }, svg);
   const arcLabel = svgEl("text", { class: "rope-w-halo", "text-anchor": "middle", "dominant-baseline": "middle", "data-label": "arc" }, svg);
@@ -42,6 +45,19 @@ function render({ model, el }) {
   const state = { t: model.get("theta_index"), m: model.get("position"), angle: model.get("q_angle"), length: model.get("q_length") };
   const out = {};
   const controlsOf = {};
+  // The rotated arrow's own handle sets m: its angle snaps to whole multiples of θ.
+  // Under the trail's pointer targets: a tap on an earlier position's dot reads that dot out.
+  const stepLayer = svgEl("g", {}, null);
+  svg.insertBefore(stepLayer, hits);
+  const positionHandle = stepHandle(svg, stepLayer, {
+    name: "position", cls: "rot", cx: centre, cy: centre,
+    label: "position m (drag the tip of R(mθ) q round the circle; arrow keys step m by one)",
+    stepDeg: () => (data.thetas[state.t] * 180) / Math.PI, get: () => state.m, last: () => data.positions.length - 1,
+    set: (m) => {
+      const clamped = Math.max(0, Math.min(data.positions.length - 1, m));
+      if (clamped !== state.m) controlsOf.position.set(clamped);
+    },
+  });
   const handle = dragHandle(svg, handleLayer, {
     name: "q", label: "direction of q (degrees; drag its tip to turn and stretch it, arrow keys turn it by 1°, shift+arrow by 10°, + and − change its length)",
     cls: "q", cx: centre, cy: centre, get: () => state.angle, length: () => state.length,
@@ -137,16 +153,28 @@ function render({ model, el }) {
       Object.assign(ring.dataset, { position: best });
       ring.setAttribute("cx", px(p[0]));
       ring.setAttribute("cy", py(p[1]));
-      ringLabel.setAttribute("x", px(p[0]) + 9);
-      ringLabel.setAttribute("y", py(p[1]) + 14);
+      ringLabel.setAttribute("x", px(p[0]) + 9 + 4 * String(best).length);
+      ringLabel.setAttribute("y", py(p[1]) + 10);
       setText(ringLabel, String(best));
     }
     // data-vector names each arrow for the tests, which read its drawn tip back into data units.
     moveArrow(rotatedArrow, centre, centre, px(r[0]), py(r[1]));
     moveArrow(qArrow, centre, centre, px(q[0]), py(q[1]));
-    place(qLabel, labelAt(px, py, q, 0.28, "q"));
-    place(rotatedLabel, labelAt(px, py, r, 0.42, "R(mθ) q"));
+    // Each arrow is a named picture for a screen reader.
+    const names = [[qArrow, `q, at ${num(state.angle)}°`], [rotatedArrow, `R(mθ) q, q turned by mθ = ${num(m * theta)} rad`],
+      [axisArrows[0], "R e₀, the first column of R(mθ) (dashed)"], [axisArrows[1], "R e₁, the second column of R(mθ) (dashed)"]];
+    for (const [group, label] of names) {
+      group.setAttribute("role", "img");
+      if (group.getAttribute("aria-label") !== label) group.setAttribute("aria-label", label);
+    }
+    // No label under either handle (the tips of q and R(mθ) q).
+    const tips = [[px(q[0]), py(q[1])], [px(r[0]), py(r[1])]];
+    place(qLabel, clearOfHandles(...labelAt(px, py, q, 0.28, "q"), "q", tips));
+    place(rotatedLabel, clearOfHandles(...labelAt(px, py, r, 0.3, "R(mθ) q"), "R(mθ) q", tips));
+    place(axisLabels[0], clearOfHandles(px(1.14 * c), py(1.14 * s), "Re0", tips));
+    place(axisLabels[1], clearOfHandles(px(-1.14 * s), py(1.14 * c), "Re1", tips));
     handle.place(px(q[0]), py(q[1]), state.angle);
+    positionHandle.place(px(r[0]), py(r[1]), m, `m = ${m}, mθ = ${num(data.angle[t][m])} rad`);
     // The arc of angle mθ at radius 0.35 of the unit circle, from q's direction, labelled "mθ"
     // in place at radius 0.55 halfway along it (for more than a turn, halfway along its last turn).
     const rad = 0.35, deg = data.angle_deg[t][m];
@@ -157,6 +185,8 @@ function render({ model, el }) {
     arcLabel.setAttribute("x", px(middle[0]));
     arcLabel.setAttribute("y", py(middle[1]));
     setText(arcLabel, m === 0 ? "" : "mθ");
+    place(arcLabel, clearOfHandles(px(middle[0]), py(middle[1]), "mθ", tips));
+    if (best >= 0) place(ringLabel, clearOfHandles(Number(ringLabel.getAttribute("x")), Number(ringLabel.getAttribute("y")), String(best), tips));
 
     setText(out.angle, `${num(data.angle[t][m])} rad (${num(deg)}° mod 360°)`);
     Object.assign(out.angle.dataset, { value: data.angle[t][m], deg });
@@ -182,6 +212,8 @@ function render({ model, el }) {
       setText(out.closest, "not past half a turn yet");
     }
     Object.assign(out.closest.dataset, { position: best, offset: best >= 0 ? bestOffset : "" });
+    furthest[t] = Math.max(furthest[t] ?? -1, m);
+    if (ask.predicted()) say(best >= 0 ? `m = ${m}; closest return so far m = ${best}, ${num(bestOffset)} rad from q` : `m = ${m}; not past half a turn yet`);
     ask.refresh();
   }
 
@@ -209,6 +241,7 @@ function render({ model, el }) {
   controlsOf.position = slider(controls, { label: "position m", name: "position", values: data.positions, index: state.m, onInput: sync("m", "position") });
   // The play button comes first, as before the sliders.
   controls.insertBefore(playToEnd(controls, controlsOf.position, "play m").button, controls.firstChild);
+  keepInReach(controlsOf.position);
   controlsOf.theta = slider(controls, { label: "frequency θ", name: "theta", values: data.thetas, index: state.t, format: (v) => `${v} rad`, onInput: sync("t", "theta_index") });
   // The matrix R(mθ), live, its columns coloured like R e₀ and R e₁.
   const matrixRow = htmlEl("div", { class: "rope-w-readout rope-w-matrix-row" }, controls);
@@ -220,7 +253,6 @@ function render({ model, el }) {
   });
   out.angle = readout(controls, "angle", "mθ =");
   out.q = readout(controls, "q", "q =");
-  out.q.setAttribute("aria-live", "polite");
   out.rotated = readout(controls, "rotated", "R(mθ) q =");
   out.lengths = readout(controls, "lengths", "lengths:");
   out.complex = readout(controls, "complex", "q·e^{imθ} =");
@@ -229,7 +261,14 @@ function render({ model, el }) {
   out.trail.setAttribute("aria-live", "polite");
   out.trail.textContent = "point at or tap a grey trail dot for its numbers";
   const ask = question(controls, {
-    prompt: "Press play. Is the arrow first back within 0.1 rad (6°) of q at the whole number nearest 2π/θ?",
+    prompt: "After about 2π/θ positions the arrow has gone once round. Is it first back within 0.1 rad (6°) of q at the whole number nearest 2π/θ?",
+    // Answered once the reader has taken m past that whole number and past the first return.
+    reached: () => {
+      const t = state.t, near = data.nearest_turn[t], first = data.first_return[t], end = data.positions.length - 1;
+      return furthest[t] >= Math.min(end, Math.max(near, first ?? end));
+    },
+    task: "drag the tip of R(mθ) q round (or move m, or press play) past 2π/θ, and watch the ringed closest return.",
+    conceal: [ring, ringLabel, out.closest.parentNode],
     choices: [{ label: "yes, always" }, { label: "no, not always", correct: true }],
     explain: () => {
       const t = state.t, theta = data.thetas[t], near = data.nearest_turn[t], first = data.first_return[t];

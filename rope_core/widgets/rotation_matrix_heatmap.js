@@ -2,15 +2,16 @@
 // (1, 0): R_m x holds each pair turned by m·θ_i, drawn as a dial beside its 2×2 block (the
 // frequency clocks' glyph and colours). Hovering a block or a dial marks both. Every entry
 // comes from Python (matrix_table); the page only looks values up.
-import { svgEl, htmlEl, slider, readout, fmt3, typeset, player, hoverable, colourScale, frame, arrow, moveArrow, syncer, showTip, hideTip, setText } from "./common.js";
+import { svgEl, htmlEl, slider, readout, fmt3, typeset, player, hoverable, colourScale, frame, arrow, moveArrow, syncer, showTip, hideTip, setText, announcer, keepInReach } from "./common.js";
+import { question } from "./lesson.js";
 const TAU_HEAT = 2 * Math.PI;
 
 function render({ model, el }) {
   const data = model.get("data");
   const size = 470, left = 34, top = 44, span = 270;
-  const { root, svg, controls } = frame(el, { title: "R_m is one small rotation per pair: the top blocks spin, the bottom ones barely move", width: size, height: span + top + 84 });
-  const question = htmlEl("p", { class: "rope-w-question", "data-readout": "question" }, root);
-  root.insertBefore(question, root.children[1]);
+  const { root, svg, controls } = frame(el, { title: "R_m: one 2 × 2 rotation per pair of features", width: size, height: span + top + 84 });
+  const say = announcer(root);
+  let prompt = null;   // the question's prompt line (made once the sliders exist)
   const state = { d: model.get("dim_index"), b: model.get("base_index"), m: model.get("position"), p: model.get("pair") };
   const out = {};
   let pairSlider = null;
@@ -106,19 +107,23 @@ function render({ model, el }) {
     ask(tab);
     hide();
   }
-  // The question: which blocks are still nearly the identity at the last position?
+  // The question: which blocks are still nearly the identity at the last position? Its answer
+  // (the first such block, -1 for none) from the table; shown once the reader predicted and
+  // took m there.
+  const stillFrom = (tab) => tab.angle[data.positions.length - 1].map((a) => a < 0.1).indexOf(true);
+  function answerText(tab) {
+    const last = data.positions.length - 1, m = data.positions[last];
+    const still = stillFrom(tab), pairs = tab.theta.length;
+    return still < 0
+      ? `At m = ${m} every block has turned by more than 0.1 rad; at base ${fmt3(data.bases[state.b])} even the slowest pair turns ${fmt3(tab.angle[last][pairs - 1])} rad.`
+      : `At m = ${m}, ${still === pairs - 1 ? `block ${still} has` : `blocks ${still}–${pairs - 1} have`} turned by less than 0.1 rad (cos > 0.995): still nearly the identity, while block 0 has gone round ${fmt3(tab.angle[last][0] / TAU_HEAT)} times.`;
+  }
   function ask(tab) {
-    const last = data.positions.length - 1, m = data.positions[state.m];
-    const still = tab.angle[last].map((a) => a < 0.1).indexOf(true);
-    const pairs = tab.theta.length;
-    const answered = state.m === last;
-    const text = answered
-      ? (still < 0
-        ? `Answer: at m = ${m} every block has turned by more than 0.1 rad; at base ${fmt3(data.bases[state.b])} even the slowest pair turns ${fmt3(tab.angle[last][pairs - 1])} rad.`
-        : `Answer: at m = ${m}, ${still === pairs - 1 ? `block ${still} has` : `blocks ${still}–${pairs - 1} have`} turned by less than 0.1 rad (cos > 0.995): still nearly the identity, while block 0 has gone round ${fmt3(tab.angle[last][0] / TAU_HEAT)} times.`)
-      : `Question: at m = ${data.positions[last]}, which blocks will still be nearly the identity? Press ▶ (or move m) and watch the dials beside them.`;
-    typeset(question, text);
-    Object.assign(question.dataset, { answered: answered ? "1" : "0", still });
+    if (!prompt) return;
+    const answered = state.m === data.positions.length - 1;
+    Object.assign(prompt.dataset, { answered: answered && quiz.predicted() ? "1" : "0", still: stillFrom(tab) });
+    if (quiz.predicted()) say(`m = ${data.positions[state.m]}; block 0 turned ${fmt3(tab.angle[state.m][0])} rad, the last block ${fmt3(tab.angle[state.m][tab.theta.length - 1])} rad`);
+    quiz.refresh();
   }
   // A 2 × 2 matrix written as one: brackets around two rows.
   function blockMatrix(node, entries) {
@@ -190,10 +195,28 @@ function render({ model, el }) {
   out.hover.setAttribute("aria-live", "polite");
   const position = slider(controls, { label: "position m", name: "position", values: data.positions, index: state.m, onInput: sync("m", "position") });
   player(controls, position, { label: "play position m", interval: 250 });
+  keepInReach(position);
   slider(controls, { label: "base", name: "base", values: data.bases, index: state.b, format: fmt3, onInput: sync("b", "base_index") });
   slider(controls, { label: "dimension d", name: "dim", values: data.dims, index: state.d, onInput: sync("d", "dim_index") });
   const pairs = Array.from({ length: Math.max(...data.dims) / 2 }, (_, i) => i);
   pairSlider = slider(controls, { label: "highlight pair i", name: "pair", values: pairs, index: state.p, onInput: sync("p", "pair") });
+  const last = data.positions[data.positions.length - 1];
+  const tabNow = () => data.tables[state.d][state.b];
+  const quiz = question(htmlEl("div", {}, null), {
+    prompt: `At m = ${last}, which blocks will still be nearly the identity (turned by less than 0.1 rad)?`,
+    choices: [
+      { label: "the top blocks (the fast pairs)" },
+      { label: "the bottom blocks (the slow pairs)", correct: () => stillFrom(tabNow()) >= 0 },
+      { label: "none of them", correct: () => stillFrom(tabNow()) < 0 },
+    ],
+    reached: () => state.m === data.positions.length - 1,
+    task: `press ▶ (or move m) to m = ${last} and watch the dials beside the blocks.`,
+    explain: () => answerText(tabNow()),
+  });
+  root.insertBefore(quiz.node, root.children[1]);
+  prompt = quiz.node.querySelector(".rope-w-question-prompt");
+  prompt.dataset.readout = "question";
+  quiz.node.querySelector(".rope-w-answers").addEventListener("click", () => draw());
   const blockRow = htmlEl("div", { class: "rope-w-readout" }, controls);
   out.blockLabel = htmlEl("span", { class: "rope-w-readout-label" }, blockRow);
   out.block = htmlEl("span", { "data-readout": "block" }, blockRow);

@@ -2,7 +2,7 @@
 // rows of one period) under an extension scheme and length, and the accuracy with pairs switched
 // off, layer by layer. Every
 // number comes from Python (rope_core.tinymodel.analysis.explorer_tables); this only draws.
-import { svgEl, htmlEl, slider, readout, frame, syncer } from "./common.js";
+import { svgEl, htmlEl, slider, readout, frame, syncer, announcer, keepInReach } from "./common.js";
 import { lesson, question } from "./lesson.js";
 
 const SCHEME_LABELS = { none: "no scaling", PI: "PI", NTK: "NTK-aware", YaRN: "YaRN" };
@@ -100,27 +100,73 @@ function render({ model, el }) {
       const bits = state.off[layer];
       const off = data.wavelengths.map((_, i) => i).filter((i) => bits >> i & 1);
       const value = data.ablation[layer][bits];
-      out.ablation[layer].textContent = `${value.toFixed(2)} with ${off.length ? `pair${off.length > 1 ? "s" : ""} ${off.join(", ")}` : "no pair"} off`;
+      out.ablation[layer].textContent = off.length ? `${value.toFixed(2)} with pair${off.length > 1 ? "s" : ""} ${off.join(", ")} off` : `${value.toFixed(2)}, every pair on`;
       Object.assign(out.ablation[layer].dataset, { value, bits });
       out.buttons[layer].forEach((button, i) => button.setAttribute("aria-pressed", bits >> i & 1 ? "true" : "false"));
     }
-    if (out.ask) out.ask.refresh();
+    schemeButtons.forEach((button, i) => button.setAttribute("aria-checked", String(i === state.s)));
+    seen.add(`${scheme} ${length}`);
+    if (out.ask) {
+      if (out.ask.predicted()) say(`${SCHEME_LABELS[scheme]}, length ${length}: accuracy ${data.accuracy[scheme][String(length)].toFixed(2)}; head ${fast} of layer 0 puts ${rows[0][fast][1].toFixed(2)} on t − 1`);
+      out.ask.refresh();
+    }
   }
+  const say = announcer(root);
+  const seen = new Set();   // the "scheme length" settings the reader has looked at
   const sync = syncer(model, state, draw);
-  slider(controls, { label: "scheme", name: "scheme", values: data.schemes, index: state.s, format: (s) => SCHEME_LABELS[s], onInput: sync("s", "scheme") });
-  slider(controls, { label: "length", name: "length", values: data.lengths, index: state.n, format: (n) => `${n} (${n / data.training_length}×)`, onInput: sync("n", "length") });
-  out.accuracy = readout(controls, "accuracy", "accuracy:");
-  // The question: which scheme takes t - 1 away from the previous-token head built on pair 0?
-  const longest = data.lengths[data.lengths.length - 1];
-  const massOf = (scheme) => rowsAt(scheme, longest)[0][fast][1];
-  const worst = data.schemes.reduce((a, b) => (massOf(b) < massOf(a) ? b : a));
-  out.ask = question(controls, {
-    prompt: `Head ${fast} of layer 0 looks at t − 1 and puts ${Math.round(100 * data.fast_head_pair0)} % of its |q_i||k_i| on pair 0, the fastest (1 rad per token). At length ${longest}, which scheme takes t − 1 away from it?`,
-    choices: data.schemes.map((s) => ({ label: SCHEME_LABELS[s], correct: s === worst })),
-    explain: () => `At ${longest}, head ${fast} puts ${data.schemes.map((s) => `${massOf(s).toFixed(2)} on t − 1 with ${SCHEME_LABELS[s]}`).join(", ")}.` +
-      (worst === "PI" ? ` PI divides every frequency by ${longest / data.training_length}, pair 0's included: neighbouring keys now differ by 1/${longest / data.training_length} of the angle the head was trained on, so it can no longer tell t − 1 from the tokens around it, and layer 1 loses the clue it copies (${Math.max(...rowsAt("PI", longest)[1].map(onCopies)).toFixed(2)} at most on the targets under PI, against ${Math.min(...layer1).toFixed(2)} or more at ${train}).` : ""),
+  // The scheme is a choice among four, not a quantity: a row of radio buttons (one tab stop;
+  // the arrow keys move the choice).
+  htmlEl("div", { class: "rope-w-readout-label", id: `${root.id || "rope-w"}-scheme-label` }, controls, "scheme:");
+  const schemeRow = htmlEl("div", { class: "rope-w-choices", role: "radiogroup", "aria-label": "scheme", "data-name": "scheme" }, controls);
+  const pickScheme = sync("s", "scheme");
+  const schemeButtons = data.schemes.map((name, i) => {
+    const button = htmlEl("button", { type: "button", role: "radio", class: "rope-w-answer rope-w-choice", "data-scheme": name,
+      "aria-checked": String(i === state.s), tabindex: i === state.s ? "0" : "-1" }, schemeRow, SCHEME_LABELS[name]);
+    button.addEventListener("click", () => { if (state.s !== i) pickScheme(i); });
+    button.addEventListener("keydown", (event) => {
+      const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+      event.stopPropagation();
+      if (!step) return;
+      event.preventDefault();
+      const next = (i + step + data.schemes.length) % data.schemes.length;
+      schemeButtons.forEach((b, j) => b.setAttribute("tabindex", j === next ? "0" : "-1"));
+      schemeButtons[next].focus();
+      pickScheme(next);
+    });
+    return button;
   });
-  htmlEl("div", { class: "rope-w-readout-label" }, controls, `Switch pairs off in every query of a layer (length ${data.training_length}, period ${data.period}); pair i has wavelength λᵢ:`);
+  model.on("change:scheme", () => {
+    const i = model.get("scheme");
+    if (i !== state.s) { state.s = i; draw(); }
+    schemeButtons.forEach((b, j) => b.setAttribute("tabindex", j === state.s ? "0" : "-1"));
+  });
+  keepInReach(slider(controls, { label: "length", name: "length", values: data.lengths, index: state.n, format: (n) => `${n} (${n / data.training_length}×)`, onInput: sync("n", "length") }));
+  // Two accuracies are shown, of two measurements: this one is the mean over every period the
+  // run tested; the pair switches below use the rows of one period (their own baseline).
+  out.accuracy = readout(controls, "accuracy", "accuracy (mean over the periods tested):");
+  // The question: at the longest length, does the previous-token head built on pair 0 keep
+  // t − 1 with no scaling, and what does each scheme do to it? The right answer is read off
+  // the model's own attention: a head "keeps" t − 1 while its share there is at least half
+  // of what it is at the training length.
+  const longest = data.lengths[data.lengths.length - 1];
+  const massOf = (scheme, length = longest) => rowsAt(scheme, length)[0][fast][1];
+  const trained = massOf("none", train);
+  const keeps = (scheme) => massOf(scheme) >= trained / 2;
+  const scaled = data.schemes.filter((s) => s !== "none");
+  out.ask = question(controls, {
+    prompt: `Head ${fast} of layer 0 looks at t − 1 (${trained.toFixed(2)} of its attention at length ${train}) and puts ${Math.round(100 * data.fast_head_pair0)} % of its |q_i||k_i| on pair 0, the fastest (1 rad per token). At length ${longest}, what happens to its attention on t − 1?`,
+    choices: [
+      { label: "it keeps it unless a scheme rescales pair 0", correct: () => keeps("none") && !scaled.every(keeps) },
+      { label: "it loses most of it even with no scaling", correct: () => !keeps("none") },
+      { label: "it keeps it under every scheme", correct: () => data.schemes.every(keeps) },
+    ],
+    reached: () => seen.has(`none ${longest}`) && scaled.some((s) => seen.has(`${s} ${longest}`)),
+    task: `set the length to ${longest}, then compare no scaling with a scheme or two: watch head ${fast}'s orange dot.`,
+    explain: () => `Head ${fast} puts ${trained.toFixed(2)} on t − 1 at ${train}; at ${longest}: ${data.schemes.map((s) => `${massOf(s).toFixed(2)} with ${SCHEME_LABELS[s]}`).join(", ")}. `
+      + (keeps("none") ? "With no scaling it keeps most of it." : `The fall starts with no scaling: positions past ${train} are angles the model never trained on, for every pair.`)
+      + ` A scheme changes how far it falls, not whether the lengths are new.`,
+  });
+  htmlEl("div", { class: "rope-w-readout-label", "data-readout": "ablation-intro" }, controls, `Switch pairs off in every query of a layer: accuracy on rows of period ${data.period} at length ${data.training_length}, ${data.ablation[0][0].toFixed(2)} with every pair on. Pair i has wavelength λᵢ:`);
   out.buttons = [];
   out.ablation = [];
   for (let layer = 0; layer < data.n_layers; layer++) {

@@ -187,16 +187,23 @@ def claim_close(statement, actual, expected, *, rtol=1e-7, atol=0.0, why=""):
             f"got shapes {np.shape(actual)} and {np.shape(expected)}"
         ) from None
     close = np.isclose(actual, expected, rtol=rtol, atol=atol)
-    error = np.abs(actual - expected)
+    with np.errstate(invalid="ignore", over="ignore"):  # inf - inf is NaN: a difference, not a warning
+        error = np.abs(actual - expected)
     if close.all():
-        largest = float(np.max(error, initial=0.0))
+        largest = float(np.max(np.where(close & np.isfinite(error), error, 0.0), initial=0.0))
         numbers = (f"{_count(close.size)} values, largest difference {largest:.1g}" if close.size > 1
                    else f"difference {largest:.1g}")
         return claim(statement, True, numbers=numbers)
-    worst = np.unravel_index(np.nanargmax(np.where(close, -np.inf, error)), error.shape)
-    relative = error[worst] / abs(expected[worst]) if expected[worst] != 0 else np.inf
+    # The worst value is the largest difference, and a NaN or infinite one is worse than any.
+    badness = np.where(close, -1.0, np.where(np.isnan(error), np.inf, error))
+    worst = np.unravel_index(np.argmax(badness), badness.shape)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        relative = error[worst] / abs(expected[worst]) if expected[worst] != 0 else np.inf
+    not_finite = int((~close & ~(np.isfinite(actual) & np.isfinite(expected))).sum())
     detail = (
-        f"{int((~close).sum())} of {close.size} values differ; the worst, at index {tuple(int(i) for i in worst)}, "
+        f"{int((~close).sum())} of {close.size} values differ"
+        + (f" ({not_finite} of them NaN or infinite)" if not_finite else "")
+        + f"; the worst, at index {tuple(int(i) for i in worst)}, "
         f"is {actual[worst]:.6g} against {expected[worst]:.6g} (abs. error {error[worst]:.3g}, "
         f"rel. error {relative:.3g}; rtol={rtol:g}, atol={atol:g})"
     )

@@ -99,3 +99,28 @@ def test_a_verdict_is_not_echoed_as_the_last_expression_of_a_cell():
     verdict = claim("two is even", True)
     assert verdict._ipython_display_() is None
     assert repr(verdict) == "Verdict(holds=True, statement='two is even')"
+
+
+@pytest.mark.parametrize(
+    ("actual", "expected", "shown"),
+    [
+        ([np.nan, np.nan], [1.0, 2.0], "nan against 1"),          # every difference NaN
+        ([1.0, np.nan], [1.0, 2.0], "nan against 2"),
+        ([np.inf, 2.5], [1.0, 2.0], "inf against 1"),              # inf is worse than 0.5
+        ([np.inf], [-np.inf], "inf against -inf"),
+        ([1.0, np.inf], [1.0, np.inf * 0], "inf against nan"),
+    ],
+)
+def test_claim_close_reports_nan_and_inf_as_a_failed_claim_with_the_values(actual, expected, shown, capsys):
+    with np.errstate(all="raise"):  # a numpy warning would reach stderr in a notebook
+        verdict = claim_close("the matrix keeps lengths", actual, expected)
+    assert verdict.holds is False
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith(MARKER) and "the matrix keeps lengths" in err
+    assert shown in err and "NaN or infinite" in err
+    assert "Warning" not in err
+
+
+def test_claim_close_holds_for_equal_infinities(capsys):
+    assert claim_close("both overflow", [np.inf, 1.0], [np.inf, 1.0]).holds is True
+    assert capsys.readouterr() == ("", "")

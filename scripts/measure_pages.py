@@ -5,8 +5,8 @@ is not seen, so it is not counted. Per chapter:
 
 - ``check_lines``: visible code lines of checks: ``claim(...)``/``claim_close(...)`` and
   ``assert_*(...)`` calls and ``assert`` statements;
-- ``docstring_lines``: visible docstring lines of included teaching code (``literalinclude``;
-  a helper a cell defines may keep its one-line docstring);
+- ``docstring_lines``: visible docstring lines of shown library code (``show_code``; a
+  helper a cell defines may keep its one-line docstring);
 - ``bare_bools``: visible outputs that are only ``True`` or ``False``;
 - ``code_lines``: visible lines of code (cells and included code, not their outputs);
 - ``long_code_lines``: visible code lines longer than ``LONG`` characters (they scroll

@@ -113,3 +113,16 @@ def test_every_show_code_cell_shows_library_code_and_hides_only_its_call_in_the_
             assert all(re.search(rf"^(def|class) {item.__name__}\b", markdown, re.M) for item in objects)
             shown += len(objects)
     assert shown >= 40, shown
+
+
+def test_part_one_shows_the_maths_only():
+    """Chapters 1-6 show functions of rope_core.maths: no argument checks, no Part II arguments
+    (tests/test_maths.py holds both, and that the public functions compute the same numbers)."""
+    from rope_core import maths
+
+    for path in sorted(BOOK.glob("0[1-6]-*.md")):
+        calls = re.findall(r"^show_code\((.*)\)$", path.read_text(encoding="utf-8"), re.M)
+        assert calls, path.name
+        for call in calls:
+            objects = eval(f"({call},)", {"rope_core": rope_core})
+            assert all(getattr(maths, item.__name__, None) is item for item in objects), (path.name, call)

@@ -1,7 +1,7 @@
 """The page shows the idea; the proof is one click away. Rules applied to every page at build time.
 
 - **Check cells.** A code cell that checks a claim (it calls ``claim``/``claim_close`` of
-  ``rope_core.claims``, a numpy ``assert_*`` or has an ``assert``) shows the claims' one-line results ("✓ ...");
+  ``rope_core.claims``, a numpy ``assert_*`` or has an ``assert``) shows its claims' one line ("✓ 7 claims hold");
   its code and what it printed move into a toggle under them. Figures, tables and widgets
   it draws stay visible. Tags on the cell: ``show-input`` keeps the code on the page (for a
   cell that teaches), ``show-output`` keeps what it prints visible.

@@ -50,14 +50,20 @@ def is_hidden(element) -> bool:
     for parent in element.parents:
         if parent.name == "details" and not parent.has_attr("open"):
             summary = parent.find("summary", recursive=False)
-            if summary is None or element not in summary.descendants:
+            if summary is None or not _inside(element, summary):
                 return True
         classes = set(parent.get("class") or [])
         if classes & HIDDEN_CLASSES:
             title = parent.find(class_="admonition-title", recursive=False)
-            if title is None or element not in title.descendants:
+            if title is None or not _inside(element, title):
                 return True
     return False
+
+
+def _inside(element, container) -> bool:
+    """Whether ``element`` is ``container`` or in it (by identity: BeautifulSoup's ``==`` says
+    two tags with the same markup are equal, such as the ✓ of a summary and of a line)."""
+    return element is container or any(parent is container for parent in element.parents)
 
 
 def _statements(code: str):

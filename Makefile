@@ -93,8 +93,8 @@ lint: $(VENV)/.installed  ## ruff on the whole tree (rules in pyproject.toml)
 check: lint unit  ## what to run before every commit: ruff, then the unit tests
 
 # The book's JupyterLab settings, installed into .venv by the script Binder's postBuild runs too:
-# a double-click on a book/*.md chapter opens it as a notebook (jupytext), its included teaching
-# code is shown, and saving an edit changes only the lines edited (scripts/jupyter_lab_config.py).
+# a double-click on a book/*.md chapter opens it as a notebook (jupytext), and saving an edit
+# changes only the lines edited (scripts/jupyter_lab_config.py).
 LAB_SETTINGS := $(VENV)/etc/jupyter/jupyter_server_config.py
 $(LAB_SETTINGS): scripts/install_lab_settings.sh scripts/jupyterlab-overrides.json $(VENV)/.installed
 	bash scripts/install_lab_settings.sh $(abspath $(VENV))

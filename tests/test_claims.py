@@ -166,3 +166,24 @@ def test_claim_close_reports_nan_and_inf_as_a_failed_claim_with_the_values(actua
 def test_claim_close_holds_for_equal_infinities(capsys):
     assert claim_close("both overflow", [np.inf, 1.0], [np.inf, 1.0]).holds is True
     assert capsys.readouterr() == ("", "")
+
+
+def test_in_a_real_kernel_a_cells_claims_end_as_one_output_and_a_failure_reaches_stderr():
+    """As the book build runs a chapter (nbclient): the line's updates leave one output per
+    cell, and a failed claim is on stderr as well as in the line."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    cells = [
+        "from rope_core.claims import claim, claim_close\nclaim('a', True)\nclaim('b', True)\nclaim('c', True)",
+        "claim('d', True)\nclaim_close('e', [float('nan')], [1.0])",
+    ]
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
+    NotebookClient(notebook, timeout=120, kernel_name="python3").execute()
+    first, second = (cell.outputs for cell in notebook.cells)
+    assert [output.output_type for output in first] == ["display_data"]
+    assert first[0].data["text/plain"].splitlines()[0] == "✓ 3 claims hold"
+    lines = [o for o in second if o.output_type == "display_data"]
+    errors = [o for o in second if o.output_type == "stream" and o.name == "stderr"]
+    assert len(lines) == 1 and lines[0].data["text/plain"].startswith("✗ 1 of 2 claims does not hold")
+    assert len(errors) == 1 and errors[0].text.startswith(MARKER) and "nan against 1" in errors[0].text

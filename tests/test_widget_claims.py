@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from rope_core.demos.candidates import candidate_table
-from rope_core.demos.rotation import RELATIVE_DEFAULTS
+from rope_core.demos.rotation import RELATIVE_DEFAULTS, relative_state, relative_strips, unit_vector
 
 
 def test_ch02_the_rotation_explorer_turns_q_by_cos_and_sin_of_m_theta():
@@ -39,6 +39,14 @@ def test_ch04_the_candidate_explorer_shows_what_the_prose_says():
 
 def test_ch06_the_relative_invariance_widget_opens_as_the_prose_says():
     """Ch. 6: "puts q at position m = 2 and k at n = 7 (θ = 0.3) and opens with both shifted
-    by Δ = 9"."""
+    by Δ = 9 [...] the angle γ between them is still 141°, and the score is −0.621 before and
+    after. The strip on the left plots the score against Δ: flat"."""
     shown = RELATIVE_DEFAULTS
     assert (shown["m"], shown["n"], shown["shift"], shown["theta"]) == (2, 7, 9, 0.3)
+    q = shown["q_length"] * unit_vector(shown["q_angle"])
+    k = shown["k_length"] * unit_vector(shown["k_angle"])
+    at = relative_state(q, k, shown["m"], shown["n"], shown["shift"], shown["theta"])
+    strips = relative_strips(q, k, shown["m"], shown["n"], shown["theta"], shown["max_position"])
+    assert round(float(np.degrees(at["angle"]))) == 141
+    np.testing.assert_allclose([at["score"], at["reference"]], -0.621, atol=5e-4)
+    assert np.ptp(strips["by_shift"]) < 1e-12

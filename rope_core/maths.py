@@ -135,7 +135,8 @@ def sinusoidal_position_embedding(positions, dim, base=10000.0):
 
     ``positions`` ``(...)`` -> table ``(..., dim)``.
     """
-    angles = positions[..., None] * default_inverse_frequencies(dim, base)   # (..., dim/2)
+    frequencies = default_inverse_frequencies(dim, base)   # (dim/2,)
+    angles = positions[..., None] * frequencies            # (..., dim/2)
     table = np.empty(angles.shape[:-1] + (dim,))
     table[..., 0::2], table[..., 1::2] = np.sin(angles), np.cos(angles)
     return table

@@ -102,8 +102,8 @@ test-js: need-npm  ## node --test: the widgets' pure helpers (tests/js/)
 check: lint lint-js test-js unit  ## what to run before every commit: ruff, ESLint, the JS unit tests, then the unit tests
 
 # The book's JupyterLab settings, installed into .venv by the script Binder's postBuild runs too:
-# a double-click on a book/*.md chapter opens it as a notebook (jupytext), its included teaching
-# code is shown, and saving an edit changes only the lines edited (scripts/jupyter_lab_config.py).
+# a double-click on a book/*.md chapter opens it as a notebook (jupytext), and saving an edit
+# changes only the lines edited (scripts/jupyter_lab_config.py).
 LAB_SETTINGS := $(VENV)/etc/jupyter/jupyter_server_config.py
 $(LAB_SETTINGS): scripts/install_lab_settings.sh scripts/jupyterlab-overrides.json $(VENV)/.installed
 	bash scripts/install_lab_settings.sh $(abspath $(VENV))

@@ -8,6 +8,7 @@ from importlib import metadata as _metadata
 
 # Submodules bound on import (not in __all__): the redundant aliases mark them as re-exported.
 from . import atlas as atlas  # rope_core.atlas.names(), .entry(name), .specs(name)
+from . import maths as maths  # Part I's formulas without argument checks: what the book shows
 from . import testing as testing  # rope_core.testing.check_rope(fn, head_dim=...)
 from ._fast import clear_table_cache
 from .apply import (

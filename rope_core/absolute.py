@@ -6,10 +6,8 @@ The Transformer of Vaswani et al. (2017, arXiv 1706.03762) adds a fixed vector
 
 from __future__ import annotations
 
-import numpy as np
-
+from . import maths
 from ._checks import check_base, check_dim, check_finite_numeric
-from .frequencies import default_inverse_frequencies
 
 __all__ = ["sinusoidal_position_embedding"]
 
@@ -52,8 +50,4 @@ def sinusoidal_position_embedding(positions, dim, base=10000.0):
     dim = check_dim(dim)
     base = check_base(base)
     positions = check_finite_numeric(positions, "positions")
-    frequencies = default_inverse_frequencies(dim, base)   # (dim/2,)
-    angles = positions[..., None] * frequencies            # (..., dim/2)
-    table = np.empty(angles.shape[:-1] + (dim,))
-    table[..., 0::2], table[..., 1::2] = np.sin(angles), np.cos(angles)
-    return table
+    return maths.sinusoidal_position_embedding(positions, dim, base)

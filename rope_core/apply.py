@@ -16,9 +16,10 @@ import warnings
 
 import numpy as np
 
-from . import _fast
+from . import _fast, maths
 from ._checks import (
     check_base,
+    check_dim,
     check_features,
     check_layout,
     check_out,
@@ -86,6 +87,8 @@ def rope_angles(positions, dim, base=10000.0, *, rope_scaling=None):
     if positions.ndim == 0:
         positions = positions.reshape(1)
     positions = check_positions(positions, positions.shape[-1] if positions.ndim else 1)
+    if rope_scaling is None:  # Part I's θ; the scaled θ of context extension below
+        return maths.rope_angles(positions, check_dim(dim), check_base(base))
     theta = inverse_frequencies(dim, base, rope_scaling=rope_scaling,
                                 seq_len=_seq_len(positions))
     return positions[..., None] * theta
@@ -134,7 +137,8 @@ def rope_matrix(position, dim, base=10000.0):
     if position.ndim != 0:
         raise ValueError(f"position must be a single number, "
                          f"got shape {position.shape}")
-    return block_rotation(rope_angles([position], dim, base)[0])
+    position = check_positions(position, 1)[0]  # finite, float64
+    return maths.rope_matrix(position, check_dim(dim), check_base(base))
 
 
 def _check_x_and_positions(x, positions):
@@ -195,11 +199,8 @@ def apply_rope_complex(x, positions=None, *, base=10000.0):
     array([[-1.,  0.]])
     """
     x, positions = _check_x_and_positions(x, positions)
-    z = x[..., 0::2] + 1j * x[..., 1::2]                 # one complex number per pair
-    z = z * np.exp(1j * rope_angles(positions, x.shape[-1], base))
-    out = np.empty(z.shape[:-1] + (x.shape[-1],))
-    out[..., 0::2], out[..., 1::2] = z.real, z.imag
-    return out
+    check_dim(x.shape[-1])
+    return maths.apply_rope_complex(x, positions, check_base(base))
 
 
 def rotate_half(x):

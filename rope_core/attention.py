@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import maths
 from ._checks import (
     check_base,
     check_correlation,
@@ -95,12 +96,6 @@ def relative_scores(q, k, positions_q, positions_k, *, base=10000.0,
     return rotated_q @ rotated_k.T
 
 
-def _softmax(scores, axis=-1):
-    shifted = scores - np.max(scores, axis=axis, keepdims=True)
-    weights = np.exp(shifted)
-    return weights / weights.sum(axis=axis, keepdims=True)
-
-
 def softmax_attention(q, k, v, *, causal=False):
     r"""Scaled dot-product attention, :math:`\operatorname{softmax}(QK^\top/\sqrt{d})\,V`.
 
@@ -133,14 +128,9 @@ def softmax_attention(q, k, v, *, causal=False):
     if k.shape[-2] != v.shape[-2]:
         raise ValueError(f"k and v must have the same length, "
                          f"got {k.shape[-2]} and {v.shape[-2]}")
-    scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
-    if causal:
-        if q.shape[-2] != k.shape[-2]:
-            raise ValueError("causal attention needs len_q == len_k")
-        future = np.triu(np.ones(scores.shape[-2:], dtype=bool), k=1)
-        scores = np.where(future, -np.inf, scores)
-    weights = _softmax(scores)
-    return weights @ v, weights
+    if causal and q.shape[-2] != k.shape[-2]:
+        raise ValueError("causal attention needs len_q == len_k")
+    return maths.softmax_attention(q, k, v, causal)
 
 
 def rope_attention(q, k, v, positions=None, *, base=10000.0, layout="interleaved",

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import maths
 from ._checks import check_real_array
-from .rotation import rotation_matrix
 
 __all__ = ["block_rotation", "rotation_blocks"]
 
@@ -47,14 +47,7 @@ def block_rotation(angles):
                          f"got shape {angles.shape}")
     if not np.all(np.isfinite(angles)):
         raise ValueError("angles must be finite, got NaN or inf")
-    blocks = rotation_matrix(angles)                       # (d/2, 2, 2)
-    half = angles.size
-    out = np.zeros((2 * half, 2 * half))
-    index = np.arange(half)
-    for row in range(2):
-        for col in range(2):
-            out[2 * index + row, 2 * index + col] = blocks[:, row, col]
-    return out
+    return maths.block_rotation(angles.astype(np.float64))
 
 
 def rotation_blocks(matrix, *, atol=1e-8):

@@ -8,9 +8,14 @@ A failed claim is written to standard error and execution goes on, so the rest o
 chapter still runs. The book's strict build turns any standard-error output of a cell into
 an error, so a claim that fails for the book's own values fails the build.
 
-A claim that holds, checked in a Jupyter kernel, shows one line, e.g. "✓ a rotation keeps
-lengths · all 1 000 values": the result a reader needs, not the code that checked it. The
-book folds the cell's code (and what it printed) behind a toggle (``book/_ext/checks.py``).
+Checked in a Jupyter kernel, the claims of one cell show as one line, e.g. "✓ 7 claims
+hold", in a ``<details>`` box that opens to the list of them, each with what was measured
+("✓ a rotation keeps lengths · all 1 000 values"); a cell with one claim shows its
+statement. The line is one display, updated as each claim of the cell is checked, so the
+chapters' check cells need nothing more than their ``claim`` calls. When a claim of the cell
+fails, the line says so ("✗ 1 of 7 claims does not hold") as well as the message on
+standard error. The book folds the cell's code (and what it printed) behind a toggle
+(``book/_ext/teach_first.py``).
 The returned :class:`Verdict` is true or false like a ``bool`` but is not shown again as a
 bare ``True`` when it is the cell's last expression.
 
@@ -36,6 +41,8 @@ MARKER = "Claim does not hold"  # every failure message starts with this; tests 
 MIME_TYPE = "text/html"
 CSS_CLASS = "rope-claim"  # the HTML class of a claim's line; the book's page rules find it by it
 MARK = "✓"
+FAILED_MARK = "✗"
+SUMMARY_CSS_CLASS = "rope-claims"  # the <details> of a cell's claims
 
 
 class ClaimFailure(str):
@@ -84,19 +91,71 @@ def _count(n):
     return f"{n:,}".replace(",", "\N{NARROW NO-BREAK SPACE}")
 
 
+class _CellClaims:
+    """The claims checked so far by the cell that is running, and their one display."""
+
+    def __init__(self, key):
+        self.key, self.verdicts, self.handle = key, [], None
+
+    def summary(self):
+        """``(mark, text)`` of the cell's line: its one statement, or how many hold."""
+        failed = sum(not verdict.holds for verdict in self.verdicts)
+        total = len(self.verdicts)
+        if failed:
+            verb = "does" if failed == 1 else "do"
+            return FAILED_MARK, f"{failed} of {total} claims {verb} not hold"
+        if total == 1:
+            return MARK, self.verdicts[0].statement
+        return MARK, f"{total} claims hold"
+
+    def bundle(self):
+        """The mime bundle: HTML (a closed ``<details>`` with the list) and plain text."""
+        mark, text = self.summary()
+        rows, plain = [], [f"{mark} {text}"]
+        for verdict in self.verdicts:
+            sign = MARK if verdict.holds else FAILED_MARK
+            numbers = f" · {verdict.numbers}" if verdict.numbers else ""
+            rows.append(f'<div class="{CSS_CLASS}">{_mark(sign)} '
+                        f"{html.escape(verdict.statement)}"
+                        + (f'<span class="{CSS_CLASS}-numbers">{html.escape(numbers)}</span>' if numbers else "")
+                        + "</div>")
+            plain.append(f"  {sign} {verdict.statement}{numbers}")
+        state = "holds" if mark == MARK else "fails"
+        line = (f'<details class="{SUMMARY_CSS_CLASS} {SUMMARY_CSS_CLASS}-{state}"><summary>'
+                f'{_mark(mark)} {html.escape(text)}</summary>'
+                + "".join(rows) + "</details>")
+        if len(self.verdicts) == 1 and not self.verdicts[0].numbers:
+            plain = plain[:1]  # the statement is the whole line
+        return {"text/plain": "\n".join(plain), MIME_TYPE: line}
+
+
+def _mark(sign):
+    """The ✓ or ✗ of a line, as HTML (a failed claim's mark has its own colour)."""
+    failed = f" {CSS_CLASS}-failed" if sign == FAILED_MARK else ""
+    return f'<span class="{CSS_CLASS}-mark{failed}">{sign}</span>'
+
+
+_running_cell = None  # the _CellClaims of the cell the kernel is running
+
+
 def _show(verdict):
-    """Display a holding claim's line, in a Jupyter kernel only (not in scripts or tests)."""
+    """Add a claim to its cell's one line, in a Jupyter kernel only (not in scripts or tests)."""
+    global _running_cell
     shell = sys.modules.get("IPython") and sys.modules["IPython"].get_ipython()
     if shell is None or getattr(shell, "kernel", None) is None:
         return
     from IPython.display import display
 
-    numbers = f" · {verdict.numbers}" if verdict.numbers else ""
-    line = (f'<div class="{CSS_CLASS}"><span class="{CSS_CLASS}-mark" aria-label="holds">{MARK}</span> '
-            f"{html.escape(verdict.statement)}"
-            + (f'<span class="{CSS_CLASS}-numbers">{html.escape(numbers)}</span>' if numbers else "")
-            + "</div>")
-    display({"text/plain": f"{MARK} {verdict.statement}{numbers}", MIME_TYPE: line}, raw=True)
+    # Claims of one cell share the request that ran it (and the kernel's count of cells).
+    request = (getattr(shell, "parent_header", None) or {}).get("header", {}).get("msg_id")
+    key = (shell, request, getattr(shell, "execution_count", None))
+    if _running_cell is None or _running_cell.key != key:
+        _running_cell = _CellClaims(key)
+    _running_cell.verdicts.append(verdict)
+    if _running_cell.handle is None:
+        _running_cell.handle = display(_running_cell.bundle(), raw=True, display_id=True)
+    else:
+        _running_cell.handle.update(_running_cell.bundle(), raw=True)
 
 
 def _as_bool(holds, statement):
@@ -124,7 +183,7 @@ def claim(statement, holds, *, why="", numbers=None):
     why : str, optional
         What was measured, shown only on failure: the offending values, with their numbers.
     numbers : str, optional
-        What was measured, shown after a claim that holds (in a Jupyter kernel). Default:
+        What was measured, listed with the claim (in a Jupyter kernel). Default:
         ``"all N values"`` when ``holds`` has ``N > 1`` elements, else nothing.
 
     Returns
@@ -132,8 +191,8 @@ def claim(statement, holds, *, why="", numbers=None):
     Verdict
         Whether the claim holds (true or false, equal to that ``bool``). On failure a
         :class:`ClaimFailure` message starting with ``"Claim does not hold"`` is written to
-        ``sys.stderr``; nothing is raised. On success, in a Jupyter kernel, one line
-        "✓ statement · numbers" is displayed.
+        ``sys.stderr``; nothing is raised. In a Jupyter kernel the claim joins its cell's
+        one line ("✓ 7 claims hold", the list one click away).
     """
     if not isinstance(statement, str) or not statement.strip():
         raise TypeError(f"statement must be a non-empty str, got {statement!r}")
@@ -144,11 +203,10 @@ def claim(statement, holds, *, why="", numbers=None):
     if numbers is None:
         numbers = f"all {_count(size)} values" if size > 1 else ""
     verdict = Verdict(held, statement, numbers)
-    if held:
-        _show(verdict)
-        return verdict
-    message = ClaimFailure(f"{MARKER} for these values: {statement}" + (f"\n  because {why}" if why else ""))
-    print(message, file=sys.stderr, flush=True)
+    if not held:
+        message = ClaimFailure(f"{MARKER} for these values: {statement}" + (f"\n  because {why}" if why else ""))
+        print(message, file=sys.stderr, flush=True)
+    _show(verdict)
     return verdict
 
 
@@ -187,16 +245,23 @@ def claim_close(statement, actual, expected, *, rtol=1e-7, atol=0.0, why=""):
             f"got shapes {np.shape(actual)} and {np.shape(expected)}"
         ) from None
     close = np.isclose(actual, expected, rtol=rtol, atol=atol)
-    error = np.abs(actual - expected)
+    with np.errstate(invalid="ignore", over="ignore"):  # inf - inf is NaN: a difference, not a warning
+        error = np.abs(actual - expected)
     if close.all():
-        largest = float(np.max(error, initial=0.0))
+        largest = float(np.max(np.where(close & np.isfinite(error), error, 0.0), initial=0.0))
         numbers = (f"{_count(close.size)} values, largest difference {largest:.1g}" if close.size > 1
                    else f"difference {largest:.1g}")
         return claim(statement, True, numbers=numbers)
-    worst = np.unravel_index(np.nanargmax(np.where(close, -np.inf, error)), error.shape)
-    relative = error[worst] / abs(expected[worst]) if expected[worst] != 0 else np.inf
+    # The worst value is the largest difference, and a NaN or infinite one is worse than any.
+    badness = np.where(close, -1.0, np.where(np.isnan(error), np.inf, error))
+    worst = np.unravel_index(np.argmax(badness), badness.shape)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        relative = error[worst] / abs(expected[worst]) if expected[worst] != 0 else np.inf
+    not_finite = int((~close & ~(np.isfinite(actual) & np.isfinite(expected))).sum())
     detail = (
-        f"{int((~close).sum())} of {close.size} values differ; the worst, at index {tuple(int(i) for i in worst)}, "
+        f"{int((~close).sum())} of {close.size} values differ"
+        + (f" ({not_finite} of them NaN or infinite)" if not_finite else "")
+        + f"; the worst, at index {tuple(int(i) for i in worst)}, "
         f"is {actual[worst]:.6g} against {expected[worst]:.6g} (abs. error {error[worst]:.3g}, "
         f"rel. error {relative:.3g}; rtol={rtol:g}, atol={atol:g})"
     )

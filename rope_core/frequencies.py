@@ -16,6 +16,7 @@ import numbers
 
 import numpy as np
 
+from . import maths
 from ._checks import check_base, check_dim, check_positive
 
 #: The rope types this module understands: every ``rope_type`` of transformers 5
@@ -195,7 +196,7 @@ def default_inverse_frequencies(dim, base=10000.0):
     array([1.   , 0.1  , 0.01 , 0.001])
     """
     dim, base = check_dim(dim), check_base(base)
-    return base ** (-np.arange(0, dim, 2, dtype=np.float64) / dim)
+    return maths.default_inverse_frequencies(dim, base)
 
 
 def yarn_correction_range(dim, base, training_length, beta_fast=32.0, beta_slow=1.0,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import maths
 from ._checks import check_real_array
 
 
@@ -34,8 +35,7 @@ def rotation_matrix(angle):
            [ 1.,  0.]])
     """
     angle = check_real_array(angle, "angle", min_ndim=0).astype(np.float64)
-    cos, sin = np.cos(angle), np.sin(angle)
-    return np.stack([np.stack([cos, -sin], -1), np.stack([sin, cos], -1)], -2)
+    return maths.rotation_matrix(angle)
 
 
 def rotate_2d(v, angle):
@@ -61,4 +61,5 @@ def rotate_2d(v, angle):
     v = check_real_array(v, "v").astype(np.float64)
     if v.shape[-1] != 2:
         raise ValueError(f"v must have a last axis of length 2, got shape {v.shape}")
-    return np.einsum("...ij,...j->...i", rotation_matrix(angle), v)
+    angle = check_real_array(angle, "angle", min_ndim=0).astype(np.float64)
+    return maths.rotate_2d(v, angle)

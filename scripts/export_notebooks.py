@@ -5,8 +5,6 @@ Usage: python scripts/export_notebooks.py SOURCE_DIR OUTPUT_DIR [--install-from 
 Plain Jupyter (Colab, VS Code, JupyterLab without extensions) renders only CommonMark, so
 each copy is turned into plain notebook markdown:
 
-* ``literalinclude`` of ``rope_core`` code (``:pyobject:``, ``:lines:``) → the code itself, in
-  a fenced ``python`` block (the teaching code the chapter shows);
 * ``admonition`` → a block quote with a bold title; ``exercise`` → "**Exercise N: title**";
 * ``solution`` → a ``<details>`` block, closed until the reader opens it;
 * labelled equations ``$$ … $$ (label)`` → ``\\tag{N}``; ``{eq}`` → "(N)", ``{numref}`` →
@@ -22,7 +20,6 @@ the requirement (tests install from the local checkout).
 from __future__ import annotations
 
 import argparse
-import ast
 import copy
 import re
 import sys
@@ -126,36 +123,6 @@ def _option(lines: list[str], name: str) -> str | None:
     return None
 
 
-# --- included code -------------------------------------------------------------------------
-
-
-def included_code(path: Path, options: dict[str, str]) -> str:
-    """The text a ``literalinclude`` shows: a whole file, a ``:pyobject:`` or ``:lines:``."""
-    source = path.read_text(encoding="utf-8")
-    lines = source.splitlines()
-    if "pyobject" in options:
-        tree = ast.parse(source)
-        body, node = tree.body, None
-        for part in options["pyobject"].split("."):
-            node = next(
-                (n for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-                 and n.name == part),
-                None,
-            )
-            if node is None:
-                raise ValueError(f"{path}: no object {options['pyobject']!r} to include")
-            body = node.body
-        start = min([node.lineno] + [d.lineno for d in node.decorator_list])
-        lines = lines[start - 1 : node.end_lineno]
-    if "lines" in options:
-        chosen = []
-        for part in options["lines"].split(","):
-            first, _, last = part.strip().partition("-")
-            chosen.extend(lines[int(first) - 1 : int(last or first)])
-        lines = chosen
-    return "\n".join(lines).rstrip() + "\n"
-
-
 # --- markdown cells ------------------------------------------------------------------------
 
 
@@ -234,10 +201,6 @@ class PageConverter:
 
     def directive(self, name: str, argument: str, options: dict, body: list[str]) -> str:
         inner = self.markdown("\n".join(body)).strip("\n")
-        if name == "literalinclude":
-            path = (self.page.parent / argument).resolve()
-            language = options.get("language", "python")
-            return f"```{language}\n{included_code(path, options)}```"
         if name == "solution":
             exercise = self.index.exercises.get(argument.strip())
             title = f"Solution to Exercise {exercise[1]}" if exercise else "Solution"

@@ -2,8 +2,8 @@
 # The book's JupyterLab and Jupyter server settings, installed into one Python environment.
 # `make lab` and Binder's postBuild both run this, so both open the chapters the same way:
 # - overrides.json: a double-click on book/*.md opens it as a notebook (jupytext);
-# - jupyter_server_config.py: loads scripts/jupyter_lab_config.py, which shows the included
-#   teaching code in the chapters and saves an edit as only the lines it changed.
+# - jupyter_server_config.py: loads scripts/jupyter_lab_config.py, which saves an edit of a
+#   chapter as only the lines it changed.
 # Usage: scripts/install_lab_settings.sh PREFIX   (the environment's sys.prefix)
 set -euo pipefail
 prefix="$1"

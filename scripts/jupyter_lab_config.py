@@ -10,66 +10,11 @@ metadata, as jupytext reads them) as the file on disk or the file in git's last 
 bytes are written instead (so an edit that was autosaved and then undone leaves git clean).
 A real edit changes only the lines it touched: the edit, as jupytext renders it, is merged
 into the file's own text (see ``_apply_edit_to_original``).
-
-JupyterLab renders the MyST of markdown cells with jupyterlab-myst, which runs in the
-browser and cannot read ``literalinclude``d files: the chapters' teaching code would be
-missing. The contents manager below therefore shows each include, when a chapter is opened,
-as the included code in a fenced block between two MyST comment lines, and the save hook
-puts the directive back, so the file on disk never holds the copy.
 """
 
 from __future__ import annotations
 
-import json
-import re
-import sys
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from export_notebooks import FENCE, _split_options, included_code
-
-INCLUDE_START = "% rope-include "
-INCLUDE_END = "% rope-include end: shown from the tested source; edit that file, not this copy"
-INCLUDED = re.compile(
-    r"^% rope-include (?P<original>\{[^\n]*\})\n(?P<fence>`{3,})[\w-]*\n.*?^(?P=fence)\n"
-    + re.escape(INCLUDE_END) + r"$",
-    re.M | re.S,
-)
-
-
-def inline_includes(markdown: str, page: Path) -> str:
-    """Each ``literalinclude`` block of a markdown cell → the code it includes, reversibly."""
-    lines, out, i = markdown.split("\n"), [], 0
-    while i < len(lines):
-        match = FENCE.match(lines[i])
-        if match and match["name"] == "literalinclude":
-            closing = re.compile(rf"^{re.escape(match['fence'][0])}{{{len(match['fence'])},}}\s*$")
-            j = i + 1
-            while j < len(lines) and not closing.match(lines[j]):
-                j += 1
-            original = "\n".join(lines[i : j + 1])
-            options, _ = _split_options(lines[i + 1 : j])
-            try:
-                code = included_code((page.parent / match["argument"]).resolve(), options)
-            except (OSError, ValueError, SyntaxError):
-                out.extend(lines[i : j + 1])  # leave what cannot be read as it is
-            else:
-                fence = "`" * max(3, max((len(r) for r in re.findall(r"`{3,}", code)), default=0) + 1)
-                out.append(INCLUDE_START + json.dumps({"original": original}))
-                out.append(fence + options.get("language", "python"))
-                out.extend(code.rstrip("\n").split("\n"))
-                out.append(fence)
-                out.append(INCLUDE_END)
-            i = j + 1
-            continue
-        out.append(lines[i])
-        i += 1
-    return "\n".join(out)
-
-
-def restore_includes(text: str) -> str:
-    """Undo :func:`inline_includes` anywhere in a text (a cell or a whole MyST file)."""
-    return INCLUDED.sub(lambda m: json.loads(m["original"])["original"], text)
 
 
 def _notebook_key(text: str):
@@ -89,7 +34,6 @@ def keep_unchanged_notebook_text(model, path, contents_manager, **kwargs):
     new_text = model.get("content")
     if not isinstance(new_text, str) or not new_text.startswith("---\njupytext:"):
         return
-    new_text = model["content"] = restore_includes(new_text)
     os_path = Path(contents_manager._get_os_path(path))
     try:
         old_text = os_path.read_text(encoding="utf-8")
@@ -188,22 +132,13 @@ from jupytext.async_contentsmanager import AsyncTextFileContentsManager  # noqa:
 
 
 class BookContentsManager(AsyncTextFileContentsManager):
-    """Jupytext's contents manager, showing included code in the chapters' markdown cells."""
+    """Jupytext's contents manager that saves a chapter as only the lines an edit changed."""
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         # Registered here, not through the pre_save_hook option: Jupyter may apply a config
         # file twice, and setting that option again warns on every start.
         self.register_pre_save_hook(keep_unchanged_notebook_text)
-
-    async def get(self, path, content=True, type=None, format=None, **kwargs):
-        model = await super().get(path, content=content, type=type, format=format, **kwargs)
-        if model.get("type") == "notebook" and content and str(path).endswith(".md"):
-            page = Path(self._get_os_path(path.strip("/")))
-            for cell in model["content"]["cells"]:
-                if cell["cell_type"] == "markdown" and "{literalinclude}" in cell["source"]:
-                    cell["source"] = inline_includes(cell["source"], page)
-        return model
 
     async def save(self, model, path=""):
         # JupyterLab renames the kernel it started ("Python 3 (ipykernel)"): keep the file's

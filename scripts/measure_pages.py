@@ -5,10 +5,10 @@ is not seen, so it is not counted. Per chapter:
 
 - ``check_lines``: visible code lines of checks: ``claim(...)``/``claim_close(...)`` and
   ``assert_*(...)`` calls and ``assert`` statements;
-- ``docstring_lines``: visible docstring lines of included teaching code (``literalinclude``;
-  a helper a cell defines may keep its one-line docstring);
+- ``docstring_lines``: visible docstring lines of shown library code (``show_code``; a
+  helper a cell defines may keep its one-line docstring);
 - ``bare_bools``: visible outputs that are only ``True`` or ``False``;
-- ``code_lines``: visible lines of code (cells and included code, not their outputs);
+- ``code_lines``: visible lines of code (cells and shown library code, not other outputs);
 - ``long_code_lines``: visible code lines longer than ``LONG`` characters (they scroll
   sideways at 1280 px, where a code box holds 88 columns);
 - ``output_lines``: visible lines of printed or echoed text output;
@@ -50,14 +50,20 @@ def is_hidden(element) -> bool:
     for parent in element.parents:
         if parent.name == "details" and not parent.has_attr("open"):
             summary = parent.find("summary", recursive=False)
-            if summary is None or element not in summary.descendants:
+            if summary is None or not _inside(element, summary):
                 return True
         classes = set(parent.get("class") or [])
         if classes & HIDDEN_CLASSES:
             title = parent.find(class_="admonition-title", recursive=False)
-            if title is None or element not in title.descendants:
+            if title is None or not _inside(element, title):
                 return True
     return False
+
+
+def _inside(element, container) -> bool:
+    """Whether ``element`` is ``container`` or in it (by identity: BeautifulSoup's ``==`` says
+    two tags with the same markup are equal, such as the ✓ of a summary and of a line)."""
+    return element is container or any(parent is container for parent in element.parents)
 
 
 def _statements(code: str):
@@ -101,7 +107,9 @@ def measure_page(path: Path) -> dict[str, int]:
         text = pre.get_text()
         lines = text.rstrip("\n").splitlines()
         output = pre.find_parent(class_="cell_output") or pre.find_parent(class_="output")
-        if output is not None:
+        # Library code a show_code cell shows is its output, highlighted as Python: code.
+        shown_code = output is not None and pre.find_parent(class_="highlight-python") is not None
+        if output is not None and not shown_code:
             counts["output_lines"] += len(lines)
             if text.strip() in ("True", "False"):
                 counts["bare_bools"] += 1
@@ -109,7 +117,7 @@ def measure_page(path: Path) -> dict[str, int]:
         counts["code_lines"] += len(lines)
         counts["long_code_lines"] += sum(len(line) > LONG for line in lines)
         counts["check_lines"] += check_line_count(text)
-        if pre.find_parent(class_="cell_input") is None:  # included code, not a notebook cell
+        if pre.find_parent(class_="cell_input") is None:  # shown library code, not a notebook cell
             counts["docstring_lines"] += docstring_line_count(text)
     for block in article.find_all(["p", "li"]):
         if block.name == "li" and block.find("p"):

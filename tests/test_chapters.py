@@ -65,7 +65,7 @@ def test_chapter_has_the_book_shape(path):
         "a chapter checks its claims at build time with rope_core.claims.claim / "
         "claim_close, called in a code cell (not in prose or a comment)"
     )
-    assert "{literalinclude}" in text or "getsource" in text, "a chapter shows rope_core code"
+    assert "\nshow_code(rope_core." in text or "getsource" in text, "a chapter shows rope_core code"
     assert "pip install" not in text.replace("`pip install", ""), "no install cells in chapters"
 
 

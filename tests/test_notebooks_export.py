@@ -1,7 +1,6 @@
 """`make notebooks` (the Colab route) and Binder: notebooks that work where the book is not.
 
-The exported .ipynb must read well in plain Jupyter (no MyST: included code inlined,
-solutions in closed ``<details>``, numbered equations) and start with an install cell; both
+The exported .ipynb must read well in plain Jupyter (no MyST: solutions in closed ``<details>``, numbered equations) and start with an install cell; both
 routes are simulated in clean virtual environments here:
 
 * Colab: a venv holding only what a Colab kernel has for this purpose (ipykernel, nbclient)
@@ -10,8 +9,7 @@ routes are simulated in clean virtual environments here:
   install that fails stops at that cell with a message saying so.
 * Binder: a venv built only from what repo2docker reads (``binder/requirements.txt``, run from
   the repository root, then ``binder/postBuild``) imports rope_core from site-packages and
-  runs a chapter, and the server repo2docker starts shows the chapters' included code and
-  saves a one-line edit as a one-line diff, exactly as ``make lab`` does.
+  runs a chapter, and the server repo2docker starts saves a one-line edit as a one-line diff, exactly as ``make lab`` does.
 
 The venv tests are marked ``lab`` (they install from PyPI, so they stay out of ``make unit``).
 """
@@ -127,24 +125,16 @@ def test_no_code_cell_reads_a_file_of_the_repository(exported):
         assert not found, f"{source.name} reads {found.group(1)}, which is not in rope_core"
 
 
-def test_included_code_is_inlined_as_the_code_itself(exported):
-    import ast
-
-    includes = 0
+def test_library_code_is_a_code_cell_that_shows_it(exported):
+    """No include to translate: a chapter shows library code with a ``show_code`` cell, kept
+    as it is, whose output is the code (tests/test_shown_code.py)."""
+    cells = 0
     for source in _notebook_sources():
-        text = _markdown(nbformat.read(exported / f"{source.stem}.ipynb", as_version=4))
-        blocks = re.findall(r"```python\n(.*?)```", text, re.S)
-        for match in re.finditer(r"\{literalinclude\}\s*(\S+)\n((?::[\w-]+:.*\n)*)", source.read_text()):
-            includes += 1
-            obj = re.search(r":pyobject:\s*(\S+)", match.group(2))
-            assert obj, f"{source.name}: an include without :pyobject: is not checked here"
-            name = obj.group(1).split(".")[-1]
-            module = (source.parent / match.group(1)).resolve()
-            tree = ast.parse(module.read_text())
-            node = next(n for n in ast.walk(tree) if getattr(n, "name", None) == name)
-            expected = ast.get_source_segment(module.read_text(), node)
-            assert any(expected in block for block in blocks), f"{source.name}: {name} is not inlined"
-    assert includes >= 10, includes
+        notebook = nbformat.read(exported / f"{source.stem}.ipynb", as_version=4)
+        shown = [c for c in notebook.cells if c.cell_type == "code" and c.source.startswith("show_code(")]
+        assert len(shown) == source.read_text().count("\nshow_code("), source.name
+        cells += len(shown)
+    assert cells >= 30, cells
 
 
 def test_every_solution_is_a_closed_details_block_after_its_exercise(exported):
@@ -303,13 +293,12 @@ def test_binder_route_what_repo2docker_reads_imports_rope_core_and_runs_a_chapte
     assert run["error"] is None, run["error"]
     assert f"ROPE_CORE_FROM {tmp_path / 'venv'}/lib/" in run["stdout"], run["stdout"][-500:]
     assert not [text for _, text in run["stderr"]], run["stderr"]
-    _check_binder_server_shows_included_code(python, repo, tmp_path / "home")
+    _check_binder_server_saves_a_one_line_edit(python, repo, tmp_path / "home")
 
 
-def _check_binder_server_shows_included_code(python: Path, repo: Path, home: Path):
+def _check_binder_server_saves_a_one_line_edit(python: Path, repo: Path, home: Path):
     """The server repo2docker starts (``jupyter notebook`` from the repository root, no options
-    of ours) serves a chapter with its included code shown, as ``make lab`` does, and saves a
-    one-line edit as a one-line diff."""
+    of ours) serves a chapter and saves a one-line edit as a one-line diff, as ``make lab`` does."""
     import threading
     import time
     import urllib.request
@@ -355,10 +344,6 @@ def _check_binder_server_shows_included_code(python: Path, repo: Path, home: Pat
                 time.sleep(0.5)
         assert "Exception while loading config file" not in "".join(lines), "".join(lines)[-3000:]
         source = (repo / "book" / f"{CHAPTER}.md").read_text(encoding="utf-8")
-        names = re.findall(r"\{literalinclude\}[^\n]*\n:pyobject:\s*(\w+)", source)
-        markdown = "\n".join(c["source"] for c in model["content"]["cells"] if c["cell_type"] == "markdown")
-        assert names and all(re.search(rf"\bdef {name}\(", markdown) for name in names), (
-            "Binder's server does not show the chapters' included code")
         code = [c for c in model["content"]["cells"] if c["cell_type"] == "code"][-1]
         code["source"] += "\n# one line"
         call("PUT", {"type": "notebook", "format": "json", "content": model["content"]})

@@ -49,16 +49,6 @@ def test_a_setup_cell_only_imports_and_names(source, setup):
     assert teach_first.is_setup(source) is setup
 
 
-def test_the_docstring_is_split_from_the_code_it_documents():
-    code = 'def f(x):\n    """Twice x.\n\n    Returns\n    -------\n    float\n    """\n    return 2 * x\n'
-    shown, docstring = teach_first.split_docstring(code)
-    assert shown == "def f(x):\n    return 2 * x\n"
-    assert docstring.count("\n") == 6 and "Twice x." in docstring
-    assert teach_first.split_docstring("def g():\n    return 1\n") == ("def g():\n    return 1\n", "")
-    method = "    def h(self):\n        'One line.'\n        return 1\n"
-    assert teach_first.split_docstring(method)[0] == "    def h(self):\n        return 1\n"
-
-
 def test_glossary_tooltips_show_formulas_as_plain_text():
     assert book_map.plain_math(r"\lambda_i = 2\pi/\theta_i") == "λ_i = 2π/θ_i"
     assert book_map.plain_math(r"\theta_i = \text{base}^{-2i/d}") == "θ_i = base^-2i/d"

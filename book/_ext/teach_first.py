@@ -1,7 +1,7 @@
 """The page shows the idea; the proof is one click away. Rules applied to every page at build time.
 
 - **Check cells.** A code cell that checks a claim (it calls ``claim``/``claim_close`` of
-  ``rope_core.claims``, a numpy ``assert_*`` or has an ``assert``) shows the claims' one-line results ("✓ ...");
+  ``rope_core.claims``, a numpy ``assert_*`` or has an ``assert``) shows its claims' one line ("✓ 7 claims hold");
   its code and what it printed move into a toggle under them. Figures, tables and widgets
   it draws stay visible. Tags on the cell: ``show-input`` keeps the code on the page (for a
   cell that teaches), ``show-output`` keeps what it prints visible.
@@ -10,9 +10,8 @@
   a one-line toggle. A ``hide-input`` cell (a figure's drawing code) folds under its figure.
 - **Widget cells.** A cell that only imports and builds a widget (``RelativeInvariance()``)
   shows the widget; its code folds under it.
-- **Included teaching code.** ``{literalinclude}`` with ``:pyobject:`` shows the function
-  without its docstring; the docstring is one click away under it. ``:docstring: keep``
-  shows it in place.
+- **Library code** is a cell's output (``rope_core.shown_code.show_code``), the same in the
+  book and in a notebook; nothing here handles it.
 
 Nothing changes in the notebooks: in JupyterLab every cell, check and docstring is there and
 runs; the build executes every check, so a claim that fails still fails the strict build.
@@ -28,9 +27,7 @@ from html import escape
 from pathlib import Path
 
 from docutils import nodes
-from docutils.parsers.rst import directives
 from internals import leave_folding_to_us, nb_element
-from sphinx.directives.code import LiteralInclude
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
 CLAIM_CLASS = "rope-claim"  # rope_core.claims.CSS_CLASS: the HTML of one claim's line
@@ -198,54 +195,10 @@ class FoldChecksAndSetup(SphinxPostTransform):
         cell["classes"].append("rope-check-cell")
 
 
-def split_docstring(code: str) -> tuple[str, str]:
-    """``(code without the docstring, the docstring's lines)`` of the first def or class.
-
-    >>> split_docstring('def f(x):\\n    \"\"\"Twice x.\"\"\"\\n    return 2 * x\\n')
-    ('def f(x):\\n    return 2 * x\\n', '    \"\"\"Twice x.\"\"\"\\n')
-    """
-    try:
-        tree = ast.parse(textwrap.dedent(code))
-    except SyntaxError:
-        return code, ""
-    definition = next((n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef,
-                                                              ast.ClassDef))), None)
-    if definition is None or ast.get_docstring(definition, clean=False) is None:
-        return code, ""
-    first = definition.body[0]
-    lines = code.splitlines(keepends=True)
-    start, end = first.lineno - 1, first.end_lineno
-    return "".join(lines[:start] + lines[end:]), "".join(lines[start:end])
-
-
-class TeachingInclude(LiteralInclude):
-    """``literalinclude`` that shows a ``:pyobject:`` without its docstring, which is folded
-    under the code (``:docstring: keep`` leaves it in place)."""
-
-    option_spec = {**LiteralInclude.option_spec, "docstring": lambda arg: directives.choice(arg, ("keep", "fold"))}
-
-    def run(self):
-        keep = self.options.pop("docstring", "fold") == "keep"
-        result = super().run()
-        if keep or "pyobject" not in self.options:
-            return result
-        for block in (n for node in result for n in node.findall(nodes.literal_block)):
-            code, docstring = split_docstring(block.astext())
-            if not docstring:
-                continue
-            block.children = [nodes.Text(code)]
-            block.rawsource = code
-            fold = Fold(summary=f"Show the docstring of {self.options['pyobject']}", classes=["rope-docstring"])
-            fold.append(nodes.literal_block(docstring, textwrap.dedent(docstring), language="python"))
-            return [*result, fold]
-        return result
-
-
 def setup(app):
     # The pages must be read again when this file changes (what it records while reading).
     app.add_config_value("rope_teach_first_source", hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16], "env")
     app.add_node(Fold, html=(visit_fold, depart_fold))
     app.add_post_transform(FoldChecksAndSetup)
-    app.add_directive("literalinclude", TeachingInclude, override=True)
     app.add_css_file("rope-site/rope-reader.css")
     return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1"}

@@ -43,7 +43,7 @@ function render({ model, el }) {
     choices: data.question.choices.map((c) => ({ label: c.label, correct: sameSet(c.schemes, safeSchemes()) })),
     explain: () => {
       const m = current(), f = state.factor_index;
-      const parts = data.schemes.filter((s) => s !== "default").map((s, k) =>
+      const parts = data.schemes.filter((s) => s !== "default").map((s) =>
         `${data.names[data.schemes.indexOf(s)]}: ${m.cells[s][f].beyond.length}`);
       return `For ${m.title} at ${data.factors[f]}×, slow pairs still beyond training: ${parts.join(", ")}, of ${m.slow.length}. `
         + "NTK-aware raises the base: that slows the slowest pair by exactly the factor and the others less, so their bars "

@@ -19,9 +19,11 @@ them the way transformers 5 does and returns the numbers transformers computes:
 
 Each rule below cites the transformers 5 code it follows (``transformers/modeling_rope_utils.py``
 and ``transformers/models/<model>/{configuration,modeling}_<model>.py``; checked against
-transformers 5.24.0, and against its outputs by ``tests/test_config_golden.py``). A
-``model_type`` outside :data:`rope_core.config.MODEL_TYPES` is read the generic way, with a
-warning that says so.
+transformers 5.24.0, and against its outputs by ``tests/test_config_golden.py``). Any other
+type transformers ships is read as transformers' own code was surveyed to read it
+(``scripts/survey_transformers.py``, ``rope_core/configs/transformers_survey.jsonl``) or refused
+by name; a type transformers does not know is read the generic way only when its config holds
+nothing that reading cannot express, with a warning that says what it assumed.
 """
 
 from __future__ import annotations
@@ -189,10 +191,11 @@ _SCALED_TYPES_WITH_TRAINING_LENGTH = ("llama3", "yarn", "longrope")
 # classes map onto num_hidden_layers (attribute_map).
 _LAYER_COUNT_KEYS = ("num_hidden_layers", "n_layer", "num_layers", "n_layers")
 
-#: The ``model_type`` values :func:`rope_core.from_config` knows, each read as its transformers
-#: configuration and modeling code read it (multimodal wrappers such as ``"gemma3"`` included);
-#: any other type is read the generic way, with a :class:`rope_core.config.RopeConfigWarning`
-#: saying so.
+#: The ``model_type`` values :func:`rope_core.from_config` has a hand-written rule for, each read
+#: as its transformers configuration and modeling code read it (multimodal wrappers such as
+#: ``"gemma3"`` included). Other types transformers ships are read from the survey of its code or
+#: refused by name; unknown types are read generically, with a
+#: :class:`rope_core.config.RopeConfigWarning`, or refused (see :func:`rope_core.from_config`).
 MODEL_TYPES = tuple(sorted(set(_FAMILIES) | {outer for outer, inner in _TEXT_MODEL_TYPES.items()
                                               if inner in _FAMILIES}))
 
@@ -679,10 +682,11 @@ def _survey():
     header, records = json.loads(lines[0]), {}
     for line in lines[1:]:
         record = json.loads(line)
-        if record.get("status") != "surveyed":
+        if record.get("status") == "published":
             continue
-        for key in (record.get("text_model_type"), record["model_type"]):
-            if key and key not in records:
+        keys = (record.get("text_model_type"), record["model_type"])
+        for key in keys if record.get("status") == "surveyed" else keys[1:]:
+            if key and (key not in records or records[key].get("status") != "surveyed"):
                 records[key] = record
     return header, records
 
@@ -750,9 +754,11 @@ def _matches_survey(record, family):
             spec = _read(config, family, config["model_type"], layer_type=layer_type, seq_len=None)
         except (TypeError, ValueError) as error:
             return f"reading its default config fails: {error}"
+        # float32 round-off of base ** (2i / d) grows with ln(base): 2e-6 covers bases to 1e9,
+        # far below any wrong base, dimension or scaling (1e-3 and more)
         expected = np.array(truth["inv_freq"])
         if spec.inverse_frequencies.shape != expected.shape or not np.allclose(
-                spec.inverse_frequencies, expected, rtol=4e-7, atol=0):
+                spec.inverse_frequencies, expected, rtol=2e-6, atol=0):
             return (f"{spec.rotary_dim // 2} frequencies from {spec.inverse_frequencies[:2]} where its "
                     f"rotary class has {expected.size} from {expected[:2]}")
         if not math.isclose(spec.attention_factor, truth["attention_scaling"], rel_tol=1e-6):
@@ -775,6 +781,14 @@ def _surveyed_family(model_type):
     record = _survey()[1].get(model_type)
     if record is None:
         return None, None
+    if record.get("status") != "surveyed":
+        version = _survey()[0].get("transformers_version")
+        status = record["status"]
+        what = (f"the survey could not build its rotary class ({status[len('failed: '):]})"
+                if status.startswith("failed") else f"it has {status}")
+        return None, (f"model_type {model_type!r} is refused: in transformers {version} {what}, so "
+                      "rope_core cannot check any RoPE it may apply (name a family rope_core knows "
+                      "if the model shares one's code)")
     family, reason = _derive_family(record)
     if family is not None:
         reason = _matches_survey(record, family)
@@ -797,6 +811,14 @@ _ROTARY_WIDTH = ("how many features rotate, a key transformers' shared code igno
 _LAYER_PATTERN = ("which layers are softmax attention and which Mamba, convolution or linear "
                   "attention (those apply no RoPE)", "families: 'qwen3_next'; or give layer_types, "
                   f"one per layer, using {list(_ATTENTION_LAYER_TYPES + NO_ROPE_LAYER_TYPES)}")
+_CROSS_ATTENTION = ("which layers attend to another sequence (images, audio): such cross-attention "
+                    "layers usually apply no RoPE", "families: 'mllama' (cross_attention_layers); or "
+                    "give layer_types, one per layer")
+_MIXED_KINDS = ("layers of several attention kinds, which models treat differently: EXAONE 4 and "
+                "Cohere 2 rotate only the sliding layers, Gemma 3 and Olmo 3 give them another "
+                "base, others rotate all alike; the config does not say which",
+                "name the family whose code the model shares (rope_core.config.MODEL_TYPES), or "
+                "give rope_parameters one block per layer type")
 _NOPE_LAYERS = ("which layers use RoPE at all", "families: 'llama4_text', 'smollm3', 'cohere2', "
                 "'exaone4'; or give layer_types and pass layer_type=")
 _NO_ROPE = ("a position scheme other than RoPE, or none", "this model may apply no RoPE at all")
@@ -843,6 +865,8 @@ def _key_meaning(key, value):
         return _LAYOUT
     if name in ("kv_channels", "attention_head_dim", "head_size", "d_head", "head_dim_qk", "qk_head_dim"):
         return _HEAD_WIDTH
+    if "cross_attention" in name or "cross_attn" in name:
+        return _CROSS_ATTENTION
     if ("pattern" in name and name != "sliding_window_pattern") or "block_type" in name or name in (
             "attn_layer_indices", "attn_layer_period", "attn_layer_offset", "full_attn_idxs",
             "hybrid_layer_ids", "attention_layers", "attn_layers", "linear_attn_config",
@@ -878,6 +902,9 @@ def _unreadable_keys(config, reference=None):
                          - set(NO_ROPE_LAYER_TYPES) - set(_ATTENTION_LAYER_TYPES))
         if reference is not None and isinstance(reference.get("layer_types"), list):
             unknown = sorted(set(unknown) - set(reference["layer_types"]))
+        kinds = sorted({t for t in layer_types if t in _ATTENTION_LAYER_TYPES})
+        if reference is None and len(kinds) > 1 and not _nested_blocks(config.get("rope_parameters"), kinds):
+            found.append(("layer_types", *_MIXED_KINDS))
         if unknown:
             found.append(("layer_types", f"layers of kind {unknown}, which rope_core cannot tell "
                           "apply RoPE or not", "use "
@@ -1043,6 +1070,9 @@ def from_config(config, *, layer_type=None, seq_len=None, strict=False):
     seq_len : float, optional
         Sequence length for dynamic NTK and LongRoPE (default: their length-independent start,
         i.e. no dynamic growth and LongRoPE's short factors).
+    strict : bool, default False
+        Refuse a ``model_type`` that would be read generically (one neither in
+        :data:`rope_core.config.MODEL_TYPES` nor among transformers' surveyed types).
 
     Returns
     -------
@@ -1054,19 +1084,26 @@ def from_config(config, *, layer_type=None, seq_len=None, strict=False):
     Warns
     -----
     RopeConfigWarning
-        When ``model_type`` is not in :data:`rope_core.config.MODEL_TYPES` (or missing): the
-        config is read the generic way transformers' shared code reads it (``rope_theta`` / ``rope_scaling`` /
+        When ``model_type`` is unknown to rope_core and to the surveyed transformers (or
+        missing) and the config holds nothing the generic reading cannot express: the config
+        is read as transformers' shared code reads it (``rope_theta`` / ``rope_scaling`` /
         ``rope_parameters``, rotary dim ``int(head_dim * partial_rotary_factor)``, the half
         layout, RoPE on every layer whose type is not in
-        :data:`rope_core.config.NO_ROPE_LAYER_TYPES`); the
-        warning names the type and that reading, and ``RopeSpec.guesses`` keeps it.
+        :data:`rope_core.config.NO_ROPE_LAYER_TYPES`); the one-line warning gives what that
+        assumed for this config (layers, base, rotary dim, layout), and ``RopeSpec.guesses``
+        keeps it.
 
     Raises
     ------
     TypeError, ValueError
-        Naming the key where the config holds it: an unknown ``model_type`` whose config gives
-        ``rotary_dim`` (transformers' shared code ignores it, GPT-J and MiniMax-M2 obey it: no
-        generic reading is right) or a layer type of unknown kind; a config with no head size; a ``rope_type`` transformers does not know;
+        Naming the key where the config holds it: an unknown ``model_type`` whose config holds
+        a key the generic reading cannot express (a second base, MLA split heads, a hybrid
+        layer pattern, NoPE declarations, ``rotary_dim``, layers of several attention kinds or
+        of an unknown kind), with what the key usually means and what to do; a surveyed type
+        whose transformers code rope_core does not reproduce, or that builds no rotary class,
+        naming the type; any unknown type with ``strict=True``; a size above
+        :data:`rope_core.config.SIZE_LIMITS`; a ``dynamic`` block with keys transformers does
+        not read; a config with no head size; a ``rope_type`` transformers does not know;
         a key of the wrong type; per-layer-type RoPE without ``layer_type``; a ``layer_type``
         the model does not have, or whose layers apply no RoPE; a scaling block missing a key
         its type requires or holding one its type does not read (see

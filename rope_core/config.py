@@ -1102,7 +1102,7 @@ def from_config(config, *, layer_type=None, seq_len=None, strict=False):
         of an unknown kind), with what the key usually means and what to do; a surveyed type
         whose transformers code rope_core does not reproduce, or that builds no rotary class,
         naming the type; any unknown type with ``strict=True``; a size above
-        :data:`rope_core.config.SIZE_LIMITS`; a ``dynamic`` block with keys transformers does
+        ``rope_core.config.SIZE_LIMITS``; a ``dynamic`` block with keys transformers does
         not read; a config with no head size; a ``rope_type`` transformers does not know;
         a key of the wrong type; per-layer-type RoPE without ``layer_type``; a ``layer_type``
         the model does not have, or whose layers apply no RoPE; a scaling block missing a key

@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from . import atlas
-from .config import MODEL_TYPES, RopeConfigWarning, from_config, layer_plan
+from .config import RopeConfigWarning, from_config, layer_plan
 from .frequencies import inverse_frequencies
 
 #: What each layout is called elsewhere: vLLM's is_neox_style, exllama's RopeStyle.
@@ -89,8 +89,9 @@ def _bands(spec):
     return bands
 
 
-def describe(config, *, layer_type=None, seq_len=None):
-    """The RoPE of ``config`` as a JSON-ready dict (what ``inspect --json`` prints)."""
+def describe(config, *, layer_type=None, seq_len=None, strict=False):
+    """The RoPE of ``config`` as a JSON-ready dict (what ``inspect --json`` prints); ``strict``
+    refuses a model type rope_core would read generically."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RopeConfigWarning)  # kept in the spec's guesses
         plan = layer_plan(config)
@@ -100,11 +101,13 @@ def describe(config, *, layer_type=None, seq_len=None):
                 types.append(kind)
         if layer_type is not None:
             types = [layer_type]
-        specs = {kind: from_config(config, layer_type=kind, seq_len=seq_len) for kind in (types or [None])}
+        specs = {kind: from_config(config, layer_type=kind, seq_len=seq_len, strict=strict)
+                 for kind in (types or [None])}
     first = next(iter(specs.values()))
     out = {
         "model_type": first.model_type,
-        "known_model_type": first.model_type in MODEL_TYPES,
+        # a hand-written family, or a type read as transformers' own code was surveyed to read it
+        "known_model_type": not first.guesses,
         "guesses": list(first.guesses),
         "layers": len(plan) or None,
         "nope_layers": list(first.nope_layers),
@@ -158,7 +161,7 @@ def _wavelength(value):
 def format_text(info, name):
     """``inspect``'s table."""
     lines = [f"{name}: model_type {info['model_type']!r}"
-             + ("" if info["known_model_type"] else " (not a type rope_core knows)")]
+             + ("" if info["known_model_type"] else " (not a type rope_core knows: read generically, see guess)")]
     if info["layers"]:
         lines.append(f"  layers          {info['layers']}; without RoPE: "
                      f"{_layers(info['nope_layers'])}")
@@ -234,25 +237,34 @@ def main(argv=None):
     inspect.add_argument("--layer-type", help="only this layer type (e.g. full_attention)")
     inspect.add_argument("--seq-len", type=float, help="sequence length for dynamic NTK and LongRoPE")
     inspect.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    inspect.add_argument("--strict", action="store_true",
+                         help="refuse a model type rope_core would only read generically")
     compare = commands.add_parser("compare", help="compare the RoPE of two config.json files")
     compare.add_argument("a")
     compare.add_argument("b")
     compare.add_argument("--seq-len", type=float)
+    compare.add_argument("--strict", action="store_true",
+                         help="refuse a model type rope_core would only read generically")
     commands.add_parser("models", help="list the models of the atlas")
     args = parser.parse_args(argv)
     try:
         if args.command == "inspect":
-            info = describe(read_config(args.config), layer_type=args.layer_type, seq_len=args.seq_len)
+            info = describe(read_config(args.config), layer_type=args.layer_type, seq_len=args.seq_len,
+                            strict=args.strict)
             print(json.dumps(info, indent=1) if args.json else format_text(info, args.config))
         elif args.command == "compare":
-            a = describe(read_config(args.a), seq_len=args.seq_len)
-            b = describe(read_config(args.b), seq_len=args.seq_len)
+            a = describe(read_config(args.a), seq_len=args.seq_len, strict=args.strict)
+            b = describe(read_config(args.b), seq_len=args.seq_len, strict=args.strict)
             differences = _compare(a, b)
             print(f"{args.a} | {args.b}")
             print("\n".join(differences) if differences else "  the same RoPE")
-            for name, info in ((args.a, a), (args.b, b)):
-                for guess in info["guesses"]:
-                    print(f"  guess ({name}): {guess}")
+            if a["guesses"] == b["guesses"]:
+                for guess in a["guesses"]:
+                    print(f"  guess (both): {guess}")
+            else:
+                for name, info in ((args.a, a), (args.b, b)):
+                    for guess in info["guesses"]:
+                        print(f"  guess ({name}): {guess}")
         else:
             for row in atlas.table_rows():
                 print(f"{row['model']:28s} {row['layers']:28s} {row['rope_type']:12s} base {row['base']:>12s}"

@@ -19,13 +19,17 @@ them the way transformers 5 does and returns the numbers transformers computes:
 
 Each rule below cites the transformers 5 code it follows (``transformers/modeling_rope_utils.py``
 and ``transformers/models/<model>/{configuration,modeling}_<model>.py``; checked against
-transformers 5.24.0, and against its outputs by ``tests/test_config_golden.py``). A
-``model_type`` outside :data:`rope_core.config.MODEL_TYPES` is read the generic way, with a
-warning that says so.
+transformers 5.24.0, and against its outputs by ``tests/test_config_golden.py``). Any other
+type transformers ships is read as transformers' own code was surveyed to read it
+(``scripts/survey_transformers.py``, ``rope_core/configs/transformers_survey.jsonl``) or refused
+by name; a type transformers does not know is read the generic way only when its config holds
+nothing that reading cannot express, with a warning that says what it assumed.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import json
 import math
 import numbers
@@ -45,8 +49,8 @@ from .frequencies import (
     _scaling_config,
 )
 
-__all__ = ["MODEL_TYPES", "NO_ROPE_LAYER_TYPES", "PUBLISHED_CONFIGS", "RopeConfigWarning", "RopeSpec",
-           "from_config", "layer_plan", "published_config", "rope_parameters"]
+__all__ = ["MODEL_TYPES", "NO_ROPE_LAYER_TYPES", "PUBLISHED_CONFIGS", "SIZE_LIMITS", "RopeConfigWarning",
+           "RopeSpec", "from_config", "layer_plan", "published_config", "rope_parameters"]
 
 
 class RopeConfigWarning(UserWarning):
@@ -70,7 +74,14 @@ _FAMILIES = {
     "qwen3": {},
     "qwen3_moe": {},
     "olmo2": {},
-    "olmo3": {},
+    # configuration_olmo3.py: default_theta 5e5; layer_types three sliding_attention then one
+    # full_attention; convert_rope_params_to_dict puts rope_scaling and the top-level rope_theta
+    # on full_attention only, and gives sliding_attention a plain default block at default_theta
+    # (the top-level rope_theta is popped once, by the full_attention block).
+    "olmo3": {"default_theta": 5e5,
+              "per_layer": {"full_attention": ("rope_theta", 5e5, True),
+                            "sliding_attention": (None, 5e5, False)},
+              "layer_pattern": (None, 4), "flat_rope_parameters_ignored": True},
     "gemma": {},
     "gemma2": {},
     "falcon": {},
@@ -133,6 +144,10 @@ _FAMILIES = {
     # "if self.sliding_window is None or self.is_sliding": global layers are NoPE.
     "exaone4": {"layer_pattern": ("sliding_window_pattern", 4), "rope_only_on": "sliding_attention",
                 "rope_only_if": ("sliding_window", 4096)},
+    # modeling_hunyuan_v1_{dense,moe}.py: a "dynamic" block with alpha is NTK-alpha
+    # (compute_ntk_alpha_rope_parameters, fixed frequencies); rotate_half.
+    "hunyuan_v1_dense": {"dynamic_alpha": True},
+    "hunyuan_v1_moe": {"dynamic_alpha": True},
     # Llama's rotary and rotate_half with no RoPE key of their own (configuration_*.py).
     "granite": {},
     "seed_oss": {},
@@ -172,20 +187,17 @@ _ATTENTION_LAYER_TYPES = ("full_attention", "sliding_attention", "chunked_attent
 _TEXT_MODEL_TYPES = {"llama4": "llama4_text", "gemma3": "gemma3_text", "gemma4": "gemma4_text",
                      "qwen3_vl": "qwen3_vl_text", "qwen3_vl_moe": "qwen3_vl_moe_text"}
 _SCALED_TYPES_WITH_TRAINING_LENGTH = ("llama3", "yarn", "longrope")
+# Names a layer count goes by: transformers' own, GPT-2 style, and two that models' configuration
+# classes map onto num_hidden_layers (attribute_map).
+_LAYER_COUNT_KEYS = ("num_hidden_layers", "n_layer", "num_layers", "n_layers")
 
-#: The ``model_type`` values :func:`rope_core.from_config` knows, each read as its transformers
-#: configuration and modeling code read it (multimodal wrappers such as ``"gemma3"`` included);
-#: any other type is read the generic way, with a :class:`rope_core.config.RopeConfigWarning`
-#: saying so.
+#: The ``model_type`` values :func:`rope_core.from_config` has a hand-written rule for, each read
+#: as its transformers configuration and modeling code read it (multimodal wrappers such as
+#: ``"gemma3"`` included). Other types transformers ships are read from the survey of its code or
+#: refused by name; unknown types are read generically, with a
+#: :class:`rope_core.config.RopeConfigWarning`, or refused (see :func:`rope_core.from_config`).
 MODEL_TYPES = tuple(sorted(set(_FAMILIES) | {outer for outer, inner in _TEXT_MODEL_TYPES.items()
                                               if inner in _FAMILIES}))
-
-_GENERIC_READING = (
-    "the generic reading of transformers' shared RoPE code: rope_theta / rope_scaling / "
-    "rope_parameters, head_dim (or hidden_size // num_attention_heads), rotary dim "
-    "int(head_dim * partial_rotary_factor), rotate_half pairs (layout 'half'), RoPE on every "
-    f"layer except layer types {list(NO_ROPE_LAYER_TYPES)}")
-
 
 @dataclass(frozen=True, eq=False)
 class RopeSpec:
@@ -369,12 +381,31 @@ class RopeSpec:
 
 # --- reading keys -----------------------------------------------------------------------------
 
+#: Largest sizes :func:`from_config` accepts: far above any published model (head widths reach
+#: 512, layer counts a few hundred, contexts 10 million), low enough that a mistyped size fails
+#: at once instead of allocating for minutes.
+SIZE_LIMITS = MappingProxyType({"head_dim": 65536, "layers": 100_000, "positions": 2 ** 40})
+
+# Keys that hold a head width, a layer count or a position count, and the limit each obeys.
+_SIZE_KEYS = {"head_dim": "head_dim", "qk_rope_head_dim": "head_dim", "qk_nope_head_dim": "head_dim",
+              "rotary_dim": "head_dim", "global_head_dim": "head_dim",
+              "num_hidden_layers": "layers", "n_layer": "layers", "num_layers": "layers",
+              "max_position_embeddings": "positions", "n_positions": "positions",
+              "original_max_position_embeddings": "positions"}
+_SIZE_HINTS = {"head_dim": "a head width (did you mean hidden_size?)",
+               "layers": "a layer count", "positions": "a context length"}
+
+
 def _int(config, key, where="config"):
     value = config[key]
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{where}['{key}'] must be a positive integer, got {value!r}")
     if value <= 0:
         raise ValueError(f"{where}['{key}'] must be a positive integer, got {value!r}")
+    kind = _SIZE_KEYS.get(key)
+    if kind is not None and value > SIZE_LIMITS[kind]:
+        raise ValueError(f"{where}['{key}'] = {value} is not {_SIZE_HINTS[kind]}: rope_core reads "
+                         f"at most {SIZE_LIMITS[kind]} (rope_core.config.SIZE_LIMITS['{kind}'])")
     return int(value)
 
 
@@ -417,6 +448,10 @@ def _head_dim(config, family, model_type):
             "'num_attention_heads' (head_dim = hidden_size // num_attention_heads)"
         )
     hidden, heads = _int(config, hidden_key), _int(config, heads_key)
+    if hidden // heads > SIZE_LIMITS["head_dim"]:
+        raise ValueError(f"config['{hidden_key}'] // config['{heads_key}'] = {hidden // heads} is not "
+                         f"a head width: rope_core reads at most {SIZE_LIMITS['head_dim']} "
+                         "(rope_core.config.SIZE_LIMITS['head_dim'])")
     return hidden // heads, 0
 
 
@@ -447,6 +482,14 @@ def _rope_blocks(config, family, layer_types):
 
     per_layer = family.get("per_layer")
     nested = raw is not None and any(key in set(layer_types or ()) for key in raw)
+    if family.get("flat_rope_parameters_ignored") and v4 is None and v5 is not None and not nested:
+        # Olmo3Config keeps a flat rope_parameters beside its own default per-type blocks and
+        # reads only the latter: the flat block has no effect in transformers.
+        raise ValueError(
+            "config['rope_parameters'] is one flat block, which transformers' Olmo3Config does not "
+            "read (it keeps it and builds default blocks per layer type); give "
+            "{'full_attention': {...}, 'sliding_attention': {...}} as transformers 5 saves it, or "
+            "the transformers 4 keys rope_theta and rope_scaling")
     if raw is None and "default_rope" in family:
         raw = {key: (dict(value) if isinstance(value, dict) else value)
                for key, value in family["default_rope"].items()}
@@ -458,7 +501,7 @@ def _rope_blocks(config, family, layer_types):
             block = {"rope_type": "default"}
             if scaled and raw:
                 block.update(raw)
-            theta = config.get(theta_key, default_theta)
+            theta = config.get(theta_key, default_theta) if theta_key else default_theta
             block["rope_theta"] = _number(theta, f"config['{theta_key}']")
             blocks[layer_type] = block
         return _standardise(blocks, config, family, where), where
@@ -549,15 +592,14 @@ def layer_plan(config):
     [True, True, True, False, True, True, True, False]
     """
     config, model_type = _text_config(config)
-    family = _FAMILIES.get(model_type, {})
-    return _layer_plan(config, family)
+    return _layer_plan(config, _known_family(model_type))
 
 
 def _layer_plan(config, family):
-    n_layers = config.get("num_hidden_layers", config.get("n_layer"))
-    if n_layers is None:
+    count_key = next((key for key in _LAYER_COUNT_KEYS if config.get(key) is not None), None)
+    if count_key is None:
         return ()
-    n_layers = _int({"num_hidden_layers": n_layers}, "num_hidden_layers")
+    n_layers = _int(config, count_key)
     uses_rope = [True] * n_layers
     if family.get("no_rope_layers"):
         flags = config.get("no_rope_layers")
@@ -580,7 +622,7 @@ def _layer_plan(config, family):
         layer_types = ["full_attention"] * n_layers  # EXAONE 4 without a sliding window
     elif "layer_pattern" in family:
         key, default, *mode = family["layer_pattern"]
-        pattern = config.get(key, default)
+        pattern = config.get(key, default) if key else default
         if isinstance(pattern, str) and pattern and set(pattern) <= {"L", "G"}:
             # EXAONE 4 may spell the pattern out: "LLLG" = three local (sliding) layers, one global.
             return _with_rope(config, family, ["sliding_attention" if pattern[i % len(pattern)] == "L"
@@ -602,6 +644,9 @@ def _layer_plan(config, family):
 
 def _with_rope(config, family, layer_types, uses_rope):
     """Pair each layer's type with whether it rotates, applying the rules on layer types."""
+    if family.get("no_rope_layer_types") and layer_types is not None:
+        # A surveyed model whose modeling code rotates no layer of these types.
+        uses_rope = [rope and t not in family["no_rope_layer_types"] for rope, t in zip(uses_rope, layer_types)]
     if family.get("rope_only_on") and layer_types is not None and _rope_only_applies(config, family):
         uses_rope = [rope and t == family["rope_only_on"] for rope, t in zip(uses_rope, layer_types)]
     if layer_types is not None:
@@ -611,40 +656,348 @@ def _with_rope(config, family, layer_types, uses_rope):
     return tuple(zip(types, uses_rope))
 
 
-def _guesses(config, model_type):
-    """What reading a config of an unknown model type assumes, one sentence per assumption.
+# --- the general rule for model types rope_core has no hand-written family for --------------
+#
+# A model type is read in one of three ways:
+# 1. a hand-written family of _FAMILIES;
+# 2. a family derived from transformers' own behaviour, recorded for every model type that
+#    builds a rotary embedding by scripts/survey_transformers.py (configs/transformers_survey.jsonl):
+#    layout, default base and partial factor, which layer types rotate. It is used only when
+#    reading transformers' own default config of that type reproduces the recorded inv_freq,
+#    attention scaling, layout and RoPE layers; otherwise the type is refused by name;
+# 3. any other type is read generically, but only when the config carries no key that reading
+#    cannot express (_unreadable_keys); the warning then says what was assumed.
+# For 2 and 3 a key the reading cannot express is refused, never dropped.
 
-    Raises where no generic reading can be right: a ``rotary_dim`` key that the shared code
-    ignores but a family's own code may read, or a layer type whose kind is unknown.
+_SURVEY_FILE = "transformers_survey.jsonl"
+
+
+@functools.lru_cache(maxsize=1)
+def _survey():
+    """``(header, {model_type: record})`` of the transformers survey shipped with rope_core."""
+    path = resources.files(__package__).joinpath("configs", _SURVEY_FILE)
+    if not path.is_file():
+        return {}, {}
+    lines = path.read_text(encoding="utf-8").splitlines()
+    header, records = json.loads(lines[0]), {}
+    for line in lines[1:]:
+        record = json.loads(line)
+        if record.get("status") == "published":
+            continue
+        keys = (record.get("text_model_type"), record["model_type"])
+        for key in keys if record.get("status") == "surveyed" else keys[1:]:
+            if key and (key not in records or records[key].get("status") != "surveyed"):
+                records[key] = record
+    return header, records
+
+
+def _nested_blocks(params, layer_types):
+    """The per-layer-type blocks of a rope_parameters dict (empty when it is one flat block)."""
+    if not isinstance(params, dict):
+        return {}
+    return {key: value for key, value in params.items()
+            if isinstance(value, dict) and (key in set(layer_types or ()) or key.endswith("attention"))}
+
+
+def _derive_family(record):
+    """A family (as in :data:`_FAMILIES`) from a survey record, or a reason it cannot be made."""
+    rope = record["rope"]
+    layouts = {entry["layout"] for entry in rope.values()}
+    if None in layouts or len(layouts) != 1:
+        notes = "; ".join(str(entry.get("layout_note")) for entry in rope.values() if entry["layout"] is None)
+        return None, f"the survey could not tell how its apply function pairs features ({notes})"
+    layout = layouts.pop()
+    family = {"layout": "half" if layout == "half" else "interleaved", "derived": True}
+    if layout == "interleaved_half_out":
+        family["half_order_out"] = True
+    config = record["config"]
+    if record.get("nope_head_dim"):
+        family["mla"] = True
+    layer_types = record.get("layer_types") if isinstance(record.get("layer_types"), list) else None
+    params = config.get("rope_parameters") or {}
+    nested = _nested_blocks(params, layer_types)
+    if nested:
+        family["default_rope"] = {key: dict(value) for key, value in nested.items()}
+        family["nested_only"] = True
+    else:
+        theta = params.get("rope_theta", config.get("rope_theta"))
+        if theta is not None:
+            family["default_theta"] = theta
+        partial = params.get("partial_rotary_factor", config.get("partial_rotary_factor"))
+        if partial is not None:
+            family["default_partial"] = partial
+    if "rope_layers" not in record:
+        return None, f"the survey could not run the model to see which layers rotate ({record.get('rope_layers_error')})"
+    rotating = set(record["rope_layers"])
+    n_layers = record["surveyed_layers"]
+    if layer_types is not None and len(layer_types) == n_layers:
+        with_rope = {layer_types[i] for i in rotating}
+        without = {layer_types[i] for i in range(n_layers) if i not in rotating}
+        if with_rope & without:
+            return None, (f"some of its {sorted(with_rope & without)} layers rotate and others do not, "
+                          "by a rule of its modeling code")
+        family["no_rope_layer_types"] = tuple(sorted(without))
+        family["needs_layer_types"] = bool(without - set(NO_ROPE_LAYER_TYPES)) or bool(nested)
+    elif len(rotating) != n_layers:
+        return None, (f"its modeling code leaves layers {sorted(set(range(n_layers)) - rotating)} of "
+                      f"{n_layers} without RoPE by a rule rope_core does not know")
+    return family, None
+
+
+def _matches_survey(record, family):
+    """Why rope_core's reading of a survey record's own config differs from it ('' if it does not)."""
+    config = dict(record["config"], model_type=record.get("text_model_type") or record["model_type"])
+    config.pop("text_config", None)
+    for layer_type, truth in record["rope"].items():
+        layer_type = None if layer_type == "None" else layer_type
+        try:
+            spec = _read(config, family, config["model_type"], layer_type=layer_type, seq_len=None)
+        except (TypeError, ValueError) as error:
+            return f"reading its default config fails: {error}"
+        # float32 round-off of base ** (2i / d) grows with ln(base): 2e-6 covers bases to 1e9,
+        # far below any wrong base, dimension or scaling (1e-3 and more)
+        expected = np.array(truth["inv_freq"])
+        if spec.inverse_frequencies.shape != expected.shape or not np.allclose(
+                spec.inverse_frequencies, expected, rtol=2e-6, atol=0):
+            return (f"{spec.rotary_dim // 2} frequencies from {spec.inverse_frequencies[:2]} where its "
+                    f"rotary class has {expected.size} from {expected[:2]}")
+        if not math.isclose(spec.attention_factor, truth["attention_scaling"], rel_tol=1e-6):
+            return f"attention factor {spec.attention_factor} where its rotary class has {truth['attention_scaling']}"
+        if (truth.get("rotary_offset") or 0) != spec.rotary_offset:
+            return f"rotated features start at {spec.rotary_offset}, not {truth['rotary_offset']}"
+        surveyed = record["surveyed_layers"]
+        types = record.get("layer_types")
+        expected_layers = [i for i in record["rope_layers"]
+                           if layer_type is None or not isinstance(types, list) or types[i] == layer_type]
+        got = [i for i in spec.layers if i < surveyed]
+        if spec.layers and got != expected_layers:
+            return f"RoPE on layers {got} where its modeling code rotates {expected_layers}"
+    return ""
+
+
+@functools.lru_cache(maxsize=None)
+def _surveyed_family(model_type):
+    """``(family, refusal)`` for a model type the survey covers and _FAMILIES does not."""
+    record = _survey()[1].get(model_type)
+    if record is None:
+        return None, None
+    if record.get("status") != "surveyed":
+        version = _survey()[0].get("transformers_version")
+        status = record["status"]
+        what = (f"the survey could not build its rotary class ({status[len('failed: '):]})"
+                if status.startswith("failed") else f"it has {status}")
+        return None, (f"model_type {model_type!r} is refused: in transformers {version} {what}, so "
+                      "rope_core cannot check any RoPE it may apply (name a family rope_core knows "
+                      "if the model shares one's code)")
+    family, reason = _derive_family(record)
+    if family is not None:
+        reason = _matches_survey(record, family)
+    if reason:
+        version = _survey()[0].get("transformers_version")
+        return None, (f"model_type {model_type!r} is refused: transformers {version}'s code for it "
+                      f"({record.get('rotary_class')}) does what rope_core cannot read: {reason}")
+    return family, None
+
+
+# Keys the generic reading does not read, by what they usually mean and what to do.
+_SECOND_BASE = ("a second RoPE base, usually for sliding-window or local layers",
+                "families with one: 'gemma3_text' (rope_local_base_freq), 'modernbert' "
+                "(local_rope_theta); or give rope_parameters one block per layer type and pass layer_type=")
+_SPLIT_HEADS = ("MLA-style split heads: only qk_rope_head_dim features rotate, after the "
+                "qk_nope_head_dim ones that do not", "families: 'deepseek_v3', 'deepseek_v2', 'kimi_k2'")
+_ROTARY_WIDTH = ("how many features rotate, a key transformers' shared code ignores and some "
+                 "models' code obeys", "families: 'gptj', 'minimax_m2', 'gpt_neox'; or set "
+                 "partial_rotary_factor = rotated features / head_dim")
+_LAYER_PATTERN = ("which layers are softmax attention and which Mamba, convolution or linear "
+                  "attention (those apply no RoPE)", "families: 'qwen3_next'; or give layer_types, "
+                  f"one per layer, using {list(_ATTENTION_LAYER_TYPES + NO_ROPE_LAYER_TYPES)}")
+_CROSS_ATTENTION = ("which layers attend to another sequence (images, audio): such cross-attention "
+                    "layers usually apply no RoPE", "families: 'mllama' (cross_attention_layers); or "
+                    "give layer_types, one per layer")
+_MIXED_KINDS = ("layers of several attention kinds, which models treat differently: EXAONE 4 and "
+                "Cohere 2 rotate only the sliding layers, Gemma 3 and Olmo 3 give them another "
+                "base, others rotate all alike; the config does not say which",
+                "name the family whose code the model shares (rope_core.config.MODEL_TYPES), or "
+                "give rope_parameters one block per layer type")
+_NOPE_LAYERS = ("which layers use RoPE at all", "families: 'llama4_text', 'smollm3', 'cohere2', "
+                "'exaone4'; or give layer_types and pass layer_type=")
+_NO_ROPE = ("a position scheme other than RoPE, or none", "this model may apply no RoPE at all")
+_HEAD_WIDTH = ("the head width under another name (the generic reading uses head_dim, else "
+               "hidden_size // num_attention_heads)", "set head_dim to it if the attention uses it")
+_LAYOUT = ("how features are paired, a key the generic reading does not read",
+           "families that read one: 'deepseek_v3' (rope_interleave)")
+_ROPE_OTHER = ("a RoPE setting the generic reading does not read", "name the model's family as "
+               "model_type if rope_core knows it (rope_core.config.MODEL_TYPES), or drop the key "
+               "if the model's code ignores it")
+_READ_KEYS = {"rope_theta", "rope_scaling", "rope_parameters", "partial_rotary_factor",
+              "max_position_embeddings", "original_max_position_embeddings", "head_dim",
+              "hidden_size", "num_attention_heads", "num_hidden_layers", "layer_types",
+              "num_key_value_heads", "model_type", "text_config", "sliding_window",
+              "sliding_window_pattern", "use_sliding_window", "max_window_layers",
+              "rope_scaling_type", "position_embedding_type"}
+
+
+def _key_meaning(key, value):
+    """``(meaning, advice)`` when the generic reading cannot express ``key``, else None."""
+    name = key.lower()
+    if key in _READ_KEYS or value is None:
+        if key == "position_embedding_type" and isinstance(value, str) and value.lower() not in (
+                "rope", "rotary", "rotary_embedding"):
+            return _NO_ROPE
+        return None
+    if name in ("alibi", "use_alibi") or name.startswith("use_") and ("alibi" in name or "absolute" in name):
+        return _NO_ROPE if value else None
+    if name in ("use_rope", "rope", "use_rotary", "rotary", "rope_enabled") and not value:
+        return _NO_ROPE
+    if name in ("no_rope", "nope", "use_nope", "no_position_embeddings") and value:
+        return _NO_ROPE
+    if "qk_rope" in name or "qk_nope" in name or name in ("kv_lora_rank", "q_lora_rank"):
+        return _SPLIT_HEADS
+    if "nope" in name or "no_rope" in name or name in ("rope_layers", "rope_layer_ids", "use_rope_layers"):
+        return _NOPE_LAYERS
+    if ("theta" in name or "base_freq" in name or "rope_base" in name or "rotary_base" in name
+            or "rotary_emb_base" in name):
+        return _SECOND_BASE
+    if name in ("rotary_dim", "rotary_pct", "rotary_ndims", "rope_dim", "rotary_emb_dim",
+                "rope_head_dim", "rotary_percentage", "partial_rotary", "rotary_fraction"):
+        return _ROTARY_WIDTH
+    if "interleave" in name or "neox" in name:
+        return _LAYOUT
+    if name in ("kv_channels", "attention_head_dim", "head_size", "d_head", "head_dim_qk", "qk_head_dim"):
+        return _HEAD_WIDTH
+    if "cross_attention" in name or "cross_attn" in name:
+        return _CROSS_ATTENTION
+    if ("pattern" in name and name != "sliding_window_pattern") or "block_type" in name or name in (
+            "attn_layer_indices", "attn_layer_period", "attn_layer_offset", "full_attn_idxs",
+            "hybrid_layer_ids", "attention_layers", "attn_layers", "linear_attn_config",
+            "full_attention_interval", "layers_block_type", "block_types", "layer_block_types",
+            "hybrid_override_pattern", "mamba_layers", "ssm_layers") or (
+            name.startswith(("mamba", "ssm", "linear_attn", "conv_l")) and name not in ("mamba_d_ff",)):
+        return _LAYER_PATTERN
+    if "rope" in name or "rotary" in name:
+        return _ROPE_OTHER
+    return None
+
+
+def _unreadable_keys(config, reference=None):
+    """Keys of ``config`` the reading cannot express: ``[(key, meaning, advice)]``.
+
+    ``reference`` is transformers' default config of a surveyed type: its own keys at their
+    default values are what the survey verified, so only keys that differ from it count.
     """
-    if model_type in _FAMILIES:
-        return []
-    name = "config has no 'model_type'" if model_type is None else (
-        f"model_type {model_type!r} is not one rope_core knows (rope_core.config.MODEL_TYPES)")
-    rotary = config.get("rotary_dim")
-    if rotary is not None:
-        head, nope = _head_dim(config, {}, model_type)
-        partial = config.get("partial_rotary_factor")
-        if not (isinstance(partial, numbers.Real) and isinstance(rotary, numbers.Integral)
-                and int(head * partial) == rotary):
-            raise ValueError(
-                f"{name}, and its config gives rotary_dim = {rotary!r}: transformers' shared code "
-                f"ignores that key (it would rotate int(head_dim * partial_rotary_factor) = "
-                f"{int(head * (partial or 1.0))} of {head} features), while families such as GPT-J "
-                "and MiniMax-M2 rotate exactly rotary_dim. Check the model's modeling code and set "
-                f"partial_rotary_factor = rotary_dim / head_dim (here {rotary!r} / {head}) if it "
-                "rotates rotary_dim features, or drop rotary_dim if it does not")
-    guesses = [f"{name}; it was read with {_GENERIC_READING}"]
+    found = []
+    for key, value in config.items():
+        if not isinstance(key, str):
+            continue
+        if reference is not None and key in reference and reference[key] == value:
+            continue
+        meaning = _key_meaning(key, value)
+        if key == "rotary_dim" and _rotary_dim_agrees(config):
+            continue  # stated both ways and consistent
+        if meaning is not None:
+            found.append((key, *meaning))
     layer_types = config.get("layer_types")
     if isinstance(layer_types, list):
         unknown = sorted({t for t in layer_types if isinstance(t, str)}
                          - set(NO_ROPE_LAYER_TYPES) - set(_ATTENTION_LAYER_TYPES))
+        if reference is not None and isinstance(reference.get("layer_types"), list):
+            unknown = sorted(set(unknown) - set(reference["layer_types"]))
+        kinds = sorted({t for t in layer_types if t in _ATTENTION_LAYER_TYPES})
+        if reference is None and len(kinds) > 1 and not _nested_blocks(config.get("rope_parameters"), kinds):
+            found.append(("layer_types", *_MIXED_KINDS))
         if unknown:
-            raise ValueError(
-                f"{name}, and its layer_types include {unknown}, a kind of layer rope_core cannot "
-                f"tell applies RoPE or not (it knows attention {list(_ATTENTION_LAYER_TYPES)} and "
-                f"layers without RoPE {list(NO_ROPE_LAYER_TYPES)})")
-    return guesses
+            found.append(("layer_types", f"layers of kind {unknown}, which rope_core cannot tell "
+                          "apply RoPE or not", "use "
+                          f"{list(_ATTENTION_LAYER_TYPES)} for softmax attention and "
+                          f"{list(NO_ROPE_LAYER_TYPES)} for layers without RoPE"))
+    return found
+
+
+def _rotary_dim_agrees(config):
+    """Whether rotary_dim equals int(head_dim * partial_rotary_factor) of the same config."""
+    rotary, partial = config.get("rotary_dim"), config.get("partial_rotary_factor")
+    if not (isinstance(partial, numbers.Real) and isinstance(rotary, numbers.Integral)):
+        return False
+    try:
+        head, _ = _head_dim(config, {}, config.get("model_type"))
+    except (TypeError, ValueError):
+        return False
+    return int(head * partial) == rotary
+
+
+def _refusal(name, config, found):
+    key, meaning, advice = found[0]
+    value = repr(config[key])
+    value = value if len(value) <= 60 else value[:57] + "..."
+    more = f" (also {[other for other, *_ in found[1:]]})" if len(found) > 1 else ""
+    return ValueError(f"{name}, and its config has {key!r} = {value}{more}, which rope_core's reading "
+                      f"cannot express: it usually means {meaning}. To read it: {advice}")
+
+
+def _family_for(text, model_type, strict):
+    """The family to read ``text`` with, and whether it was read generically (a guess)."""
+    if model_type in _FAMILIES:
+        return _FAMILIES[model_type], False
+    family, refusal = _surveyed_family(model_type)
+    if refusal:
+        raise ValueError(refusal)
+    if family is not None:
+        record = _survey()[1][model_type]
+        found = _unreadable_keys(text, record["config"])
+        if family.get("needs_layer_types") and not isinstance(text.get("layer_types"), list):
+            found.append(("layer_types", "(missing) which layers are of which type: this model's "
+                          "layer types do not all rotate alike, or have RoPE blocks of their own",
+                          "give layer_types as transformers 5 saves it"))
+        if family.get("nested_only") and (text.get("rope_scaling") is not None or (
+                text.get("rope_parameters") is not None
+                and not _nested_blocks(text["rope_parameters"], text.get("layer_types")))):
+            key = "rope_scaling" if text.get("rope_scaling") is not None else "rope_parameters"
+            found.insert(0, (key, "one RoPE block for a model whose configuration class keeps one "
+                             "per layer type (how it splits a single block is its own code)",
+                             "give rope_parameters one block per layer type and pass layer_type="))
+        if found:
+            raise _refusal(f"model_type {model_type!r} (read from transformers' own behaviour)",
+                           {"layer_types": None, **text}, found)
+        return family, False
+    name = "config has no 'model_type'" if model_type is None else (
+        f"model_type {model_type!r} is not one rope_core knows (rope_core.config.MODEL_TYPES, "
+        f"nor transformers {_survey()[0].get('transformers_version')}'s model types)")
+    if strict:
+        raise ValueError(f"{name}; strict=True refuses to read it generically")
+    found = _unreadable_keys(text)
+    if found:
+        raise _refusal(name, text, found)
+    return {}, True
+
+
+def _known_family(model_type):
+    """The hand-written or surveyed family of a model type, or {} (generic) without refusing."""
+    if model_type in _FAMILIES:
+        return _FAMILIES[model_type]
+    family, _ = _surveyed_family(model_type)
+    return family or {}
+
+
+def _assumptions(spec, text, model_type, layer_types):
+    """The one warning for a generic reading: what it assumed, with this config's numbers."""
+    name = "a config with no model_type" if model_type is None else f"unknown model_type {model_type!r}"
+    if text.get("head_dim") is not None:
+        width = f"head_dim {spec.head_dim}"
+    else:
+        width = f"head_dim {spec.head_dim} = hidden_size // num_attention_heads"
+    n_layers = len(spec.layers) + len(spec.nope_layers)
+    if not n_layers:
+        layers = "every layer"
+    elif spec.nope_layers:
+        layers = (f"{len(spec.layers)} of {n_layers} layers (none on types "
+                  f"{sorted({t for t in layer_types if t in NO_ROPE_LAYER_TYPES})})")
+    else:
+        layers = f"all {n_layers} layers"
+    kinds = f" of type {spec.layer_type!r}" if spec.layer_type else ""
+    return (f"{name} read generically: RoPE on {layers}{kinds}, base {spec.base:g}, rotary dim "
+            f"{spec.rotary_dim} of {width}, layout 'half' (rotate_half pairs i and i + "
+            f"{spec.rotary_dim // 2}), rope_type {spec.rope_type!r}. Check these against the model's "
+            "code; strict=True refuses unknown types")
 
 
 def _rope_only_applies(config, family):
@@ -690,7 +1043,7 @@ def rope_parameters(config):
 ('sliding_attention', {'rope_type': 'default', 'rope_theta': 10000.0})]
     """
     text, model_type = _text_config(config)
-    family = _FAMILIES.get(model_type, {})
+    family = _known_family(model_type)
     plan = _layer_plan(text, family)
     blocks, _ = _rope_blocks(text, family, sorted({t for t, _ in plan if t is not None}))
     if None in blocks:
@@ -700,7 +1053,7 @@ def rope_parameters(config):
 
 # --- from_config --------------------------------------------------------------------------------
 
-def from_config(config, *, layer_type=None, seq_len=None):
+def from_config(config, *, layer_type=None, seq_len=None, strict=False):
     r"""The RoPE of a model, read from its ``config.json`` as transformers 5 reads it.
 
     Parameters
@@ -717,6 +1070,9 @@ def from_config(config, *, layer_type=None, seq_len=None):
     seq_len : float, optional
         Sequence length for dynamic NTK and LongRoPE (default: their length-independent start,
         i.e. no dynamic growth and LongRoPE's short factors).
+    strict : bool, default False
+        Refuse a ``model_type`` that would be read generically (one neither in
+        :data:`rope_core.config.MODEL_TYPES` nor among transformers' surveyed types).
 
     Returns
     -------
@@ -728,19 +1084,26 @@ def from_config(config, *, layer_type=None, seq_len=None):
     Warns
     -----
     RopeConfigWarning
-        When ``model_type`` is not in :data:`rope_core.config.MODEL_TYPES` (or missing): the
-        config is read the generic way transformers' shared code reads it (``rope_theta`` / ``rope_scaling`` /
+        When ``model_type`` is unknown to rope_core and to the surveyed transformers (or
+        missing) and the config holds nothing the generic reading cannot express: the config
+        is read as transformers' shared code reads it (``rope_theta`` / ``rope_scaling`` /
         ``rope_parameters``, rotary dim ``int(head_dim * partial_rotary_factor)``, the half
         layout, RoPE on every layer whose type is not in
-        :data:`rope_core.config.NO_ROPE_LAYER_TYPES`); the
-        warning names the type and that reading, and ``RopeSpec.guesses`` keeps it.
+        :data:`rope_core.config.NO_ROPE_LAYER_TYPES`); the one-line warning gives what that
+        assumed for this config (layers, base, rotary dim, layout), and ``RopeSpec.guesses``
+        keeps it.
 
     Raises
     ------
     TypeError, ValueError
-        Naming the key where the config holds it: an unknown ``model_type`` whose config gives
-        ``rotary_dim`` (transformers' shared code ignores it, GPT-J and MiniMax-M2 obey it: no
-        generic reading is right) or a layer type of unknown kind; a config with no head size; a ``rope_type`` transformers does not know;
+        Naming the key where the config holds it: an unknown ``model_type`` whose config holds
+        a key the generic reading cannot express (a second base, MLA split heads, a hybrid
+        layer pattern, NoPE declarations, ``rotary_dim``, layers of several attention kinds or
+        of an unknown kind), with what the key usually means and what to do; a surveyed type
+        whose transformers code rope_core does not reproduce, or that builds no rotary class,
+        naming the type; any unknown type with ``strict=True``; a size above
+        ``rope_core.config.SIZE_LIMITS``; a ``dynamic`` block with keys transformers does
+        not read; a config with no head size; a ``rope_type`` transformers does not know;
         a key of the wrong type; per-layer-type RoPE without ``layer_type``; a ``layer_type``
         the model does not have, or whose layers apply no RoPE; a scaling block missing a key
         its type requires or holding one its type does not read (see
@@ -782,13 +1145,22 @@ def from_config(config, *, layer_type=None, seq_len=None):
     'default'
     """
     seq_len = _check_seq_len(seq_len)
+    if not isinstance(strict, bool):
+        raise TypeError(f"strict must be True or False, got {strict!r}")
     text, model_type = _text_config(config)
     if model_type is not None and not isinstance(model_type, str):
         raise TypeError(f"config['model_type'] must be a string, got {model_type!r}")
-    family = _FAMILIES.get(model_type, {})
-    guesses = _guesses(text, model_type)
-    for guess in guesses:
+    family, generic = _family_for(text, model_type, strict)
+    spec = _read(text, family, model_type, layer_type=layer_type, seq_len=seq_len)
+    if generic:
+        guess = _assumptions(spec, text, model_type, [t for t, _ in _layer_plan(text, family) if t])
         warnings.warn(guess, RopeConfigWarning, stacklevel=2)
+        spec = dataclasses.replace(spec, guesses=(guess,))
+    return spec
+
+
+def _read(text, family, model_type, *, layer_type, seq_len):
+    """The body of :func:`from_config`: read ``text`` (the language model's keys) by ``family``."""
     plan = _layer_plan(text, family)
     layer_types = sorted({t for t, _ in plan if t is not None})
     blocks, where = _rope_blocks(text, family, layer_types)
@@ -852,7 +1224,27 @@ def from_config(config, *, layer_type=None, seq_len=None):
                if key not in ("rope_theta", "partial_rotary_factor")}
     if rope_type == "proportional":
         scaling["partial_rotary_factor"] = partial
-    if rope_type == "dynamic":
+    block_name = where if layer_type is None or None in blocks else f"{where}['{layer_type}']"
+    if rope_type == "dynamic" and family.get("dynamic_alpha") and block.get("alpha"):
+        # HunYuan's compute_ntk_alpha_rope_parameters: a fixed alpha stretches the base to
+        # base * alpha ** (d / (d - 2)), whatever the sequence length: rope_core's "ntk".
+        alpha = _number(block["alpha"], f"{block_name}['alpha']")
+        rope_type = "ntk"
+        scaling = {"rope_type": "ntk", "factor": alpha}
+    elif rope_type == "dynamic":
+        # transformers' _validate_dynamic_rope_parameters: rope_type and factor, optionally
+        # rope_theta; rope_core also takes a training length. Anything else (an NTK-alpha
+        # "alpha", a misspelt key) would be dropped below, so it is refused here.
+        allowed = {"rope_type", "type", "factor", "original_max_position_embeddings",
+                   "max_position_embeddings", "mrope_section", "mrope_interleaved"}
+        unknown = sorted(str(key) for key in scaling if key not in allowed)
+        if unknown:
+            hint = (" ('alpha' is NTK-alpha scaling, which only HunYuan's code reads: model_type "
+                    "'hunyuan_v1_dense' or 'hunyuan_v1_moe')" if "alpha" in unknown else "")
+            raise ValueError(
+                f"{block_name} of rope_type 'dynamic' has the key(s) {unknown}, which transformers' "
+                f"dynamic NTK code does not read (it reads factor and rope_theta){hint}; rope_core "
+                "refuses them so that a misspelt key cannot pass unnoticed")
         if max_positions is None:
             raise ValueError("a dynamic RoPE config needs 'max_position_embeddings' (its training length)")
         scaling = {"rope_type": "dynamic", "factor": scaling.get("factor"), "max_position_embeddings": max_positions}
@@ -863,8 +1255,7 @@ def from_config(config, *, layer_type=None, seq_len=None):
     try:
         checked_type, checked = _scaling_config(scaling)
     except (TypeError, ValueError) as error:  # say which part of the config is wrong
-        name = where if layer_type is None or None in blocks else f"{where}['{layer_type}']"
-        raise type(error)(f"{name}: {error}") from None
+        raise type(error)(f"{block_name}: {error}") from None
     base = block["rope_theta"]
     theta = _scaled_frequencies(rotary_dim, base, checked_type, checked, seq_len)
     theta.setflags(write=False)
@@ -878,8 +1269,11 @@ def from_config(config, *, layer_type=None, seq_len=None):
         key, default = family["layout_key"]
         layout = "interleaved" if text.get(key, default) else "half"
     training = block.get("original_max_position_embeddings")
+    if training is not None and float(training) > SIZE_LIMITS["positions"]:
+        raise ValueError(f"{block_name}['original_max_position_embeddings'] = {training} is not a "
+                         f"context length: rope_core reads at most {SIZE_LIMITS['positions']}")
     return RopeSpec(
-        guesses=tuple(guesses),
+        guesses=(),
         model_type=model_type,
         layer_type=layer_type,
         rope_type=rope_type,

@@ -164,8 +164,21 @@ class _Setting:
     def angles(self, positions, **changes):
         theta = self.thetas(positions, scaled=not changes.get("unscaled", False),
                             dim=changes.get("theta_dim"))
+        if changes.get("exponent_dim"):  # base^(-2i/D) with the wrong denominator D
+            theta = self.base ** (-np.arange(0, self.rotary_dim, 2, dtype=np.float64)
+                                  / changes["exponent_dim"])
         positions = np.asarray(positions, dtype=np.float64) + changes.get("shift", 0)
-        if changes.get("float32_angles"):
+        if changes.get("rounded"):
+            # Low-precision code: "theta" = inv_freq held in the dtype; "inputs" = positions
+            # and inv_freq cast to it and multiplied there; "angles" = m * theta_i rounded.
+            what, dtype = changes["rounded"]
+            if what == "theta":
+                angles = positions[:, None] * _round_to(theta, dtype)
+            elif what == "inputs":
+                angles = _round_to(_round_to(positions, dtype)[:, None] * _round_to(theta, dtype), dtype)
+            else:
+                angles = _round_to(positions[:, None] * theta, dtype)
+        elif changes.get("float32_angles"):
             angles = (positions.astype(np.float32)[:, None]
                       * theta.astype(np.float32)).astype(np.float64)
         else:
@@ -188,6 +201,51 @@ class _Setting:
         if pairs == "interleaved" and not (output and self.half_out):
             return part[:, 0::2] + 1j * part[:, 1::2]
         return part[:, : r // 2] + 1j * part[:, r // 2:]
+
+
+def _round_to(values, dtype):
+    """float64 values rounded to ``dtype`` (float32, float16 or bfloat16, nearest even)."""
+    values = np.asarray(values, dtype=np.float32)
+    if dtype == "float16":
+        return values.astype(np.float16).astype(np.float64)
+    if dtype == "bfloat16":  # keep float32's top 16 bits, rounding the rest to nearest even
+        bits = values.view(np.uint32).astype(np.uint64)
+        bits = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) << 16
+        return bits.astype(np.uint32).view(np.float32).astype(np.float64)
+    return values.astype(np.float64)
+
+
+_ROUNDINGS = (("theta", "bfloat16"), ("inputs", "bfloat16"), ("angles", "bfloat16"),
+              ("theta", "float16"), ("inputs", "float16"), ("angles", "float16"))
+_ROUNDING_CAUSES = {
+    "theta": "inv_freq (theta_i) held in {dtype}, as after model.to({dtype}) when the buffer is cast",
+    "inputs": "positions and inv_freq cast to {dtype} and multiplied there",
+    "angles": "the angles m * theta_i rounded to {dtype}",
+}
+
+
+def _precision_cause(error, setting, x64, out, positions, pairs, where):
+    """A precision finding when fn's output is rope_core's with angles rounded to a low
+    precision (and not the exact one), naming the rounding and the angle error measured."""
+    actual = error(pairs)
+    candidates = []
+    with np.errstate(all="ignore"):  # far positions overflow float16: that variant just fails
+        for rounded in _ROUNDINGS:
+            wrong = _error(out, setting.reference(x64, positions, pairs, rounded=rounded), x64)
+            candidates.append((wrong if np.isfinite(wrong) else np.inf, rounded))
+    wrong, rounded = min(candidates, key=lambda pair: pair[0])
+    if not (wrong <= 2.0**-6 and wrong < 0.25 * actual):
+        return None
+    ref = setting.reference(x64, positions, pairs)
+    delta = np.angle(setting.pair_values(out, pairs, output=True)
+                     * np.conj(setting.pair_values(ref, pairs, output=True)))
+    what, dtype = rounded
+    return Finding("precision", (
+        f"{where} fn's angles are off by up to {float(np.max(np.abs(delta))):.3g} rad (measured "
+        f"against float64), and its output is rope_core's with {_ROUNDING_CAUSES[what].format(dtype=dtype)}. "
+        "The formula is right; the precision is not: keep inv_freq and positions in float32 "
+        "(inv_freq.float()), form m * theta_i in float32 or float64, and cast only cos and sin "
+        f"to {dtype}"))
 
 
 def _error(out, ref, x):
@@ -305,7 +363,8 @@ def check_rope(fn, *, head_dim=None, base=10000.0, rope_scaling=None, rotary_dim
     max_position : int, optional
         How many positions the code must serve (transformers' ``max_position_embeddings``,
         vLLM's ``max_position``): the last probe is positions ``max_position - 16 ..
-        max_position - 1``. Default: positions up to :math:`2^{20}`.
+        max_position - 1``. Default: the spec's ``max_position_embeddings`` when ``spec=``
+        gives one, else positions up to :math:`2^{20}`.
     dtype : {"float32", "bfloat16", "float16"}
         What ``fn`` computes in; it sets the error allowed (:data:`DTYPE_TOLERANCES`).
 
@@ -350,6 +409,10 @@ def check_rope(fn, *, head_dim=None, base=10000.0, rope_scaling=None, rotary_dim
     head_dim = check_dim(head_dim, "head_dim")
     base = check_base(base)
     max_position = _check_max_position(max_position)
+    if max_position is None and spec is not None and spec.max_position_embeddings is not None \
+            and spec.max_position_embeddings >= 4 * _SEQ:
+        # The model's own context: code that serves it need not hold at 2^20 positions.
+        max_position = spec.max_position_embeddings
     dtype = _check_dtype(dtype)
     tolerance = DTYPE_TOLERANCES[dtype]
     if spec is None:
@@ -468,6 +531,10 @@ class _Far:
                 f"fn ignores the positions it is given: positions {_span(positions)} give the "
                 f"same output as {_span(self.probes['short'])}. Rotate by the positions argument "
                 "(with a KV cache, new tokens start at the cache length), not by arange(seq)"))
+        rounding = _precision_cause(lambda p: self.error(name, p), setting, self.x64,
+                                    self.outputs[name], positions, pairs, self.where(name).capitalize() + ",")
+        if rounding is not None:
+            return rounding
         ref = setting.reference(self.x64, positions, pairs)
         out_z = setting.pair_values(self.outputs[name], pairs, output=True)
         ref_z = setting.pair_values(ref, pairs, output=True)
@@ -543,6 +610,11 @@ def _diagnose(close, error, order, setting, out, positions, x64, tolerance, dtyp
     """fn is wrong at short positions: name the classic bug it matches, or describe it."""
     r, d = setting.rotary_dim, setting.head_dim
     for pairs in order:
+        rounding = _precision_cause(lambda p: error("short", p), setting, x64, out, positions, pairs,
+                                    f"At positions {_span(positions)},")
+        if rounding is not None:
+            return rounding
+    for pairs in order:
         if close("short", pairs, reverse=True):
             return Finding("direction", (
                 "fn turns every pair the wrong way (by -m*theta_i): the sine terms have the "
@@ -573,6 +645,19 @@ def _diagnose(close, error, order, setting, out, positions, x64, tolerance, dtyp
                 return Finding("partial", (
                     f"fn rotates the last {r} features; the first rotary_dim={r} turn and the "
                     "rest pass through"))
+        denominator = next((n for n in (r // 2, 2 * r, r - 2, r + 2, d, d // 2)
+                            if n != r and n > 0 and close("short", pairs, exponent_dim=n)), None)
+        if denominator is not None and not (setting.scaled or setting.spec is not None
+                                            and setting.spec.rotated_pairs < r // 2):
+            exact = setting.thetas(positions)
+            used = setting.base ** (-np.arange(0, r, 2, dtype=np.float64) / denominator)
+            shown = ", ".join("pair {}: {} (expected {})".format(i, *_differing(used[i], exact[i]))
+                              for i in (1, r // 4, r // 2 - 1))
+            return Finding("frequencies", (
+                f"fn's exponent divides by {denominator} instead of the rotated dimension {r}: "
+                f"theta_i = base^(-2i/{denominator}), so all pairs but the first turn at the wrong "
+                f"rate ({shown}). Use theta_i = base^(-2i/{r}): exponent 2i/d with d the rotated "
+                "dimension" + (", not i/d" if denominator == 2 * r else "")))
         if setting.start == 0:
             fewer = next((n for n in range(r - 2, 0, -2)
                           if close("short", pairs, rotary_dim=n, theta_dim=n)), None)

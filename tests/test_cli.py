@@ -100,8 +100,14 @@ def test_inspect_tells_its_guess_for_an_unknown_model_type(tmp_path):
     path.write_text(json.dumps({"model_type": "new_model", "hidden_size": 1024, "num_attention_heads": 8}))
     result = run("inspect", path)
     assert result.returncode == 0
-    assert "(not a type rope_core knows)" in result.stdout
-    assert "guess: model_type 'new_model' is not one rope_core knows" in result.stdout
+    assert "(not a type rope_core knows: read generically, see guess)" in result.stdout
+    assert "guess: unknown model_type 'new_model' read generically: RoPE on every layer" in result.stdout
+    strict = run("inspect", path, "--strict")
+    assert strict.returncode == 2 and "strict=True refuses" in strict.stderr
+    both = run("compare", path, path)
+    assert both.stdout.count("  guess (") == 1 and "  guess (both): " in both.stdout
+    known = run("inspect", CONFIGS / "minimax-m2.json", "--strict")
+    assert known.returncode == 0, known.stderr
 
 
 @pytest.mark.parametrize("name", ["minimax-m2", "exaone-4.0-32b", "qwen3-next-80b-a3b"])
@@ -133,7 +139,8 @@ def test_models_lists_the_atlas():
     ("{not json", "is not JSON"),
     ("[1, 2]", "not a config object"),
     ('{"model_type": "new_model", "hidden_size": 64, "num_attention_heads": 2, "rotary_dim": 8}',
-     "rotary_dim = 8"),
+     "'rotary_dim' = 8"),
+    ('{"model_type": "llama", "head_dim": 100000000}', "head_dim'] = 100000000 is not a head width"),
     ('{"model_type": "llama", "head_dim": 64, "rope_theta": "5e5"}', "config['rope_theta']"),
 ])
 def test_errors_exit_non_zero_with_the_library_message(tmp_path, content, words):

@@ -287,18 +287,31 @@ def test_the_known_model_types_are_a_public_sorted_list():
     assert "totally_new_model" not in MODEL_TYPES
 
 
-def test_an_unknown_model_type_warns_naming_it_and_the_reading_used():
-    config = {"model_type": "totally_new_model", "hidden_size": 1024, "num_attention_heads": 8}
+def test_an_unknown_model_type_warns_naming_it_and_what_was_assumed():
+    config = {"model_type": "totally_new_model", "hidden_size": 1024, "num_attention_heads": 8,
+              "num_hidden_layers": 4}
     with pytest.warns(RopeConfigWarning) as caught:
         spec = from_config(config)
     (warning,) = caught
     message = str(warning.message)
-    assert "'totally_new_model'" in message and "MODEL_TYPES" in message
-    assert "rotate_half" in message and "partial_rotary_factor" in message
+    assert message.startswith("unknown model_type 'totally_new_model' read generically")
+    for assumed in ("RoPE on all 4 layers", "base 10000", "rotary dim 128 of head_dim 128 = hidden_size // "
+                    "num_attention_heads", "layout 'half' (rotate_half pairs i and i + 64)"):
+        assert assumed in message
     assert spec.guesses == (message,)
     assert (spec.rotary_dim, spec.layout) == (128, "half")
-    with pytest.warns(RopeConfigWarning, match="no 'model_type'"):
+    with pytest.warns(RopeConfigWarning, match="no model_type"):
         from_config({"head_dim": 64})
+    with pytest.raises(ValueError, match="'totally_new_model'.*strict=True"):
+        from_config(config, strict=True)
+    with pytest.raises(TypeError, match="strict"):
+        from_config(config, strict="yes")
+
+
+def test_a_layer_count_under_another_name_is_read():
+    config = {"model_type": "totally_new_model", "head_dim": 64, "num_layers": 6}
+    with pytest.warns(RopeConfigWarning, match="all 6 layers"):
+        assert from_config(config).layers == tuple(range(6))
 
 
 def test_an_unknown_model_type_with_rotary_dim_is_an_error_not_a_guess():
@@ -306,10 +319,64 @@ def test_an_unknown_model_type_with_rotary_dim_is_an_error_not_a_guess():
     reading is right, so the error says how to state it."""
     config = {"model_type": "totally_new_model", "hidden_size": 1024, "num_attention_heads": 8,
               "rotary_dim": 32}
-    with pytest.raises(ValueError, match=r"rotary_dim = 32.*partial_rotary_factor = rotary_dim / head_dim"):
+    with pytest.raises(ValueError, match=r"'rotary_dim' = 32.*partial_rotary_factor = rotated features / head_dim"):
         from_config(config)
     with pytest.warns(RopeConfigWarning):  # stated both ways and consistent: a guess, no error
         assert from_config({**config, "partial_rotary_factor": 0.25}).rotary_dim == 32
+
+
+@pytest.mark.parametrize("key, value, meaning", [
+    ("rope_local_base_freq", 10000.0, "a second RoPE base"),
+    ("sliding_rope_theta", 10000.0, "a second RoPE base"),
+    ("qk_rope_head_dim", 64, "MLA-style split heads"),
+    ("hybrid_override_pattern", "M-M-M*-", "which layers are softmax attention"),
+    ("layers_block_type", ["mamba", "attention"], "which layers are softmax attention"),
+    ("attn_layer_indices", [3, 7], "which layers are softmax attention"),
+    ("no_rope_layers", [1, 1, 0, 1], "which layers use RoPE"),
+    ("use_rope", False, "a position scheme other than RoPE"),
+    ("position_embedding_type", "alibi", "a position scheme other than RoPE"),
+    ("alibi", True, "a position scheme other than RoPE"),
+    ("rope_mode", "2d", "a RoPE setting the generic reading does not read"),
+    ("kv_channels", 128, "the head width under another name"),
+])
+def test_an_unknown_type_with_a_key_the_generic_reading_cannot_express_is_refused(key, value, meaning):
+    config = {"model_type": "totally_new_model", "hidden_size": 1024, "num_attention_heads": 8,
+              "num_hidden_layers": 4, key: value}
+    with pytest.raises(ValueError) as caught:
+        from_config(config)
+    message = str(caught.value)
+    assert "'totally_new_model'" in message and repr(key) in message and meaning in message
+    assert "To read it:" in message
+
+
+def test_dynamic_blocks_refuse_keys_transformers_does_not_read_and_hunyuan_reads_alpha():
+    base = {"model_type": "llama", "head_dim": 128, "max_position_embeddings": 4096}
+    with pytest.raises(ValueError, match=r"\['alpha', 'typo'\].*HunYuan"):
+        from_config({**base, "rope_scaling": {"rope_type": "dynamic", "factor": 2, "alpha": 1000, "typo": 9}})
+    with pytest.raises(ValueError, match=r"\['typo_facter'\]"):
+        from_config({**base, "rope_scaling": {"rope_type": "dynamic", "factor": 2, "typo_facter": 9}})
+    assert from_config({**base, "rope_scaling": {"rope_type": "dynamic", "factor": 2.0}}).rope_type == "dynamic"
+    # modeling_hunyuan_v1_dense.py compute_ntk_alpha_rope_parameters: base * alpha ** (d / (d - 2))
+    hunyuan = {**base, "model_type": "hunyuan_v1_dense", "rope_theta": 10000.0,
+               "rope_scaling": {"rope_type": "dynamic", "factor": 1.0, "alpha": 1000.0}}
+    spec = from_config(hunyuan)
+    expected = (10000.0 * 1000.0 ** (128 / 126)) ** -(np.arange(0, 128, 2) / 128)
+    np.testing.assert_allclose(spec.inverse_frequencies, expected, rtol=1e-12)
+    np.testing.assert_array_equal(spec.frequencies_at(10 ** 6), spec.inverse_frequencies)  # fixed
+
+
+@pytest.mark.parametrize("change, key", [
+    ({"head_dim": 10 ** 7}, "head_dim"),
+    ({"hidden_size": 10 ** 9, "num_attention_heads": 2}, "hidden_size"),
+    ({"num_hidden_layers": 10 ** 7}, "num_hidden_layers"),
+    ({"max_position_embeddings": 10 ** 15}, "max_position_embeddings"),
+    ({"rope_scaling": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 10 ** 15}},
+     "original_max_position_embeddings"),
+])
+def test_sizes_are_bounded_and_the_error_names_the_key(change, key):
+    config = {"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, **change}
+    with pytest.raises(ValueError, match=f"{key}.*(is not a|at most)"):
+        from_config(config)
 
 
 def test_layer_kinds_without_attention_apply_no_rope_and_unknown_kinds_are_errors():
@@ -319,8 +386,7 @@ def test_layer_kinds_without_attention_apply_no_rope_and_unknown_kinds_are_error
         spec = from_config(config)
     assert (spec.layers, spec.nope_layers) == ((1, 3), (0, 2))
     with pytest.raises(ValueError, match="'linear_attention' use no RoPE"):
-        with pytest.warns(RopeConfigWarning):
-            from_config(config, layer_type="linear_attention")  # layers of that type use no RoPE
+        from_config(config, layer_type="linear_attention")  # layers of that type use no RoPE
     strange = {**config, "layer_types": ["hybrid", "full_attention", "full_attention", "full_attention"]}
     with pytest.raises(ValueError, match=r"\['hybrid'\]"):
         from_config(strange)

@@ -415,7 +415,8 @@ def test_llama31_code_passes_against_its_spec_and_unscaled_code_is_scaling():
     # transformers' own: inv_freq and angles in float32, for the 131072 positions the model serves
     transformers_own = llama31_style(held=np.float32, angles_in=np.float32)
     assert check_rope(transformers_own, spec=spec, max_position=spec.max_position_embeddings).ok
-    assert check_rope(transformers_own, spec=spec).codes == ["precision"]
+    assert check_rope(transformers_own, spec=spec).ok       # the spec brings its own context
+    assert check_rope(transformers_own, spec=spec, max_position=2**20).codes == ["precision"]
     unscaled = check_rope(llama31_style(scaled=False), spec=spec)
     assert unscaled.codes == ["scaling"], str(unscaled)
     assert "ignores rope_scaling" in unscaled.findings[0].message
@@ -448,7 +449,8 @@ def test_float16_overflow_is_told_apart_from_a_non_rotation():
     with np.errstate(over="ignore", invalid="ignore"):
         report = check_rope(all_half, head_dim=D, dtype="float16")
     assert report.codes == ["precision", "overflow"], str(report)
-    assert "1000..1015" in report.findings[0].message and "float16 or bfloat16" in report.findings[0].message
+    message = report.findings[0].message
+    assert "1000..1015" in message and "cast to float16" in message and "off by up to" in message
     assert "65504" in report.findings[1].message
     assert "not-a-rotation" not in report.codes
 
@@ -486,3 +488,75 @@ def test_layout_names_practitioners_use_are_accepted():
     assert check_rope(hf_rope, head_dim=D, layout="neox").layout == "half"
     assert check_rope(meta_rope, head_dim=D, layout="gptj").layout == "interleaved"
     assert check_rope(hf_rope, head_dim=D, layout="gptj").codes == ["pairing"]
+
+
+# --- code written the way real code is written: low precision, exponents, a model's context ------
+
+def bfloat16(values):
+    """values rounded to bfloat16 (8 significant bits, nearest even), as torch's .to(bfloat16)."""
+    values = np.asarray(values, dtype=np.float64)
+    mantissa, exponent = np.frexp(values)                     # values = mantissa * 2**exponent
+    return np.ldexp(np.round(mantissa * 2**8) / 2**8, exponent)  # np.round: half to even
+
+
+def rope_from_inv_freq(x, positions, inv_freq, *, angle_dtype=np.float32):
+    """transformers' LlamaRotaryEmbedding.forward + apply_rotary_pos_emb, in NumPy."""
+    freqs = np.asarray(positions, dtype=angle_dtype)[:, None] * inv_freq.astype(angle_dtype)
+    emb = np.concatenate([freqs, freqs], axis=-1).astype(np.float64)
+    return x * np.cos(emb) + rotate_half(x) * np.sin(emb)
+
+
+def test_an_inv_freq_buffer_rounded_to_bfloat16_is_named_precision_not_positions():
+    """model.to(torch.bfloat16) once cast the inv_freq buffer too; the angles are then formed
+    in float32 from rounded frequencies. The formula is right, so the finding is precision."""
+    inv_freq = bfloat16(1.0 / 10000.0 ** (np.arange(0, D, 2) / D))
+    report = check_rope(lambda x, p: rope_from_inv_freq(x, p, inv_freq), head_dim=D)
+    assert report.codes == ["precision"], str(report)
+    message = report.findings[0].message
+    assert "inv_freq (theta_i) held in bfloat16" in message and "rad (measured" in message
+    assert "inv_freq.float()" in message
+
+
+def test_positions_and_inv_freq_cast_to_bfloat16_are_named_precision_not_frequencies():
+    """position_ids.to(bf16)[:, None] * inv_freq.to(bf16): the product is formed in bfloat16."""
+    inv_freq = 1.0 / 10000.0 ** (np.arange(0, D, 2) / D)
+
+    def all_bf16(x, p):
+        freqs = bfloat16(bfloat16(p)[:, None] * bfloat16(inv_freq))
+        emb = np.concatenate([freqs, freqs], axis=-1)
+        return x * np.cos(emb) + rotate_half(x) * np.sin(emb)
+    report = check_rope(all_bf16, head_dim=D, max_position=8192)
+    assert report.codes == ["precision"], str(report)
+    message = report.findings[0].message
+    assert "positions and inv_freq cast to bfloat16" in message
+    angle_error = float(message.split("off by up to ")[1].split(" rad")[0])
+    assert 0 < angle_error < np.pi
+
+
+def test_an_exponent_over_half_the_dimension_is_named_frequencies_with_the_values():
+    """inv_freq = base ** (-arange(0, d, 2) / (d // 2)): every pair but the first turns too fast,
+    the slow half too; it is not 'only the first features rotate'."""
+    inv_freq = 1.0 / 10000.0 ** (np.arange(0, D, 2) / (D // 2))
+    report = check_rope(lambda x, p: rope_from_inv_freq(x, p, inv_freq, angle_dtype=np.float64), head_dim=D)
+    assert report.codes == ["frequencies"], str(report)
+    message = report.findings[0].message
+    assert f"divides by {D // 2} instead of the rotated dimension {D}" in message
+    assert f"pair {D // 2 - 1}: " in message and "expected" in message
+
+
+def test_a_spec_brings_its_models_context_length():
+    """GPT-J serves 2048 positions: its own code is right there, whatever happens at 2^20."""
+    gptj = from_config({"model_type": "gptj", "n_embd": 4096, "n_head": 16, "rotary_dim": 64,
+                        "n_positions": 2048})
+
+    def gptj_code(x, p):  # modeling_gptj.py: float32 sinusoids, rotate_every_two on rotary_dim
+        inv_freq = 1.0 / 10000 ** (np.arange(0, 64, 2) / 64)
+        angles = (np.asarray(p, np.float32)[:, None] * inv_freq.astype(np.float32)).astype(np.float64)
+        cos, sin = np.repeat(np.cos(angles), 2, -1), np.repeat(np.sin(angles), 2, -1)
+        rot = x[:, :64]
+        every_two = np.stack([-rot[:, 1::2], rot[:, 0::2]], axis=-1).reshape(rot.shape)
+        return np.concatenate([rot * cos + every_two * sin, x[:, 64:]], axis=-1)
+    report = check_rope(gptj_code, spec=gptj)
+    assert report.ok and "max_position=2048" in str(report), str(report)
+    assert report.layout == "interleaved"
+    assert not check_rope(gptj_code, spec=gptj, max_position=2**20).ok  # an explicit one wins

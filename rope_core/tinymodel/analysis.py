@@ -134,8 +134,11 @@ def attention_rows(params, config, scheme, seq_len, period, training_length=64):
 def attention_by_distance(params, config, scheme, seq_len, period, training_length=64, rows=8):
     r"""Each head's attention by distance, averaged over the last ``training_length`` queries.
 
-    .. math:: A_{\ell h}(d) = \operatorname{mean}_{\text{rows},\; t \ge T - L_0}\; a^{\ell h}_{t,\,t-d},
-              \qquad d = 0 \dots T-1,
+    .. math::
+
+        A_{\ell h}(d) = \operatorname{mean}_{\text{rows},\; t \ge T - L_0}\; a^{\ell h}_{t,\,t-d},
+
+        d = 0 \dots T-1,
 
     with :math:`T` = ``seq_len`` and :math:`L_0` = ``training_length`` (so at :math:`T > L_0`
     it reads the queries that sit past the training length). Each query's weights sum to 1

@@ -7,8 +7,11 @@ schemes. This module asks of them what a reviewer asks:
   whose low end is clamped at 0). YaRN's paper ramps over *turns*: pair :math:`i` makes
   :math:`r_i = L\theta_i / 2\pi` turns in the training length :math:`L`, and
 
-  .. math:: \gamma_i = \operatorname{clip}\!\Big(\frac{r_i - \alpha}{\beta - \alpha}, 0, 1\Big),
-            \qquad \theta'_i = (1 - \gamma_i)\,\frac{\theta_i}{s} + \gamma_i\,\theta_i ,
+  .. math::
+
+      \gamma_i = \operatorname{clip}\!\Big(\frac{r_i - \alpha}{\beta - \alpha}, 0, 1\Big),
+
+      \theta'_i = (1 - \gamma_i)\,\frac{\theta_i}{s} + \gamma_i\,\theta_i ,
 
   with :math:`\alpha = 1, \beta = 32` for Llama 2. This model's fastest pair makes 10.2 turns
   in 64 tokens, so no pair reaches :math:`\beta` and the paper's rule slows every pair. A

@@ -21,8 +21,11 @@ class AdamW:
 
     .. math::
 
-        m \leftarrow \beta_1 m + (1-\beta_1) g,\quad v \leftarrow \beta_2 v + (1-\beta_2) g^2,
-        \quad w \leftarrow w - \eta\Big(\frac{m/(1-\beta_1^n)}{\sqrt{v/(1-\beta_2^n)}+\epsilon}
+        m \leftarrow \beta_1 m + (1-\beta_1) g,
+
+        v \leftarrow \beta_2 v + (1-\beta_2) g^2,
+
+        w \leftarrow w - \eta\Big(\frac{m/(1-\beta_1^n)}{\sqrt{v/(1-\beta_2^n)}+\epsilon}
         + \lambda w\Big),
 
     with the decay :math:`\lambda` applied to matrices only (not to biases, gains, embeddings).

@@ -2,7 +2,7 @@
 // dial: the solid hand is pair 0's rotation as cached, the dashed hand the rotation a fresh key
 // would have at the token's current position. Python computed every number
 // (rope_core.demos.kv_cache); this module only draws them.
-import { fmt3, frame, hoverable, htmlEl, readout, setText, slider, svgEl, syncer } from "./common.js";
+import { announcer, fmt3, frame, hoverable, htmlEl, keepInReach, readout, setText, slider, svgEl, syncer } from "./common.js";
 import { question } from "./lesson.js";
 
 const WIDTH = 388, HEIGHT = 150;
@@ -62,6 +62,7 @@ function render({ model, el }) {
   const stageSlider = slider(controls, { label: "event", name: "stage", values: stageNames, index: state.stage,
     format: (i) => `${i + 1} of ${stageNames.length}: ${stages()[i].label}`, onInput: sync("stage", "stage") });
   stageSlider.output.setAttribute("aria-hidden", "true");  // the slider says its value itself, once
+  keepInReach(stageSlider);  // on a phone, the main control stays in sight with the cache
   stageSlider.output.textContent = `${state.stage + 1} / ${stageNames.length}`;
   stageSlider.input.addEventListener("input", () => { stageSlider.output.textContent = `${Number(stageSlider.input.value) + 1} / ${stageNames.length}`; });
 
@@ -82,7 +83,9 @@ function render({ model, el }) {
 
   const result = readout(controls, "error", "next query's largest score error:");
   result.classList.add("rope-w-result");
-  result.setAttribute("aria-live", "polite");  // the result, said when it changes
+  // The result is said through the widget's one live region (common.js announcer), which the
+  // question shares, once the reader pauses.
+  let say = null;
   const hover = readout(controls, "slot", "");
   hover.parentElement.classList.add("rope-w-hover");
   let hovered = null;
@@ -116,7 +119,9 @@ function render({ model, el }) {
       slot.g.setAttribute("aria-label", describe(s, j));
     });
     const stale = s.positions.filter((p, j) => p !== s.should[j]).length;
-    setText(result, `${fmt3(s.error)} at position ${s.query_position}` + (stale ? ` (${stale} keys rotated for another position)` : ""));
+    const said = `${fmt3(s.error)} at position ${s.query_position}` + (stale ? ` (${stale} keys rotated for another position)` : "");
+    setText(result, said);
+    (say = say || announcer(result.closest(".rope-w") || controls))(`largest score error ${said}`);
     svg.setAttribute("aria-label", `The cache after: ${s.label}. ${s.tokens.length} of ${data.capacity} slots used; `
       + `${stale} keys rotated for a position their token no longer has.`);
     showHover();

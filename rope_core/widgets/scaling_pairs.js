@@ -1,7 +1,7 @@
 // Every pair of a model under a context-extension scheme: one bar per pair (its turns over the
 // target length), a tick at the turns it made over the trained length. Python computed every
 // number (rope_core.demos.scaling_pairs); this module only draws them.
-import { fmt3, frame, hoverable, htmlEl, readout, setText, slider, svgEl, syncer } from "./common.js";
+import { announcer, fmt3, frame, hoverable, htmlEl, keepInReach, readout, setText, slider, svgEl, syncer } from "./common.js";
 import { question } from "./lesson.js";
 
 const WIDTH = 360, HEIGHT = 250;
@@ -89,6 +89,7 @@ function render({ model, el }) {
   const target = slider(controls, { label: "target length", name: "factor", values: data.factors, index: state.factor_index,
     format: (s) => `${s}× L`, onInput: sync("factor_index", "factor_index") });
   target.output.setAttribute("aria-hidden", "true");  // the slider says its value itself, once
+  keepInReach(target);  // on a phone, the main control stays in sight with the bars
   // A change made in a kernel (the buttons' own clicks have set the state already).
   for (const [key, control] of [["model_index", modelChoice], ["scheme_index", schemeChoice]]) {
     model.on(`change:${key}`, () => {
@@ -101,7 +102,9 @@ function render({ model, el }) {
 
   const result = readout(controls, "beyond", "slow pairs beyond training:");
   result.classList.add("rope-w-result");
-  result.setAttribute("aria-live", "polite");  // the count the widget exists to show, said when it changes
+  // The result is said through the widget's one live region (common.js announcer), which the
+  // question shares, once the reader pauses.
+  let say = null;
   const kept = readout(controls, "kept", "pairs the scheme left unchanged:");
   const hover = readout(controls, "pair", "");
   hover.parentElement.classList.add("rope-w-hover");
@@ -151,7 +154,9 @@ function render({ model, el }) {
     // The pairs' names (their numbers) wait for an idle moment: a step paints first.
     labelPairs();
     setText(axisLabel, `pair i (shaded: < 1 turn in ${tokens(m.training_length)})`);
-    setText(result, `${cell.beyond.length} of ${slow.length} (${data.names[state.scheme_index]}, ${tokens(cell.target)} tokens)`);
+    const said = `${cell.beyond.length} of ${slow.length} (${data.names[state.scheme_index]}, ${tokens(cell.target)} tokens)`;
+    setText(result, said);
+    (say = say || announcer(result.closest(".rope-w") || controls))(`slow pairs beyond training: ${said}`);
     setText(kept, `${cell.kept.length} of ${pairs}`);
     svg.setAttribute("aria-label", `${m.title}, ${data.names[state.scheme_index]} at ${data.factors[state.factor_index]}× its `
       + `trained ${tokens(m.training_length)} tokens: a bar per pair for its turns over the target, a tick for its turns in training; `

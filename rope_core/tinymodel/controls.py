@@ -365,11 +365,13 @@ DEFAULT_SEEDS = {"yarn_and_heads": (0,), "base270_equal_steps": (0,), "beginning
                  "learning_rates": (0,)}
 
 
-def run(out_dir=experiments.RESULTS_DIR, seeds=None, parts=PARTS, echo=print):
+def run(out_dir=None, seeds=None, parts=PARTS, echo=print):
     """Run the ``parts`` in order; write ``controls.json`` after each (with time and load).
 
-    ``seeds`` (one tuple for every part) replaces :data:`DEFAULT_SEEDS`.
+    ``out_dir`` defaults to the package's committed results folder; ``seeds`` (one tuple for
+    every part) replaces :data:`DEFAULT_SEEDS`.
     """
+    out_dir = experiments.RESULTS_DIR if out_dir is None else out_dir
     unknown = [p for p in parts if p not in PARTS]
     if unknown:
         raise ValueError(f"parts must be among {PARTS}, got {unknown}")

@@ -269,13 +269,13 @@ def environment():
             "blas_threads": {v: os.environ.get(v) for v in _BLAS_THREAD_VARIABLES[:3]}}
 
 
-def run_all(out_dir=RESULTS_DIR, seeds=SEEDS, workers=2, only=None, echo=print, config=None):
+def run_all(out_dir=None, seeds=SEEDS, workers=2, only=None, echo=print, config=None):
     """Run the plan on ``workers`` processes; write ``results.json`` and the checkpoints.
 
     Parameters
     ----------
-    out_dir : path
-        Where results.json and the checkpoints go.
+    out_dir : path, optional
+        Where results.json and the checkpoints go (default: the package's results folder).
     seeds : sequence of int
     workers : int
         Processes at a time (each uses one BLAS thread).
@@ -286,6 +286,7 @@ def run_all(out_dir=RESULTS_DIR, seeds=SEEDS, workers=2, only=None, echo=print, 
     config : dict, optional
         Replaces :func:`settings`.
     """
+    out_dir = RESULTS_DIR if out_dir is None else out_dir
     if workers < 1:
         raise ValueError(f"workers must be >= 1, got {workers}")
     for variable in _BLAS_THREAD_VARIABLES:  # inherited by the worker processes

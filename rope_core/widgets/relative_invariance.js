@@ -83,7 +83,9 @@ function render({ model, el }) {
   const dotKinds = compact ? ["shift", "ghost"] : ["shift", "ghost", "offset"];
   const hits = dotKinds.map((kind) => svgEl("circle", { r: 12, class: "rope-w-hit-dot", "data-strip-hit": kind }, strips));
   let pointed = null;
-  function showDot(i) {
+  // reopen = false (a redraw): refresh the bubble only if it is still open, since a tap outside
+  // the drawing closes it without unpointing the dot.
+  function showDot(i, reopen = true) {
     pointed = i;
     const kind = dotKinds[i], { pm, pn, score, reference } = numbers();
     const minus = (v) => String(v).replace("-", "−");
@@ -94,7 +96,8 @@ function render({ model, el }) {
     }[kind];
     typeset(out.strip, text);
     Object.assign(out.strip.dataset, { dot: kind, value: kind === "ghost" ? reference : score });
-    showTip(hits[i], out.strip);
+    const tip = root.querySelector(":scope > .rope-w-tip");
+    if (reopen || (tip && !tip.hidden)) showTip(hits[i], out.strip);
   }
   function hideDot() {
     pointed = null;
@@ -206,7 +209,7 @@ function render({ model, el }) {
       hit.setAttribute("cy", source.getAttribute("cy"));
       hit.style.display = dotKinds[i] === "ghost" && !ghosts ? "none" : "";
     });
-    if (pointed !== null) showDot(pointed);
+    if (pointed !== null) showDot(pointed, false);
     const minus = (v) => String(v).replace("-", "−");
     out.positions.textContent = `m + Δ = ${pm}, n + Δ = ${pn}, n − m = ${minus(state.n - state.m)}`;
     const between = wrapDeg(state.k - state.q + degOf((pn - pm) * theta));

@@ -19,7 +19,7 @@ HTML := $(BUILD)/html
 # pip on some machines prints a warning per package about unused local indexes; hide that noise only.
 PIP_QUIET := 2>&1 | { grep -v "^WARNING: Location 'file://" || true; }
 
-.PHONY: help venv vendor book test unit lint lint-js test-js check lock need-npm lab serve notebooks bench clean
+.PHONY: help venv wheels vendor book test unit lint lint-js test-js check lock need-npm lab serve notebooks bench clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -39,10 +39,16 @@ LOCKED_EXTRAS := --extra book --extra lab --extra test
 $(BIN)/uv: $(BIN)/python
 	@$(BIN)/python -m pip install -q "uv==$(UV_VERSION)" $(PIP_QUIET)
 
-$(VENV)/.installed: $(BIN)/uv requirements.lock pyproject.toml
+# Then this tree's two distributions, editable: rope-core (the library) and rope-book (the
+# book's part of rope_core). rope-book is installed in setuptools' "compat" mode, a .pth that
+# puts the repository root on sys.path: its default editable finder would declare rope_core a
+# namespace package and hide rope_core/__init__.py.
+$(VENV)/.installed: $(BIN)/uv requirements.lock pyproject.toml rope-book/pyproject.toml
 	@echo "Installing the Python packages of requirements.lock into $(VENV)"
 	@$(BIN)/uv pip install -q --compile-bytecode --python $(BIN)/python -r requirements.lock
 	@$(BIN)/uv pip install -q --python $(BIN)/python --no-deps -e .
+	@$(BIN)/uv pip install -q --python $(BIN)/python --no-deps -e rope-book \
+	  --config-settings editable_mode=compat
 	@touch $@
 
 # The lock is for Python 3.11, the version CI and Binder run (runtime.txt for Binder).
@@ -51,6 +57,11 @@ lock: $(BIN)/uv  ## re-pin requirements.lock to the newest versions pyproject.to
 	  --custom-compile-command "make lock" -o requirements.lock pyproject.toml
 
 venv: $(VENV)/.installed  ## create .venv with everything the book, notebooks and tests need
+
+# scripts/build_wheels.py builds both from a fresh copy of the sources (setuptools would put
+# whatever an earlier build left in build/lib into the next wheel).
+wheels: $(VENV)/.installed  ## build the two wheels into dist/: rope-core (the library) and rope-book (the book's part)
+	$(BIN)/python scripts/build_wheels.py dist
 
 node_modules/.package-lock.json: package.json package-lock.json
 	@echo "Installing the pinned JavaScript tools of package-lock.json (npm ci)"
@@ -136,5 +147,5 @@ experiments: $(VENV)/.installed  ## retrain every model of the chapter "Train a 
 	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 nice -n $(EXPERIMENT_NICE) $(BIN)/python -m rope_core.tinymodel.controls
 
 clean:  ## remove the build, the JS copies and caches (keeps .venv and node_modules)
-	rm -rf $(BUILD) build book/_vendor .pytest_cache .hypothesis
+	rm -rf $(BUILD) build dist book/_vendor .pytest_cache .hypothesis
 	find . -name __pycache__ -not -path './.venv/*' -not -path './node_modules/*' -prune -exec rm -rf {} +

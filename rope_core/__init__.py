@@ -1,7 +1,9 @@
 """rope_core: the tested numerical core of the RoPE book (NumPy only).
 
 Figures live in :mod:`rope_core.plots` (matplotlib) and widgets in :mod:`rope_core.widgets`
-(anywidget); neither is imported here, so the maths needs nothing but NumPy.
+(anywidget); neither is imported here, so the maths needs nothing but NumPy. Those two, with
+:mod:`rope_core.demos` and :mod:`rope_core.tinymodel`, are installed by the second
+distribution, rope-book; without it, importing one of them says what to install.
 """
 
 from importlib import metadata as _metadata
@@ -10,6 +12,7 @@ from importlib import metadata as _metadata
 from . import atlas as atlas  # rope_core.atlas.names(), .entry(name), .specs(name)
 from . import maths as maths  # Part I's formulas without argument checks: what the book shows
 from . import testing as testing  # rope_core.testing.check_rope(fn, head_dim=...)
+from ._extras import report_missing_book_parts as _report_missing_book_parts
 from ._fast import clear_table_cache
 from .apply import (
     apply_rope,
@@ -46,6 +49,10 @@ from .layouts import (
     permute_for_half_layout,
 )
 from .rotation import rotate_2d, rotation_matrix
+
+# Without the rope-book distribution, `import rope_core.widgets` (and .demos, .plots,
+# .tinymodel) says what to install instead of only "No module named".
+_report_missing_book_parts()
 
 try:  # one source for the version: pyproject.toml, as installed
     __version__ = _metadata.version("rope-core")

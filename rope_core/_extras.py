@@ -20,3 +20,44 @@ def require(extra, modules, *, part):
                 f'"{extra}" extra: pip install "rope-core[{extra}]" (the maths in rope_core '
                 f"itself needs only NumPy)"
             ) from error
+
+
+# The subpackages the second distribution, rope-book, installs into rope_core (its
+# pyproject.toml, rope-book/pyproject.toml, lists the same four; a test keeps them equal).
+BOOK_PARTS = ("rope_core.demos", "rope_core.plots", "rope_core.widgets", "rope_core.tinymodel")
+BOOK_INSTALL = ('pip install "rope-core[plots,widgets] @ git+https://github.com/rope-book/rope-book" '
+                '"rope-book @ git+https://github.com/rope-book/rope-book#subdirectory=rope-book"')
+
+
+class MissingBookPart:
+    """The last finder on ``sys.meta_path``: says what to install for a book part not installed.
+
+    Every other finder has already looked for the module when this one is asked, so a
+    ``rope_core.widgets`` (or ``.demos``, ``.plots``, ``.tinymodel``, or a module in them)
+    that reaches it is not installed: ``pip install rope-core`` is the library alone. It
+    raises a ``ModuleNotFoundError`` that names the distribution and the command, instead
+    of Python's bare "No module named 'rope_core.widgets'".
+    """
+
+    @staticmethod
+    def find_spec(fullname, path=None, target=None):
+        part = next((part for part in BOOK_PARTS
+                     if fullname == part or fullname.startswith(part + ".")), None)
+        if part is None:
+            return None
+        raise ModuleNotFoundError(
+            f"{part} is part of the RoPE book, not of the library: it comes with the "
+            f"distribution rope-book, which is not installed here (pip install rope-core "
+            f"gives the maths, the configs, check_rope and the CLI only). Install both with: "
+            f"{BOOK_INSTALL}",
+            name=fullname,
+        )
+
+
+def report_missing_book_parts():
+    """Put :class:`MissingBookPart` last on ``sys.meta_path``, once per interpreter."""
+    import sys
+
+    if not any(isinstance(finder, type) and finder.__name__ == MissingBookPart.__name__
+               and finder.__module__ == __name__ for finder in sys.meta_path):
+        sys.meta_path.append(MissingBookPart)

@@ -12,9 +12,10 @@ each copy is turned into plain notebook markdown:
   exercise or section it names; ``(label)=`` targets → HTML anchors;
 * a figure's ``mystnb.figure.caption`` → a markdown cell "*Figure N.* caption" under it.
 
-The first cell installs the book's package when it is missing (Colab has none of it):
-``%pip install "rope-core[plots,widgets] @ git+<repository>"``; ``--install-from`` replaces
-the requirement (tests install from the local checkout).
+The first cell installs the book's packages when they are missing (Colab has none of them):
+``%pip install 'rope-core[plots,widgets] @ git+<repository>' 'rope-book @ git+<repository>#subdirectory=rope-book'``
+(the library, and the book's part of rope_core: demos, plots, widgets, the tiny model);
+``--install-from`` replaces these pip arguments (tests install from the local checkout).
 """
 
 from __future__ import annotations
@@ -31,7 +32,10 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 REPOSITORY = yaml.safe_load((ROOT / "_config.yml").read_text())["repository"]["url"]
-DEFAULT_REQUIREMENT = f"rope-core[plots,widgets] @ git+{REPOSITORY}"
+# pip's arguments, each in single quotes (the install cell's error message holds them in a
+# double-quoted string): rope-core is the repository's root, rope-book its folder rope-book/.
+DEFAULT_REQUIREMENTS = (f"'rope-core[plots,widgets] @ git+{REPOSITORY}' "
+                        f"'rope-book @ git+{REPOSITORY}#subdirectory=rope-book'")
 
 INSTALL_CELL = """\
 # Set-up for Colab and any Python without the book's package: install rope_core (with its
@@ -41,13 +45,13 @@ import importlib
 import importlib.util
 
 if importlib.util.find_spec("rope_core") is None:
-    %pip install --quiet "{requirement}"
+    %pip install --quiet {requirements}
     importlib.invalidate_caches()
     if importlib.util.find_spec("rope_core") is None:
         raise RuntimeError(
             "Installing rope_core failed (pip's message is above), so no cell below can run. "
             "Check the network, then run this cell again, or install it yourself with: "
-            "pip install '{requirement}'"
+            "pip install {requirements}"
         )
 """
 
@@ -242,12 +246,12 @@ def _split_options(lines: list[str]) -> tuple[dict, list[str]]:
 # --- whole notebooks -----------------------------------------------------------------------
 
 
-def convert(page: Path, index: BookIndex, requirement: str = DEFAULT_REQUIREMENT):
+def convert(page: Path, index: BookIndex, requirements: str = DEFAULT_REQUIREMENTS):
     """The plain-Jupyter notebook for one MyST page."""
     notebook = jupytext.read(page)
     converter = PageConverter(page, index)
     cells = []
-    install = nbformat.v4.new_code_cell(INSTALL_CELL.format(requirement=requirement))
+    install = nbformat.v4.new_code_cell(INSTALL_CELL.format(requirements=requirements))
     install.metadata["tags"] = ["install"]
     cells.append(install)
     for cell in notebook.cells:
@@ -272,14 +276,14 @@ def convert(page: Path, index: BookIndex, requirement: str = DEFAULT_REQUIREMENT
     return notebook
 
 
-def export(source_dir: Path, output_dir: Path, requirement: str = DEFAULT_REQUIREMENT) -> list[Path]:
+def export(source_dir: Path, output_dir: Path, requirements: str = DEFAULT_REQUIREMENTS) -> list[Path]:
     """Convert ``source_dir/*.md`` notebooks into ``output_dir/*.ipynb``; return the paths."""
     output_dir.mkdir(parents=True, exist_ok=True)
     pages = [p for p in sorted(source_dir.glob("*.md")) if is_notebook(p)]
     index = BookIndex(pages)
     written = []
     for page in pages:
-        notebook = convert(page, index, requirement)
+        notebook = convert(page, index, requirements)
         target = output_dir / (page.stem + ".ipynb")
         nbformat.write(notebook, target)
         written.append(target)
@@ -290,8 +294,9 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("source_dir", type=Path)
     parser.add_argument("output_dir", type=Path)
-    parser.add_argument("--install-from", default=DEFAULT_REQUIREMENT,
-                        help="what the install cell passes to %%pip install")
+    parser.add_argument("--install-from", default=DEFAULT_REQUIREMENTS,
+                        help="what the install cell passes to %%pip install: requirements, "
+                             "each in single quotes")
     args = parser.parse_args(argv[1:])
     written = export(args.source_dir, args.output_dir, args.install_from)
     print(f"wrote {len(written)} notebooks to {args.output_dir}")

@@ -91,7 +91,8 @@ def test_install_cell_installs_from_the_repository_only_when_rope_core_is_missin
     import yaml
 
     url = yaml.safe_load((ROOT / "_config.yml").read_text())["repository"]["url"]
-    assert f'%pip install --quiet "rope-core[plots,widgets] @ git+{url}"' in cell
+    assert (f"%pip install --quiet 'rope-core[plots,widgets] @ git+{url}' "
+            f"'rope-book @ git+{url}#subdirectory=rope-book'") in cell
     assert 'find_spec("rope_core") is None' in cell
     pip_line = next(line for line in cell.splitlines() if "%pip" in line)
     assert pip_line.startswith("    "), "the install must sit under the 'is it missing?' test"
@@ -256,13 +257,13 @@ def _with_probe(notebook_path: Path, target: Path):
 def test_colab_route_the_install_cell_makes_an_exported_chapter_run(tmp_path):
     repo = _checkout_copy(tmp_path / "repo")
     notebooks = _export(tmp_path / "notebooks", "--install-from",
-                        f"rope-core[plots,widgets] @ file://{repo}")
+                        f"'rope-core[plots,widgets] @ file://{repo}' 'rope-book @ file://{repo}/rope-book'")
     python = _clean_venv(tmp_path / "venv", "ipykernel", "nbclient")
     probe = subprocess.run([str(python), "-c", "import rope_core"], cwd=tmp_path, capture_output=True)
     assert probe.returncode != 0, "the clean venv already has rope_core"
     # An install that fails stops at the install cell with a message that says so, instead of
     # "No module named numpy" two cells later.
-    broken = _export(tmp_path / "broken", "--install-from", f"rope-core @ file://{tmp_path}/missing")
+    broken = _export(tmp_path / "broken", "--install-from", f"'rope-core @ file://{tmp_path}/missing'")
     notebook = _with_probe(broken / f"{CHAPTER}.ipynb", tmp_path / "run-broken" / f"{CHAPTER}.ipynb")
     run = _run(python, notebook, notebook.parent)
     assert run["error"] and "Installing rope_core failed" in run["error"], run["error"]

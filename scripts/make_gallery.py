@@ -1,14 +1,14 @@
-"""Write ``book/gallery.md`` from ``rope_core.widgets.REGISTRY``: an index of cards, then the widgets.
+"""Write ``book/gallery.md`` from the widget registry: an index of cards, then the widgets.
 
-The gallery is generated so that it can never disagree with the registry: adding a widget to
-``REGISTRY`` adds its card and its section (title from the class name, text from the first
-paragraph of its docstring, then the live widget). Cards and sections are in book order, the
-order of ``REGISTRY`` (checked here): by the first chapter (in ``_toc.yml`` order) whose code
-builds the widget, and each card links to the section of that chapter. ``sections()`` below may give a widget a better title, a one-line
-lesson, a longer introduction and a figure drawn by ``rope_core.plots``: its thumbnail on the
-card, and, side by side at two settings, the print / screen-reader twin of the live widget
-(tagged ``print-only``: not shown on screen). A ``sections()`` entry for a class that is not in
-the registry is an error.
+The gallery is generated so that it can never disagree with the registry
+(``rope_core/widgets/registry.py``): each entry of ``WIDGETS`` gives its card and its section
+(its ``GalleryCard``: title, one-line lesson, introduction, and a figure drawn by
+``rope_core.plots``, which is the card's thumbnail and, side by side at two settings, the
+print / screen-reader twin of the live widget, tagged ``print-only``: not shown on screen).
+An entry without a title gets the class name as words and the first paragraph of its
+docstring. Cards and sections are in book order, the order of the registry (checked here): by
+the first chapter (in ``_toc.yml`` order) whose code builds the widget, and each card links
+to the section of that chapter. Text for a class that is not in the registry is an error.
 
 Usage:
     python scripts/make_gallery.py          # rewrite book/gallery.md
@@ -23,12 +23,12 @@ import inspect
 import re
 import sys
 import textwrap
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from sphinx_external_toc.parsing import parse_toc_yaml
 
-from rope_core.demos.rotation import RELATIVE_DEFAULTS, relative_state, unit_vector
+from rope_core.widgets.registry import WIDGETS, GalleryCard
 
 ROOT = Path(__file__).resolve().parents[1]
 GALLERY = ROOT / "book" / "gallery.md"
@@ -69,267 +69,9 @@ from rope_core import plots, widgets
 """
 
 
-@dataclass(frozen=True)
-class Section:
-    """Hand-written parts of one widget's card and section (all optional but the title).
-
-    The figure is ``plots.<function>(<left>)`` beside ``plots.<function>(<right>)`` after the
-    ``setup`` lines, with ``caption`` and ``alt`` text; the card's thumbnail is the left one.
-    """
-
-    title: str
-    intro: str = ""
-    caption: str = ""
-    alt: str = ""
-    function: str = ""
-    left: str = ""
-    right: str = ""
-    setup: str = ""
-    lesson: str = ""       # one line for the card; default: the intro's first sentence
-    thumb_alt: str = ""    # alt text of the card's thumbnail (the left view)
-    figure_code: str = ""  # the figure's code, when it is not the two views side by side
-
-    @property
-    def figure(self):
-        """The side-by-side figure's code ("" without a plotting function)."""
-        if self.figure_code:
-            return self.figure_code
-        if not self.function:
-            return ""
-        return (f"fig, (left, right) = plots.new_figure(1, 2, figsize=(9, 4))\n{self.setup}"
-                f"plots.{self.function}({self.left}, ax=left)\nplots.{self.function}({self.right}, ax=right);")
-
-    @property
-    def thumbnail(self):
-        """Code that draws the left view alone on ``ax``."""
-        return f"{self.setup}plots.{self.function}({self.left}, ax=ax)" if self.function else ""
-
-
-# The RelativeInvariance widget's defaults (one place: rope_core.demos.rotation), shared by the
-# figure code and the score quoted in its alt text.
-RELATIVE = RELATIVE_DEFAULTS
-
-
-def _vector_code(angle, length):
-    """Python source of the vector the widget draws at ``angle`` degrees with ``length``."""
-    scale = "" if length == 1 else f"{length:g} * "
-    return f"{scale}np.array([np.cos(np.radians({angle:g})), np.sin(np.radians({angle:g}))])"
-
-
-def _relative_score():
-    """The score the RelativeInvariance figure shows (the widget reads out the same number)."""
-    q = RELATIVE["q_length"] * unit_vector(RELATIVE["q_angle"])
-    k = RELATIVE["k_length"] * unit_vector(RELATIVE["k_angle"])
-    return float(relative_state(q, k, RELATIVE["m"], RELATIVE["n"], 0, RELATIVE["theta"])["score"])
-
-
 def sections():
-    """``{class name: Section}`` for the widgets with hand-written gallery text."""
-    return {
-        "RotationExplorer": Section(
-            "Rotate one vector",
-            r"""A query $\mathbf{q}$ and its rotation $R(m\theta)\,\mathbf{q}$, the rotated axis vectors
-$R\mathbf{e}_0$, $R\mathbf{e}_1$ (the columns of the live matrix beside it) and the trail of earlier
-positions. The complex read-out is the same rotation written as $q\,e^{\mathrm{i}m\theta}$ (chapter
-{doc}`03-complex-form`).""",
-            r"The rotation explorer's view at positions 3 and 21 ($\theta = 0.3$, the widget's default): the green "
-            r"arrow is $\mathbf{q}$ turned by $m\theta$, the dashed arrows are $R\mathbf{e}_0$ and $R\mathbf{e}_1$, "
-            r"the columns of the matrix written top left; at 21, the closest return so far, it is back near its start.",
-            "Two panels. Left, a blue vector q at about 27 degrees and a green copy of it rotated by 0.9 radians, "
-            "with an arc labelled m theta between them, two dashed unit arrows R e0 and R e1 at right angles, and "
-            "the 2 by 2 matrix 0.622, minus 0.783, 0.783, 0.622 in the corner. Right, the same vector rotated by "
-            "6.3 radians, almost back on q and ringed as the closest return, with grey dots marking the 21 earlier "
-            "positions on the circle.",
-            function="plot_rotation", left="(1.0, 0.5), position=3, theta=0.3",
-            right="(1.0, 0.5), position=21, theta=0.3",
-            lesson="A rotation turns a vector and keeps its length; the angle grows with the position.",
-            thumb_alt="A blue vector q and a green copy turned by 0.9 radians, with the arc between them.",
-        ),
-        "CandidateExplorer": Section(
-            "Test a candidate encoding",
-            r"""The wish of {doc}`04-deriving-rope` as a picture: a score that depends on the positions only
-through $n - m$ is constant along every diagonal of the matrix of scores over $(m, n)$. Pick a
-candidate $f$ and see whether its diagonals stay one colour; the imaginary part shows why the
-complex wish rules out the parity candidate.""",
-            "The score matrices of the rotation (every diagonal constant) and of the quadratic candidate (not).",
-            "Two 16 by 16 heat maps with query position down and key position across. Left, the rotation, with stripes "
-            "parallel to the main diagonal, each one colour. Right, the quadratic candidate, whose colours change along "
-            "every diagonal.",
-            function="plot_candidate_scores", left='"rotation"', right='"quadratic"',
-            lesson="A score that depends on n − m only is constant along every diagonal of the (m, n) matrix.",
-            thumb_alt="A heat map of scores over query and key positions with stripes parallel to the diagonal.",
-        ),
-        "RelativeInvariance": Section(
-            "Shift two positions together",
-            r"""The query sits at $m + \Delta$, the key at $n + \Delta$; the dashed arrows are the pair before the
-shift. The widget asks which move changes the score, shifting both by $\Delta$ or changing
-$n - m$: predict, then move $\Delta$ and $m$ or $n$ and watch the score and its two strips.""",
-            "Shifting both positions by 9 turns both vectors by the same angle γ apart; the score in the title does "
-            "not change: it sits on the flat strip against Δ, while the strip against n − m is a cosine.",
-            "Two panels with a blue rotated query and an orange rotated key and the arc of the angle gamma between "
-            "them. Under each are two small strips, the score against the shift (a flat line) and against n minus "
-            "m (a cosine), each with a dot. Between the left panel (no shift) and the "
-            "right panel (shift 9) both arrows have turned by the same angle, and both titles show the same score, "
-            f"{_relative_score():.4f}, the value the widget reads out for m = {RELATIVE['m']} and n = {RELATIVE['n']}.",
-            function="plot_relative_invariance",
-            left=f"q, k, m={RELATIVE['m']}, n={RELATIVE['n']}, shift=0, theta={RELATIVE['theta']:g}",
-            right=f"q, k, m={RELATIVE['m']}, n={RELATIVE['n']}, shift=9, theta={RELATIVE['theta']:g}",
-            lesson="Shift the query and the key together: what does their score do?",
-            thumb_alt="A blue rotated query and an orange rotated key on a circle, with their score in the title.",
-            setup=f"""\
-# The widget's default vectors: q at {RELATIVE['q_angle']:g} degrees, k of length {RELATIVE['k_length']:g} at {RELATIVE['k_angle']:g} degrees.
-q = {_vector_code(RELATIVE['q_angle'], RELATIVE['q_length'])}
-k = {_vector_code(RELATIVE['k_angle'], RELATIVE['k_length'])}
-""",
-        ),
-        "FrequencyClocks": Section(
-            "Turn the frequency clocks",
-            r"""Each pair $i$ is a hand turning $\theta_i = \text{base}^{-2i/d}$ radians per position; the number
-under each face counts its turns. The widget asks which hands have turned once by $m = L$, the
-context length: predict, then drag a hand, move $m$ or run the time-lapse to $L$. Its time-lapse runs $m$ on a logarithmic clock, and its odometer row writes the
-digits $\lfloor m/\beta^i\rfloor \bmod \beta$ of $m$, the digits picture of chapter 5. It opens on
-that chapter's toy head ($d = 8$, base $10\,000$, $\beta = 10$), whose wheels spell $m$ in decimal.""",
-            r"The widget's question and its answer on chapter 5's toy head ($d = 8$, base $10\,000$, $\beta = 10$): "
-            r"the four hands at $m = 10$ (left) and at $m = L = 256$ (right), the turns under each face and the "
-            r"odometer, which spells $m$ in decimal. Hands 2 and 3, grey and dashed, do not complete a turn in 256 "
-            r"tokens.",
-            "Two grids of four clocks with a turn count under each face and a row of four digit boxes below. Left, "
-            "at position 10, 1 of 4 hands has made a full turn and the digits read 0 0 1 0. Right, at position 256, "
-            "2 of 4 hands have made a full turn and the digits read 0 2 5 6. The two lower clocks of each grid are "
-            "dashed with grey hands that have barely turned.",
-            function="plot_frequency_clocks", left="position=10, dim=8, base=10000.0, context=256, odometer=True",
-            right="position=256, dim=8, base=10000.0, context=256, odometer=True",
-            lesson="Every pair is a clock hand with its own speed: which of them turn within the context?",
-            thumb_alt="Four clocks at position 10 over the digits 0 0 1 0: two hands turned, two dashed ones barely.",
-        ),
-        "RotationMatrixHeatmap": Section(
-            "Look inside the rotation matrix",
-            r"""$R^d_{\Theta,m}$ is zero except for its $2 \times 2$ blocks; each block turns one pair. The widget
-multiplies $R_m$ by a vector $x$ whose pairs all start at $(1, 0)$: the dial beside each block is
-that pair of $R_m x$, turned by $m\theta_i$.""",
-            r"The widget at its first and last positions, $m = 1$ and $m = 32$ ($d = 8$, base $10\,000$): $R_m$ times "
-            r"$x$ equals $R_m x$, and beside each $2 \times 2$ block a dial shows its pair of $R_m x$, turned by "
-            r"$m\theta_i$. At $m = 32$ the top block has turned 32 rad, the bottom one 0.032 rad, still nearly the "
-            r"identity.",
-            "Two panels, each an 8 by 8 heat map, white except four 2 by 2 blocks on the diagonal, a column x, an "
-            "equals sign, the column R_m x and four dials beside the blocks with their angles. Left, at m = 1, the hands "
-            "point at 1, 0.1, 0.01 and 0.001 rad. Right, at m = 32, the top blocks have changed colour and the hands "
-            "point at 32, 3.2, 0.32 and 0.032 rad, the last marked as nearly the identity.",
-            function="plot_rotation_matrix", left="position=1, dim=8", right="position=32, dim=8",
-            lesson="RoPE's matrix is zero outside its 2 × 2 blocks: each block turns one pair.",
-            thumb_alt="An 8 by 8 heat map, zero except 2 by 2 blocks along the diagonal, times x, with a dial per block.",
-        ),
-        "DecayExplorer": Section(
-            "Watch the decay bound (and what it does not say)",
-            r"""RoFormer's bound and the scores it bounds, in one unit: the score divided by
-$\lVert\mathbf{q}\rVert\,\lVert\mathbf{k}\rVert$. Each dashed line bounds the scores of its colour.
-The bounds fall with distance; the widget asks whether the random pairs' score falls too.""",
-            "Scores divided by |q||k| and their bounds (dashed) against distance for base 10 000 and base 100; "
-            "the y axis is linear up to 1 and logarithmic above.",
-            "Two plots against distance from 0 to 1024. In each, three dashed bound lines sit between 2 and 120, "
-            "far above the scores below 1. The aligned score falls from 1 with oscillations, a green band of "
-            "correlated pairs falls from 0.5, an orange band of random pairs stays centred on 0 with the same width. "
-            "At distance 128 a bracket from the aligned score up to its bound is labelled with their ratio "
-            "(28 times at base 10 000).",
-            function="plot_decay", left="base=10000.0", right="base=100.0",
-            lesson="RoFormer's bound falls with distance: do the scores it bounds fall too?",
-            thumb_alt="Dashed bound lines far above a falling aligned score and a flat band of random scores.",
-        ),
-        "ContextExtension": Section(
-            "Stretch the context",
-            """Five ways to turn a model trained on $L = 4096$ tokens into one that reads $sL$, in the
-chapter's steps: the problem (one dial per slow pair, the arc it covered in training shaded, its
-hand at position $p$), dividing every frequency (PI, NTK-aware), and keeping the fast pairs while
-dividing the slow ones (YaRN, Llama 3.1). Under "numbers": the attention factor, how far the
-slowest pair turns, and how many of the slow pairs (those that complete less than one turn in
-$L$ tokens) turn further at $p$ than they ever did in training. At $s = 8$ and $p = 8L$ NTK-aware
-scaling leaves 17 of the 18 slow pairs beyond training, although its slowest pair is exactly
-back in range: checking one pair is not enough.
-
-Step 4 shows a real model's RoPE from `rope_core.atlas` (each layer type with RoPE as its own
-entry): every pair's wavelength as the model ships it (coloured by how much its scaling
-stretched it), and as trained where scaling changed it, against the trained length and the
-maximum positions of its config. Shaded pairs never complete a turn in training; the read-out
-says how many of them turn further at the maximum position than they did in the first training
-length (Llama 3.1 8B: all 29, by 2×, because it ships factor 8 for 16 times that length), and
-whether the model was then trained with its scaling (Llama 3.1 was, so it has seen those angles).""",
-            r"The widget's four steps at $s = 8$ and $p = sL = 32\,768$ ($d = 128$, base 10 000, $L = 4096$), each dial one "
-            r"of six of the 18 slow pairs: its trained arc shaded, its hand at $p$ (orange past the arc), the angle at $p$ "
-            r"over the largest trained angle under it. (1) Without scaling all 18 are past their arc, by 8×. (2) PI brings "
-            r"all 18 back; NTK-aware leaves 17 past, by up to 1.75×. (3) YaRN and Llama 3.1 bring all 18 back and keep "
-            r"the fast pairs. (4) Llama 3.1 8B as shipped: its 29 slow pairs turn up to 2× further than in the first "
-            r"8 192 tokens of training, and it was trained on long inputs with this scaling.",
-            "Four panels stacked. The first three show rows of six small dials with shaded training arcs and hands. "
-            "Without scaling every hand is orange and far past its arc; under linear interpolation, YaRN and Llama 3.1 "
-            "every hand sits at the end of its arc; under NTK-aware the first five hands are past it. The last panel "
-            "plots Llama 3.1 8B's wavelength per pair on a log scale, kept, blended and scaled pairs in three colours, "
-            "above a dashed line of the trained wavelengths.",
-            function="plot_context_step", left='"problem", factor=8, dials=4',
-            figure_code='fig, axes = plots.new_figure(4, 1, figsize=(6.4, 10.5), '
-                        'gridspec_kw={"height_ratios": [1.25, 2, 2, 2.6]})\n'
-                        'for step, ax in zip(("problem", "divide", "bands", "models"), axes):\n'
-                        '    plots.plot_context_step(step, factor=8, ax=ax)',
-            lesson="Five ways to stretch a trained context, pair by pair, and what each leaves beyond training.",
-            thumb_alt="Six dials of slow pairs, each hand far past its shaded training arc: the problem, without scaling.",
-        ),
-        "ScalingPairs": Section(
-            "Stretch a real model, pair by pair",
-            r"""Pick a model of the atlas, a target length $T = sL$ and a scheme: one bar per pair gives
-the turns it makes over $T$ with the scheme's frequencies, the tick on it the turns it made over
-the trained length $L$. A slow pair (shaded: under one turn in training) whose bar ends above
-its tick shows the model angles it never met; it is drawn orange. The widget asks first which
-schemes leave none.""",
-            r"Qwen2.5 7B (trained to 32 768 tokens) at $4\times$: no scaling leaves all 24 slow pairs beyond "
-            r"training (left); NTK-aware still leaves 23 of them, by up to $1.66\times$ (right).",
-            "Two bar charts of turns per pair on a log scale, 64 bars falling from about 20 000 turns to 0.01, a "
-            "black tick on each bar for its turns in training and a dashed line at one turn. The last 24 pairs are "
-            "shaded as slow. Left, without scaling, every shaded bar is orange and four times taller than its tick. "
-            "Right, under NTK-aware scaling, the shaded bars are still orange and end a little above their ticks, "
-            "except the last one.",
-            function="plot_scaling_pairs", left='"qwen2.5-7b", 4, "default"', right='"qwen2.5-7b", 4, "ntk"',
-            lesson="A scheme pair by pair: which slow pairs still turn further than they did in training?",
-            thumb_alt="Bars of turns per pair falling from left to right, the slow pairs' bars orange above their ticks.",
-        ),
-        "KVCacheTimeline": Section(
-            "Evict from a KV cache",
-            r"""A cache of capacity 8 holds keys after RoPE. Step through the prefill of a 5-token prompt,
-three decode steps, the eviction of the 3 oldest tokens with the rest renumbered from 0, and
-three more decode steps. Each slot's dial shows pair 0 of the cached key (solid) and of the key a
-fresh pass would give at the token's position now (dashed). The widget asks first what the cache
-must do to the keys it keeps.""",
-            r"The cache right after the eviction, before anything is done to the kept keys (left): each was "
-            r"rotated for a position 3 higher than its token now has, and the next query's scores are off by "
-            r"up to 0.53. After one rotation by $-3$ (right) each solid hand lies on its dashed one and the "
-            r"error is 0.",
-            "Two rows of eight slots. Left, five slots labelled t3 to t7 with orange borders, each holding a dial "
-            "whose solid green hand points away from its dashed hand, and the numbers 3 / 0 to 7 / 4 under them; "
-            "three empty slots. Right, the same five tokens with grey borders, each solid hand on its dashed hand, "
-            "and 0 / 0 to 4 / 4.",
-            function="plot_kv_cache", left="4", right="5",
-            lesson="Evict the oldest tokens and renumber the rest: what must happen to the keys the cache keeps?",
-            thumb_alt="Five cache slots with dials whose solid hands point away from their dashed ones, borders orange.",
-        ),
-        "LayoutExplorer": Section(
-            "Pair the features two ways",
-            """The interleaved and half layouts, the permutation between them, and what it and
-`rotate_half` do to a vector's numbers. A switch loads a previous-token head's weights into the
-other layout's code: its score against $n - m$ loses its peak at $-1$.""",
-            r"Left, $d = 8$ with pair 1; right, $d = 16$ with pair 3: $x = (1, 2, \dots, d)$, its half layout "
-            r"$P\mathbf{x}$ and `rotate_half` of $P\mathbf{x}$ (halves swapped, the new first half negated, in bold), the "
-            r"pair's boxes shaded and its lines bold. Below each, a head trained in the interleaved layout to look one "
-            r"token back: its score against $n - m$ peaks at $-1$ as trained, and moves away from $-1$ when the weights "
-            r"are run through half-layout code (the wrong layout).",
-            "Two panels, each three rows of numbered boxes joined by lines above a plot of two curves. Left, eight "
-            "boxes, 1 to 8 on top, 1, 3, 5, 7, 2, 4, 6, 8 in the middle, and minus 2, minus 4, minus 6, minus 8, 1, 3, 5, 7 "
-            "at the bottom. Right, the same for sixteen boxes. In both plots the solid trained curve peaks at 1 at n "
-            "minus m = minus 1 and the dashed wrong-layout curve peaks lower elsewhere.",
-            function="plot_layouts", left="dim=8, pair=1, scores=False", right="dim=16, pair=3",
-            figure_code="fig, (left, right) = plots.new_figure(1, 2, figsize=(10, 5.6))\n"
-                        "plots.plot_layouts(dim=8, pair=1, ax=left)\nplots.plot_layouts(dim=16, pair=3, ax=right);",
-            lesson="The interleaved and the half layout pair different features; a permutation maps one to the other.",
-            thumb_alt="Eight numbered boxes in three rows, x, P x and rotate_half of P x, joined by lines.",
-        ),
-    }
+    """``{class name: GalleryCard}`` of every widget, from the registry."""
+    return {widget.name: widget.card for widget in WIDGETS}
 
 
 def default_section(cls):
@@ -339,7 +81,15 @@ def default_section(cls):
     # numpydoc's :math:`x` is MyST's {math}`x`; other roles (:func:, :class:) read as code.
     summary = re.sub(r":math:`([^`]*)`", r"{math}`\1`", summary)
     summary = re.sub(r":\w+:`~?([^`]*)`", r"`\1`", summary)
-    return Section(words[0].upper() + words[1:], summary)
+    return GalleryCard(words[0].upper() + words[1:], summary)
+
+
+def complete(card, cls):
+    """``card`` with the class's own title and intro where it has none."""
+    if card is not None and card.title:
+        return card
+    default = default_section(cls)
+    return default if card is None else replace(card, title=default.title, intro=default.intro)
 
 
 def _kebab(name):
@@ -413,9 +163,8 @@ def lesson(section):
 def render_card(cls, section, taught):
     name = cls.__name__
     lines = [f":::{{grid-item-card}} {section.title}", ":class-card: rope-gallery-card", ""]
-    if section.thumbnail or name in CARD_THUMBNAILS:
-        alt = (section.thumb_alt or (CARD_THUMBNAILS[name][1] if name in CARD_THUMBNAILS else "")
-               or f"The widget {section.title.lower()!r} at its first setting.")
+    if section.thumbnail:
+        alt = section.thumb_alt or f"The widget {section.title.lower()!r} at its first setting."
         lines += [f"```{{glue:figure}} gallery-thumb-{_kebab(name)}", f":alt: {alt}",
                   ":figclass: rope-gallery-thumb", "```", ""]
     lines += [lesson(section), ""]
@@ -425,17 +174,6 @@ def render_card(cls, section, taught):
     lines += ["```{card-footer}", " · ".join(links), "```", ":::", ""]
     return "\n".join(lines)
 
-
-# Cards of widgets whose section has no plotting function: code that draws the thumbnail on
-# ``ax``, and its alt text.
-CARD_THUMBNAILS = {
-    "TrainedModelExplorer": (
-        "ax.imshow(np.asarray(widgets.TrainedModelExplorer().data['attention']['none']['64']).reshape(8, -1), "
-        "aspect='auto', cmap='viridis', interpolation='nearest')",
-        "Eight rows of attention by distance, one per head of the trained model: bright cells at distance 1 "
-        "in layer 0, at the induction distances in layer 1.",
-    ),
-}
 
 # The card's picture: drawn at the size the card shows it (a third of a 1280 px page, about
 # 200 px wide, stored at twice that for sharp screens), the view alone. Titles, axis labels,
@@ -478,9 +216,6 @@ def render_thumbnails(registry, texts):
             setup, _, call = section.thumbnail.rpartition("\n")
             body += [f"# {cls.__name__}"] + ([setup] if setup else [])
             body.append(f"thumbnail('gallery-thumb-{_kebab(cls.__name__)}', lambda ax: {call})")
-        elif cls.__name__ in CARD_THUMBNAILS:
-            body += [f"# {cls.__name__}",
-                     f"thumbnail('gallery-thumb-{_kebab(cls.__name__)}', lambda ax: {CARD_THUMBNAILS[cls.__name__][0]})"]
     return "```{code-cell} ipython3\n---\ntags: [remove-input]\n---\n" + "\n".join(body).strip() + "\n```\n"
 
 
@@ -509,7 +244,7 @@ def render(registry=None, texts=None, root=ROOT):
     stale = sorted(set(texts) - set(names))
     if stale:
         raise ValueError(f"gallery text for widgets that are not in REGISTRY: {stale}")
-    texts = {cls.__name__: texts.get(cls.__name__) or default_section(cls) for cls in registry}
+    texts = {cls.__name__: complete(texts.get(cls.__name__), cls) for cls in registry}
     taught = taught_in(registry, root)
     ordered = book_order(registry, taught)
     if list(ordered) != list(registry):

@@ -176,8 +176,6 @@ def _page_models(page: Path, html: str) -> dict[str, dict]:
 # each view; rope-site.js shows it, with one line on how to make it live, only on a file://
 # page. Over http the figure stays hidden and its image is never fetched (lazy, hidden).
 PRINT_CLASS = "rope-widget-print"
-# A widget whose gallery section has no figure: the chapter figure that shows the same thing.
-PRINT_FALLBACK = {"TrainedModelExplorer": ("11-train-a-tiny-model", "fig-15-heads")}
 _FIGURE = re.compile(r'<figure[^>]*\bid="(fig-[\w-]+)"[^>]*>(.*?)</figure>', re.S)
 _IMG = re.compile(r"<img\b[^>]*>")
 
@@ -185,10 +183,6 @@ _IMG = re.compile(r"<img\b[^>]*>")
 def _attribute(tag: str, name: str) -> str:
     found = re.search(rf'\b{name}="([^"]*)"', tag)
     return found.group(1) if found else ""
-
-
-def _kebab(name: str) -> str:
-    return re.sub(r"(?<!^)(?=[A-Z])", "-", name).lower()
 
 
 def _png_size(path: Path) -> tuple[int, int] | None:
@@ -200,7 +194,10 @@ def _png_size(path: Path) -> tuple[int, int] | None:
 
 def print_figures(outdir: Path, classes) -> dict[str, dict]:
     """``{class name: {"path", "alt", "width", "height"}}``: the image of each widget's print
-    figure in the built site (the gallery's ``fig-gallery-<kebab-name>``, or ``PRINT_FALLBACK``)."""
+    figure in the built site: where its entry of ``rope_core.widgets.registry`` places it (the
+    gallery's ``fig-gallery-<kebab-name>``, or a chapter's figure of the same thing)."""
+    from rope_core.widgets.registry import entry
+
     outdir = Path(outdir)
     pages = {}
 
@@ -213,7 +210,7 @@ def print_figures(outdir: Path, classes) -> dict[str, dict]:
 
     found = {}
     for name in classes:
-        pagename, figure_id = PRINT_FALLBACK.get(name, ("gallery", f"fig-gallery-{_kebab(name)}"))
+        pagename, figure_id = entry(name).print_figure_place
         hit = figures_of(pagename).get(figure_id)
         img = _IMG.search(hit[1]) if hit else None
         if not img:

@@ -247,3 +247,16 @@ def test_the_core_wheel_alone_runs_the_cli_and_check_rope_then_the_book_wheel_ad
     shown = run(python, "-c", "import rope_core.widgets as w, rope_core.tinymodel.train, "
                               "rope_core.plots; print(len(w.REGISTRY), w.__file__)")
     assert str(tmp_path / "venv") in shown, shown
+
+
+def test_the_error_the_readme_and_the_notebooks_name_one_install_of_this_repository():
+    import yaml
+
+    url = yaml.safe_load((ROOT / "_config.yml").read_text())["repository"]["url"]
+    core, book = f"rope-core[plots,widgets] @ git+{url}", f"rope-book @ git+{url}#subdirectory=rope-book"
+    assert _extras.BOOK_INSTALL == f'pip install "{core}" "{book}"'
+    readme = (ROOT / "README.md").read_text()
+    assert f'"{core}"' in readme and f'"{book}"' in readme
+    import export_notebooks
+
+    assert export_notebooks.DEFAULT_REQUIREMENTS == f"'{core}' '{book}'"

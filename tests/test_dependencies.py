@@ -168,3 +168,48 @@ def test_ci_runs_a_supported_node_lts():
     major = int(re.fullmatch(r"node:(\d+)-\w+", container)[1])
     # Even-numbered releases are the LTS lines; 22 is supported until April 2027.
     assert major % 2 == 0 and major >= 22, container
+
+
+# --- what each of the two wheels imports is what it asks for ----------------------------------
+
+def extras_closure(project: dict, extras: set[str]) -> set[str]:
+    """Canonical names a ``pip install rope-core[<extras>]`` asks for, self-references followed."""
+    own = canonicalize_name(project["name"])
+    wanted, todo, seen = set(), [*project.get("dependencies", [])], set()
+    todo += [text for extra in extras for text in project["optional-dependencies"][extra]]
+    while todo:
+        requirement = Requirement(todo.pop())
+        name = canonicalize_name(requirement.name)
+        if name != own:
+            wanted.add(name)
+            continue
+        for extra in requirement.extras - seen:
+            seen.add(extra)
+            todo += project["optional-dependencies"][extra]
+    return wanted
+
+
+def test_the_book_parts_import_only_what_the_rope_book_wheel_asks_for():
+    # rope-book's requirement is rope-core[plots,widgets]: a reader who installs the two wheels
+    # has exactly those, not the book-building or test extras.
+    book = tomllib.loads((ROOT / "rope-book" / "pyproject.toml").read_text())["project"]
+    core = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    (requirement,) = [Requirement(text) for text in book["dependencies"]]
+    wanted = extras_closure(core, requirement.extras)
+    distributions = metadata.packages_distributions()
+    problems = []
+    for part in ("demos", "plots", "widgets", "tinymodel"):
+        for path in sorted((ROOT / "rope_core" / part).rglob("*.py")):
+            for module in imported_modules(path.read_text(encoding="utf-8")):
+                if module in sys.stdlib_module_names or module in ("rope_core", "__future__"):
+                    continue
+                names = distributions.get(module, [module])
+                if not any(canonicalize_name(name) in wanted for name in names):
+                    problems.append(f"{path.relative_to(ROOT)} imports {module} ({' or '.join(names)})")
+    assert not problems, problems
+
+
+def test_the_closure_follows_an_extra_that_names_the_project_itself():
+    project = {"name": "rope-core", "dependencies": ["numpy"],
+               "optional-dependencies": {"a": ["rope-core[b]", "x"], "b": ["y"], "c": ["z"]}}
+    assert extras_closure(project, {"a"}) == {"numpy", "x", "y"}

@@ -33,18 +33,19 @@ class MissingBookPart:
     """The last finder on ``sys.meta_path``: says what to install for a book part not installed.
 
     Every other finder has already looked for the module when this one is asked, so a
-    ``rope_core.widgets`` (or ``.demos``, ``.plots``, ``.tinymodel``, or a module in them)
-    that reaches it is not installed: ``pip install rope-core`` is the library alone. It
-    raises a ``ModuleNotFoundError`` that names the distribution and the command, instead
-    of Python's bare "No module named 'rope_core.widgets'".
+    ``rope_core.widgets`` (or ``.demos``, ``.plots``, ``.tinymodel``) that reaches it is not
+    installed: ``pip install rope-core`` is the library alone. It raises a
+    ``ModuleNotFoundError`` that names the distribution and the command, instead of Python's
+    bare "No module named 'rope_core.widgets'". A module inside a part
+    (``rope_core.tinymodel.train``) needs its part imported first, which raises the same;
+    a module missing from an installed part is left to Python's own message.
     """
 
     @staticmethod
     def find_spec(fullname, path=None, target=None):
-        part = next((part for part in BOOK_PARTS
-                     if fullname == part or fullname.startswith(part + ".")), None)
-        if part is None:
+        if fullname not in BOOK_PARTS:
             return None
+        part = fullname
         raise ModuleNotFoundError(
             f"{part} is part of the RoPE book, not of the library: it comes with the "
             f"distribution rope-book, which is not installed here (pip install rope-core "

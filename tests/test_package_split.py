@@ -97,8 +97,8 @@ def test_the_scan_resolves_relative_imports(tmp_path):
     assert imported_names(module) == {"rope_core.widgets", "rope_core.plots", "numpy.linalg"}
 
 
-@pytest.mark.parametrize("name", ["rope_core.widgets", "rope_core.tinymodel.train",
-                                  "rope_core.plots", "rope_core.demos.context"])
+@pytest.mark.parametrize("name", ["rope_core.widgets", "rope_core.tinymodel",
+                                  "rope_core.plots", "rope_core.demos"])
 def test_a_book_part_that_is_not_installed_names_the_distribution_and_the_command(name):
     with pytest.raises(ModuleNotFoundError) as caught:
         _extras.MissingBookPart.find_spec(name)
@@ -108,7 +108,9 @@ def test_a_book_part_that_is_not_installed_names_the_distribution_and_the_comman
     assert "#subdirectory=rope-book" in message
 
 
-@pytest.mark.parametrize("name", ["rope_core.apply", "rope_core.widgetsmith", "numpy", "matplotlib"])
+# A module missing from an installed part keeps Python's own "No module named ...".
+@pytest.mark.parametrize("name", ["rope_core.apply", "rope_core.widgetsmith", "numpy", "matplotlib",
+                                  "rope_core.widgets.no_such_widget", "rope_core.tinymodel.train"])
 def test_other_modules_are_left_to_the_other_finders(name):
     assert _extras.MissingBookPart.find_spec(name) is None
 
@@ -215,6 +217,10 @@ try:
     import rope_core.widgets
 except ModuleNotFoundError as error:
     print("WIDGETS", error)
+try:
+    from rope_core.tinymodel import train
+except ModuleNotFoundError as error:
+    print("TINYMODEL", error.name, "rope-book" in str(error))
 """
 
 
@@ -242,11 +248,15 @@ def test_the_core_wheel_alone_runs_the_cli_and_check_rope_then_the_book_wheel_ad
     probe = run(python, "-c", CORE_ONLY_PROBE)
     assert "SPEC 10000.0" in probe, probe
     assert "WIDGETS rope_core.widgets is part of the RoPE book" in probe and "rope-book" in probe
+    assert "TINYMODEL rope_core.tinymodel True" in probe, probe
 
     install(python, wheels["rope-core"], wheels["rope-book"])
     shown = run(python, "-c", "import rope_core.widgets as w, rope_core.tinymodel.train, "
                               "rope_core.plots; print(len(w.REGISTRY), w.__file__)")
     assert str(tmp_path / "venv") in shown, shown
+    missing = subprocess.run([str(python), "-c", "import rope_core.widgets.no_such_widget"],
+                             cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert "No module named 'rope_core.widgets.no_such_widget'" in missing.stderr, missing.stderr
 
 
 def test_the_error_the_readme_and_the_notebooks_name_one_install_of_this_repository():

@@ -155,3 +155,26 @@ def notebooks(root: Path | str = ROOT) -> list[Path]:
     """The pages of ``_toc.yml`` that are MyST notebooks, in reading order (what is executed)."""
     return [page.path for page in pages(root)
             if page.path.is_file() and is_myst_notebook(page.path.read_text(encoding="utf-8"))]
+
+
+def unlisted_sources(root: Path | str = ROOT) -> list[Path]:
+    """Page sources (``.md``) in the folders of the book's pages that ``_toc.yml`` does not list.
+
+    The build skips them (``only_build_toc_files``), so a chapter file left out of the toc, or
+    kept under an old name, would silently vanish from the book; tests use this list to catch
+    one. This is the one function that lists the folder instead of reading the toc.
+
+    Parameters
+    ----------
+    root : pathlib.Path or str
+        The repository root.
+
+    Returns
+    -------
+    list of pathlib.Path
+        Sorted by path; empty when every source is a page of the toc.
+    """
+    listed = pages(root)
+    known = {page.path for page in listed}
+    folders = sorted({page.path.parent for page in listed})
+    return sorted(path for folder in folders for path in folder.glob("*.md") if path not in known)

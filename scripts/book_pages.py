@@ -49,11 +49,18 @@ class Page:
         Its source file (``<root>/book/02-rotations.md``).
     number : int or None
         Its chapter number, 1-based across all numbered parts, or None outside them.
+    part : int or None
+        The index of its part in the toc's ``parts`` (0 for the first), or None for the root
+        page and pages outside parts.
+    caption : str
+        Its part's caption ("" without one).
     """
 
     docname: str
     path: Path
     number: int | None
+    part: int | None = None
+    caption: str = ""
 
 
 def _read_toc(root: Path) -> dict:
@@ -93,14 +100,15 @@ def pages(root: Path | str = ROOT) -> list[Page]:
     """
     root = Path(root)
     toc = _read_toc(root)
-    named: list[tuple[str, bool]] = [(toc["root"], False)]
-    for part in toc.get("parts") or []:
-        named.extend(_entries(part.get("chapters"), bool(part.get("numbered"))))
-    named.extend(_entries(toc.get("chapters"), False))
+    named: list[tuple[str, bool, int | None, str]] = [(toc["root"], False, None, "")]
+    for index, part in enumerate(toc.get("parts") or []):
+        named.extend((docname, numbered, index, part.get("caption") or "")
+                     for docname, numbered in _entries(part.get("chapters"), bool(part.get("numbered"))))
+    named.extend((docname, numbered, None, "") for docname, numbered in _entries(toc.get("chapters"), False))
     result, number = [], 0
-    for docname, numbered in named:
+    for docname, numbered, part, caption in named:
         number += numbered
-        result.append(Page(docname, _source(root, docname), number if numbered else None))
+        result.append(Page(docname, _source(root, docname), number if numbered else None, part, caption))
     return result
 
 
@@ -155,3 +163,26 @@ def notebooks(root: Path | str = ROOT) -> list[Path]:
     """The pages of ``_toc.yml`` that are MyST notebooks, in reading order (what is executed)."""
     return [page.path for page in pages(root)
             if page.path.is_file() and is_myst_notebook(page.path.read_text(encoding="utf-8"))]
+
+
+def unlisted_sources(root: Path | str = ROOT) -> list[Path]:
+    """Page sources (``.md``) in the folders of the book's pages that ``_toc.yml`` does not list.
+
+    The build skips them (``only_build_toc_files``), so a chapter file left out of the toc, or
+    kept under an old name, would silently vanish from the book; tests use this list to catch
+    one. This is the one function that lists the folder instead of reading the toc.
+
+    Parameters
+    ----------
+    root : pathlib.Path or str
+        The repository root.
+
+    Returns
+    -------
+    list of pathlib.Path
+        Sorted by path; empty when every source is a page of the toc.
+    """
+    listed = pages(root)
+    known = {page.path for page in listed}
+    folders = sorted({page.path.parent for page in listed})
+    return sorted(path for folder in folders for path in folder.glob("*.md") if path not in known)

@@ -1,4 +1,4 @@
-"""Write a self-contained .ipynb copy of every MyST-markdown chapter (the Colab/download route).
+"""Write a self-contained .ipynb copy of every MyST-notebook page (the Colab/download route).
 
 Usage: python scripts/export_notebooks.py SOURCE_DIR OUTPUT_DIR [--install-from SPEC]
 
@@ -30,6 +30,9 @@ import jupytext
 import nbformat
 import yaml
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import book_pages  # the pages of _toc.yml, in reading order
+
 ROOT = Path(__file__).resolve().parents[1]
 REPOSITORY = yaml.safe_load((ROOT / "_config.yml").read_text())["repository"]["url"]
 # pip's arguments, each in single quotes (the install cell's error message holds them in a
@@ -59,15 +62,6 @@ FENCE = re.compile(r"^(?P<fence>`{3,}|:{3,})\{(?P<name>[a-zA-Z0-9_-]+)\}\s*(?P<a
 EQUATION_END = re.compile(r"^\$\$\s*\((?P<label>[^)\s]+)\)\s*$")
 TARGET = re.compile(r"^\((?P<label>[A-Za-z0-9_.:-]+)\)=\s*$")
 ROLE = re.compile(r"\{(?P<role>doc|eq|ref|numref|func|class|meth|mod|attr|term|math)\}`(?P<body>[^`]*)`")
-
-
-def is_notebook(path: Path) -> bool:
-    # Imported here: JupyterLab's server config imports this module where MyST-NB (a build
-    # tool, not in Binder's environment) is missing.
-    from myst_nb.core.read import is_myst_markdown_notebook
-
-    # MyST-NB's own test (a jupytext/kernelspec front matter), the one the book build uses.
-    return is_myst_markdown_notebook(path.read_text(encoding="utf-8"))
 
 
 # --- what every page defines: titles, equation/figure/exercise numbers, section labels -------
@@ -277,9 +271,16 @@ def convert(page: Path, index: BookIndex, requirements: str = DEFAULT_REQUIREMEN
 
 
 def export(source_dir: Path, output_dir: Path, requirements: str = DEFAULT_REQUIREMENTS) -> list[Path]:
-    """Convert ``source_dir/*.md`` notebooks into ``output_dir/*.ipynb``; return the paths."""
+    """Convert the notebooks of ``_toc.yml`` in ``source_dir`` into ``output_dir/*.ipynb``.
+
+    The pages are ``book_pages.notebooks()``, in reading order: a file the toc does not list
+    is not a page of the book, and is not exported. Returns the paths written.
+    """
+    source_dir = Path(source_dir).resolve()
+    pages = [path for path in book_pages.notebooks(ROOT) if path.parent == source_dir]
+    if not pages:
+        raise ValueError(f"source_dir: {source_dir} holds no notebook page of {ROOT / book_pages.TOC}")
     output_dir.mkdir(parents=True, exist_ok=True)
-    pages = [p for p in sorted(source_dir.glob("*.md")) if is_notebook(p)]
     index = BookIndex(pages)
     written = []
     for page in pages:

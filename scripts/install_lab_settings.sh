@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The book's JupyterLab and Jupyter server settings, installed into one Python environment.
 # `make lab` and Binder's postBuild both run this, so both open the chapters the same way:
-# - overrides.json: a double-click on book/*.md opens it as a notebook (jupytext);
+# - overrides.json: a double-click on a chapter's .md file opens it as a notebook (jupytext);
 # - jupyter_server_config.py: loads scripts/jupyter_lab_config.py, which saves an edit of a
 #   chapter as only the lines it changed.
 # Usage: scripts/install_lab_settings.sh PREFIX   (the environment's sys.prefix)

@@ -14,7 +14,12 @@ into the file's own text (see ``_apply_edit_to_original``).
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
+
+# Jupyter runs this file with its own path as __file__; book_pages sits beside it.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import book_pages  # what a MyST notebook is, as the build decides it
 
 
 def _notebook_key(text: str):
@@ -32,7 +37,7 @@ def keep_unchanged_notebook_text(model, path, contents_manager, **kwargs):
     if model.get("type") != "file" or model.get("format") != "text" or not path.endswith(".md"):
         return
     new_text = model.get("content")
-    if not isinstance(new_text, str) or not new_text.startswith("---\njupytext:"):
+    if not isinstance(new_text, str) or not book_pages.is_myst_notebook(new_text):
         return
     os_path = Path(contents_manager._get_os_path(path))
     try:
@@ -44,7 +49,7 @@ def keep_unchanged_notebook_text(model, path, contents_manager, **kwargs):
     # The file as it is, then as git has it: an edit that was autosaved and then undone
     # gets the committed bytes back.
     for candidate in (old_text, _committed_text(os_path)):
-        if not candidate or not candidate.startswith("---\njupytext:"):
+        if not candidate or not book_pages.is_myst_notebook(candidate):
             continue
         try:
             unchanged = _notebook_key(candidate) == _notebook_key(new_text)

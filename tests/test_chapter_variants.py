@@ -24,25 +24,25 @@ from __future__ import annotations
 import concurrent.futures
 import os
 import re
+import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+import book_pages  # noqa: E402  (the pages and chapters, in the toc's order)
+
 BOOK = ROOT / "book"
 CELL_TIMEOUT = 180  # seconds for one cell of a chapter
 RUN_TIMEOUT = 900  # seconds to wait for one run's result (kernel start included)
 WORKERS = int(os.environ.get("ROPE_VARIANT_WORKERS", "2"))
 
 
-
-def is_notebook(path: Path) -> bool:
-    return path.read_text(encoding="utf-8").startswith("---\njupytext:")
-
-
 def chapters() -> list[Path]:
-    """The numbered chapters of the book (``NN-*.md`` notebooks)."""
-    return [p for p in sorted(BOOK.glob("[0-9][0-9]-*.md")) if is_notebook(p)]
+    """The numbered chapters of the book that are notebooks, in reading order."""
+    notebooks = set(book_pages.notebooks(ROOT))
+    return [path for path in book_pages.chapters(ROOT) if path in notebooks]
 
 
 def parameters_cells(notebook) -> list[int]:

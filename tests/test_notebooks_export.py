@@ -27,9 +27,11 @@ from pathlib import Path
 import jupytext
 import nbformat
 import pytest
-from myst_nb.core.read import is_myst_markdown_notebook
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+import book_pages  # noqa: E402  (the pages and chapters, in the toc's order)
+
 BOOK = ROOT / "book"
 CHAPTER = "02-rotations"  # the chapter both routes run: rotations, figures and claims
 PIP_TIMEOUT = 900
@@ -39,8 +41,8 @@ pytestmark = pytest.mark.chapters
 
 
 def _notebook_sources() -> list[Path]:
-    """The MyST-markdown notebooks in book/ (chapters and gallery), as the exporter sees them."""
-    return sorted(p for p in BOOK.glob("*.md") if is_myst_markdown_notebook(p.read_text()))
+    """The notebook pages of the toc (chapters and gallery), as the exporter sees them."""
+    return book_pages.notebooks(ROOT)
 
 
 def _export(output: Path, *extra: str) -> Path:
@@ -64,8 +66,8 @@ def _markdown(notebook) -> str:
 
 
 def test_every_chapter_and_the_gallery_is_exported(exported):
-    chapters = sorted(BOOK.glob("[0-9][0-9]-*.md"))
-    assert chapters, "no chapters found in book/"
+    chapters = book_pages.chapters(ROOT)
+    assert chapters, "no chapters in _toc.yml"
     expected = {p.stem for p in chapters} | {"gallery"}
     written = {p.stem for p in exported.glob("*.ipynb")}
     assert expected <= written, f"not exported: {sorted(expected - written)}"

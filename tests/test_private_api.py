@@ -23,15 +23,17 @@ INTERNAL_NAMES = {
     "mystnb_config": "MyST-NB's configuration on the environment (internals.execution_cache_path)",
     "header_buttons": "sphinx-book-theme's template context (internals.header_buttons)",
     "templates": "the HTML builder's Jinja loader (internals.add_template_filter)",
-    "external_site_map": "sphinx-external-toc's parsed toc on the environment",
-    "toc_secnumbers": "Sphinx's section numbers on the environment",
-    "anonlabels": "the std domain's label table",
+    "external_site_map": "sphinx-external-toc's parsed toc on the environment (use book_pages)",
+    "toc_secnumbers": "Sphinx's section numbers on the environment (use book_pages)",
+    "labels": "the std domain's label table (internals.add_section_label)",
+    "anonlabels": "the std domain's label table (internals.add_section_label)",
 }
 # Names that are also ordinary words as strings ("templates" is a folder name): attributes only.
-COMMON_WORDS = {"templates"}
-# book_map.py still reads sphinx-external-toc's site map, Sphinx's section numbers, the std
-# domain's labels and sphinx-exercise's node class names itself.
-NOT_YET_MOVED = {ROOT / "book" / "_ext" / "book_map.py"}
+COMMON_WORDS = {"templates", "labels"}
+# Modules a package does not document as API: importing them is an internal use.
+INTERNAL_MODULES = {
+    "sphinx_exercise.nodes": "sphinx-exercise's node classes (internals.is_exercise_solution)",
+}
 
 
 def local_modules() -> set[str]:
@@ -55,6 +57,9 @@ def internal_uses(path: Path, local: set[str]) -> list[str]:
                        and part != "__future__"]
             if private:
                 found.append(f"{where}:{node.lineno} imports private {', '.join(private)}")
+            for name in names:
+                if name in INTERNAL_MODULES:
+                    found.append(f"{where}:{node.lineno} imports {name}: {INTERNAL_MODULES[name]}")
         elif isinstance(node, ast.Attribute) and node.attr in INTERNAL_NAMES:
             found.append(f"{where}:{node.lineno} .{node.attr}: {INTERNAL_NAMES[node.attr]}")
         elif isinstance(node, ast.Constant) and node.value in INTERNAL_NAMES and node.value not in COMMON_WORDS:
@@ -68,15 +73,20 @@ def files() -> list[Path]:
 
 def test_internals_are_used_only_in_the_named_place():
     local = local_modules()
-    problems = [use for path in files() if path != PLACE and path not in NOT_YET_MOVED
-                for use in internal_uses(path, local)]
+    problems = [use for path in files() if path != PLACE for use in internal_uses(path, local)]
     assert not problems, "move these into book/_ext/internals.py:\n" + "\n".join(problems)
 
 
 def test_the_named_place_holds_each_internal_it_names():
     uses = "\n".join(internal_uses(PLACE, local_modules()))
-    for name in ("nb_element", "hide_mode", "mystnb_config", "header_buttons", "templates"):
+    for name in ("nb_element", "hide_mode", "mystnb_config", "header_buttons", "templates",
+                 "labels", "anonlabels", "sphinx_exercise.nodes"):
         assert name in uses, name
+
+
+def test_book_map_is_covered():
+    # The extension that once read the toc, the section numbers and the label tables itself.
+    assert ROOT / "book" / "_ext" / "book_map.py" in files()
 
 
 @pytest.mark.parametrize("code, expected", [
@@ -85,6 +95,10 @@ def test_the_named_place_holds_each_internal_it_names():
     ("def f(env):\n    return env.mystnb_config", ".mystnb_config"),
     ("def f(context):\n    return context.get('header_buttons')", "'header_buttons'"),
     ("def f(app):\n    app.builder.templates.environment.filters['x'] = len", ".templates"),
+    ("def f(env):\n    return env.external_site_map", ".external_site_map"),
+    ("def f(env):\n    return env.toc_secnumbers['book/x']", ".toc_secnumbers"),
+    ("def f(std):\n    std.labels['x'] = ('d', 'a', 't')", ".labels"),
+    ("from sphinx_exercise.nodes import solution_node", "imports sphinx_exercise.nodes"),
 ])
 def test_a_private_use_is_caught(tmp_path, code, expected):
     path = tmp_path / "extension.py"

@@ -18,6 +18,8 @@ from _browser import goto, open_page, serve
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "book" / "_ext"))
+sys.path.insert(0, str(ROOT / "scripts"))
+import book_pages  # noqa: E402  (the pages and chapters, in the toc's order)
 import widget_state  # noqa: E402  (the one reader of the built pages' widget state)
 
 pytestmark = pytest.mark.browser
@@ -369,7 +371,7 @@ def test_every_reference_links_to_its_source(built_book):
     dois = set(re.findall(r"doi:(10\.\d{4,5}/\S+?)[,.]?\s", text))
     linked_dois = set(re.findall(r'href="https://doi\.org/(10\.[^"]+)"', article))
     assert len(dois) >= 5 and dois <= linked_dois, sorted(dois - linked_dois)
-    chapters = "".join(p.read_text() for p in sorted((ROOT / "book").glob("[0-9][0-9]-*.md")))
+    chapters = "".join(path.read_text() for path in book_pages.chapters(ROOT))
     cited = set(re.findall(r"kexue\.fm(?:/archives/| )(\d{4,5})", chapters))
     posts = set(re.findall(r'href="https://kexue\.fm/archives/(\d+)"', article))
     # (chapter 5 also cites "8397 and 9403" by number)
@@ -417,8 +419,9 @@ def test_a_page_opened_as_a_file_shows_each_widgets_print_figure_and_how_to_see_
 
     from rope_core.widgets import REGISTRY
 
-    pages = sorted(p for p in (built_book / "book").glob("*.html")
-                   if 'type="application/vnd.jupyter.widget-view+json"' in p.read_text(encoding="utf-8"))
+    built = [built_book / f"{page.docname}.html" for page in book_pages.pages(ROOT)]
+    pages = [path for path in built
+             if 'type="application/vnd.jupyter.widget-view+json"' in path.read_text(encoding="utf-8")]
     assert len(pages) >= 10, pages
     shown = set()
     context = chromium.new_context(viewport={"width": 1280, "height": 900})  # no routing: a file has no host

@@ -3,7 +3,8 @@
 Everything is derived from ``_toc.yml`` and the pages themselves, so a chapter added, moved or
 lengthened updates every count and link at the next build:
 
-- the chapters are the pages of the numbered parts of ``_toc.yml`` (``numbered: 1``), in order;
+- the chapters are the pages of the numbered parts of ``_toc.yml`` (``numbered: 1``), in order,
+  as ``scripts/book_pages.py`` reads them;
   equations, figures and exercises are numbered per chapter ("(7.3)", "Exercise 7.2") by
   ``numfig_secnum_depth: 1`` in ``_config.yml``;
 - each chapter page opens with a line "Chapter k of n · part · about m min" and a progress bar;
@@ -28,12 +29,19 @@ from __future__ import annotations
 
 import hashlib
 import re
+import sys
 from html import escape
 from pathlib import Path
 
 from docutils import nodes
+from internals import add_section_label, is_exercise_solution, nb_element
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.docutils import SphinxDirective
+
+# The one reading of _toc.yml (pages, chapters, numbers, parts) that the build scripts,
+# the exporter and the tests share.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+import book_pages
 
 WORDS_PER_MINUTE = 200  # technical prose read with attention
 SECONDS_PER_EQUATION = 20
@@ -45,9 +53,7 @@ def _skipped(node) -> bool:
     while current is not None:
         if isinstance(current, (nodes.literal_block, nodes.caption, nodes.figure, nodes.table)):
             return True
-        if isinstance(current, nodes.Element) and current.get("nb_element"):
-            return True
-        if type(current).__name__.startswith("solution"):
+        if nb_element(current) or is_exercise_solution(current):
             return True
         current = current.parent
     return False
@@ -80,14 +86,12 @@ def section_label(docname: str, anchor: str) -> str:
 def _label_sections(app, doctree):
     """Every section can be referred to as ``{ref}`page#anchor```: MyST's ``page.md#anchor``
     links do not find the headings of notebooks in other pages."""
-    std = app.env.get_domain("std")
     for section in doctree.findall(nodes.section):
         if not section["ids"] or not section.children or not isinstance(section[0], nodes.title):
             continue
         for anchor in section["ids"]:
-            name = section_label(app.env.docname, anchor)
-            std.labels.setdefault(name, (app.env.docname, anchor, section[0].astext()))
-            std.anonlabels.setdefault(name, (app.env.docname, anchor))
+            add_section_label(app.env, section_label(app.env.docname, anchor), anchor,
+                                        section[0].astext())
 
 
 def _purge(app, env, docname):
@@ -101,32 +105,25 @@ def _merge(app, env, docnames, other):
             env.rope_page_stats[docname] = other.rope_page_stats[docname]
 
 
-def parts(env) -> list[tuple[str, list[str]]]:
-    """``[(caption, [docname, ...]), ...]``: the numbered parts of ``_toc.yml``, in order."""
-    site_map = getattr(env, "external_site_map", None)
-    if site_map is None:
-        return []
-    found = []
-    for tree in site_map.root.subtrees:
-        if tree.numbered:
-            found.append((tree.caption or "", [str(item) for item in tree.files()]))
-    return found
-
-
 def chapters(env) -> list[dict]:
-    """The chapters in reading order: docname, number, title, part (index and caption), stats."""
+    """The chapters in reading order: docname, number, title, part (index and caption), stats.
+
+    The chapters and their numbers are ``book_pages.pages()``'s; ``part`` counts the numbered
+    parts only (0 is "Part I").
+    """
     stats = getattr(env, "rope_page_stats", {})
+    numbered = [page for page in book_pages.pages(env.srcdir) if page.number is not None]
+    part_index = {part: index for index, part in enumerate(dict.fromkeys(page.part for page in numbered))}
     result = []
-    for part_index, (caption, docnames) in enumerate(parts(env)):
-        for docname in docnames:
-            number = env.toc_secnumbers.get(docname, {}).get("")
-            title = env.titles[docname].astext() if docname in env.titles else docname
-            page = stats.get(docname, {"words": 0, "equations": 0})
-            result.append({
-                "docname": docname, "number": ".".join(map(str, number)) if number else "",
-                "title": title, "part": part_index, "caption": caption,
-                "words": page["words"], "equations": page["equations"], "minutes": minutes(page),
-            })
+    for chapter in numbered:
+        docname = chapter.docname
+        title = env.titles[docname].astext() if docname in env.titles else docname
+        page = stats.get(docname, {"words": 0, "equations": 0})
+        result.append({
+            "docname": docname, "number": str(chapter.number), "title": title,
+            "part": part_index[chapter.part], "caption": chapter.caption,
+            "words": page["words"], "equations": page["equations"], "minutes": minutes(page),
+        })
     return result
 
 
@@ -399,9 +396,8 @@ def _hover_text(node) -> str:
 def glossary_terms(env) -> dict[str, tuple[str, str, str]]:
     """``{term (lower case): (glossary docname, anchor, first sentence of the definition)}``."""
     terms = {}
-    entries = env.get_domain("std").objects  # {(type, name): (docname, anchor)}
     by_doc = {}
-    for (kind, name), (docname, anchor) in entries.items():
+    for name, _, kind, docname, anchor, _ in env.get_domain("std").get_objects():
         if kind == "term":
             by_doc.setdefault(docname, {})[anchor] = name
     for docname, anchors in by_doc.items():

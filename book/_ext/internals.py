@@ -8,10 +8,13 @@ breaks if it changes, so that an upgrade means reading this file, not every exte
 ``book/_ext`` or ``scripts``.
 
 Checked on the versions of ``requirements.lock``: Sphinx 7.4.7, MyST-NB 1.4.0,
-sphinx-book-theme 1.2.0 (pydata-sphinx-theme 0.16.1), Jinja2 as Sphinx bundles it.
+sphinx-book-theme 1.2.0 (pydata-sphinx-theme 0.16.1), sphinx-exercise 1.2.1, Jinja2 as Sphinx
+bundles it.
 """
 
 from __future__ import annotations
+
+from sphinx_exercise.nodes import solution_end_node, solution_node, solution_start_node
 
 
 def nb_element(node) -> str | None:
@@ -72,3 +75,26 @@ def add_template_filter(app, name: str, function) -> None:
     ``builder-inited``, once the HTML builder exists.
     """
     app.builder.templates.environment.filters[name] = function
+
+
+def is_exercise_solution(node) -> bool:
+    """Whether a docutils node is an exercise's solution, as sphinx-exercise builds it.
+
+    sphinx-exercise 1.2 turns ``{solution}`` (and the gated ``{solution-start}`` /
+    ``{solution-end}``) into the node classes of ``sphinx_exercise.nodes``, a module it does not
+    document. If they move, reading times count solutions as prose, without an error.
+    """
+    return isinstance(node, (solution_node, solution_start_node, solution_end_node))
+
+
+def add_section_label(env, name: str, anchor: str, title: str) -> None:
+    """Make ``{ref}`name``` point to the section ``anchor`` of the page being read.
+
+    Sphinx 7.4 keeps the labels ``{ref}`` resolves in the std domain's ``labels`` (with the
+    title a link without text shows) and ``anonlabels`` (with a text); its own
+    ``sphinx.ext.autosectionlabel`` writes them the same way. ``setdefault``: a label the
+    author wrote wins. Call it from ``doctree-read``.
+    """
+    std = env.get_domain("std")
+    std.labels.setdefault(name, (env.docname, anchor, title))
+    std.anonlabels.setdefault(name, (env.docname, anchor))

@@ -191,7 +191,7 @@ _DATA = [
          notes="llama3 scaling: wavelengths under 8192/4 = 2048 tokens kept, over 8192 divided by "
                "8, a ramp linear in turns between; no attention factor.",
          scaling_trained=True,
-         scaling_source="Llama 3 report (arXiv 2407.21783) sec. 3.4.2: long-context pre-training in six stages from 8K to 128K; llama-models sku_list sets use_scaled_rope for every 3.1 checkpoint, so Meta's reference model runs them with this block"),
+         scaling_source="an inference, not a statement of Meta's: the Llama 3 report (arXiv 2407.21783) sec. 3.4.2 describes long-context pre-training in six stages from 8K to 128K but not the RoPE scaling; llama-models sku_list sets use_scaled_rope for every 3.1 checkpoint, so Meta's reference model runs them with this block"),
     dict(name="llama-3.2-1b", title="Llama 3.2 1B", hub_id="meta-llama/Llama-3.2-1B", year=2024,
          config={"model_type": "llama", "hidden_size": 2048, "num_attention_heads": 32,
                  "num_key_value_heads": 8, "head_dim": 64, "num_hidden_layers": 16,

@@ -842,9 +842,10 @@ def scaling_block_rows():
         block changes, with their layer counts out of all layers), ``rope_parameters``
         (the scaled block as transformers 5 holds it: the top-level block, or
         ``{layer_type: block}``), ``you pass`` (nothing when the checkpoint ships its scaling;
-        for a block added at deployment, vLLM's override with the whole block, right whether
-        the engine merges an override into the checkpoint's block or replaces it, and
-        ``--max-model-len`` = factor x ``original_max_position_embeddings``), ``source``.
+        for a block added at deployment, vLLM's override with the whole ``rope_parameters``
+        block, right whether the engine merges an override into the checkpoint's block or
+        replaces it, and ``--max-model-len`` = factor x ``original_max_position_embeddings``),
+        ``source``.
 
     Examples
     --------
@@ -879,7 +880,7 @@ def scaling_block_rows():
         if added_by_user:
             block = next(iter(scaled.values())).rope_parameters
             longest = int(block["factor"] * block["original_max_position_embeddings"])
-            you_pass = ("vLLM: --hf-overrides '{\"rope_parameters\": " + text + "}' "
+            you_pass = ("yes: vLLM --hf-overrides '{\"rope_parameters\": <this block>}' "
                         f"--max-model-len {longest}")
         else:
             you_pass = "nothing: the checkpoint's config.json carries it"

@@ -65,7 +65,9 @@ def test_rows_say_who_passes_the_block():
     # Blocks added at deployment: Qwen3's README block and the Qwen3-Next extension.
     assert rows["qwen3-8b-yarn"]["you pass"].endswith("--max-model-len 131072")
     assert rows["qwen3-next-80b-a3b"]["you pass"].endswith("--max-model-len 1048576")
-    assert '"partial_rotary_factor": 0.25' in rows["qwen3-next-80b-a3b"]["you pass"]
+    assert '"partial_rotary_factor": 0.25' in rows["qwen3-next-80b-a3b"]["rope_parameters"]
+    assert all('"rope_theta"' in rows[model]["rope_parameters"]
+               for model in ("qwen3-8b-yarn", "qwen3-next-80b-a3b"))
     shipped = [model for model in MODELS if model not in ("qwen3-8b-yarn", "qwen3-next-80b-a3b")]
     assert all(rows[model]["you pass"].startswith("nothing") for model in shipped)
     assert rows["gemma-3-4b"]["scaled layers"] == "5 full_attention of 34"

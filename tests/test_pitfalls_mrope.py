@@ -70,3 +70,15 @@ def test_plain_rope_for_mrope_is_right_before_the_image_only(prompt):
     assert np.abs(flat[p["text_after"]] - right[p["text_after"]]).max() > 0.1
     # The text after the image: M-RoPE's positions run 56 behind the index.
     np.testing.assert_array_equal(p["t"][p["text_after"]], p["text_after"] - 56)
+
+
+def test_a_causal_mask_from_mrope_positions_opens_the_image_to_later_patches(prompt):
+    t, image = prompt["t"], prompt["image"]
+    causal = np.tril(np.ones((len(t), len(t)), dtype=bool))
+    from_positions = t[None, :] <= t[:, None]
+    extra = from_positions & ~causal
+    assert extra.sum() == 64 * 63 // 2 == extra[np.ix_(image, image)].sum()
+    assert not (causal & ~from_positions).any()
+    # Text only: positions are the token order, so the two masks agree.
+    index = np.arange(len(t))
+    assert np.array_equal(index[None, :] <= index[:, None], causal)

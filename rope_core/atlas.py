@@ -26,12 +26,15 @@ from __future__ import annotations
 
 import copy
 import html
+import json
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from .config import from_config, layer_plan
+from .config import from_config, layer_plan, published_config, rope_parameters
 
-__all__ = ["ARCHITECTURES", "FAMILIES", "SCALED_ROPE_TYPES", "Architecture", "ModelEntry", "architecture", "entries", "entry", "html_table", "names", "specs", "table_rows"]
+__all__ = ["ARCHITECTURES", "FAMILIES", "SCALED_ROPE_TYPES", "SCALING_BLOCKS", "Architecture", "ModelEntry",
+           "architecture", "entries", "entry", "html_table", "names", "scaling_block_config",
+           "scaling_block_rows", "specs", "table_rows"]
 
 
 @dataclass(frozen=True)
@@ -188,7 +191,7 @@ _DATA = [
          notes="llama3 scaling: wavelengths under 8192/4 = 2048 tokens kept, over 8192 divided by "
                "8, a ramp linear in turns between; no attention factor.",
          scaling_trained=True,
-         scaling_source="Llama 3 report (arXiv 2407.21783) sec. 3.4.2: long-context pre-training in six stages from 8K to 128K; llama-models sku_list sets use_scaled_rope for every 3.1 checkpoint, so Meta's reference model runs them with this block"),
+         scaling_source="an inference, not a statement of Meta's: the Llama 3 report (arXiv 2407.21783) sec. 3.4.2 describes long-context pre-training in six stages from 8K to 128K but not the RoPE scaling; llama-models sku_list sets use_scaled_rope for every 3.1 checkpoint, so Meta's reference model runs them with this block"),
     dict(name="llama-3.2-1b", title="Llama 3.2 1B", hub_id="meta-llama/Llama-3.2-1B", year=2024,
          config={"model_type": "llama", "hidden_size": 2048, "num_attention_heads": 32,
                  "num_key_value_heads": 8, "head_dim": 64, "num_hidden_layers": 16,
@@ -758,3 +761,130 @@ def architecture(name):
     if name not in _ARCHITECTURES_BY_NAME:
         raise KeyError(f"no architecture {name!r}; there are {tuple(_ARCHITECTURES_BY_NAME)}")
     return _ARCHITECTURES_BY_NAME[name]
+
+
+#: The newest families' context scaling, and whether a user has to pass it: one record per model.
+#: ``model`` names an atlas entry or a published config of ``rope_core/configs`` (the values come
+#: from there, never retyped; a published config's record has its display ``title``); ``extension`` is a block the user adds at deployment (``None``: the
+#: checkpoint's own config.json carries its scaling), with ``source`` saying where it comes from.
+#: :func:`scaling_block_rows` computes the rest, and ``scripts/golden_scaling_blocks.py`` checks
+#: every record against transformers' own rotary classes (``tests/test_atlas_scaling_blocks.py``).
+SCALING_BLOCKS = (
+    {"model": "qwen3-8b-yarn", "extension": None,
+     "source": "the block QwenLM/Qwen3's README tells users to add (kept in the atlas entry)"},
+    {"model": "qwen3-next-80b-a3b", "title": "Qwen3-Next 80B-A3B + YaRN x4",
+     "extension": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 262144},
+     "source": "YaRN x4 from 262 144 tokens: the Qwen3-Next model card; vLLM's recipe for "
+               "Qwen3.8-Flash-Next (vllm-project/recipes PR #856, August 2026)"},
+    {"model": "gemma-3-4b", "extension": None, "source": "the atlas entry (Gemma3TextConfig)"},
+    {"model": "llama-4-scout", "extension": None, "source": "the atlas entry (Llama 4 Scout)"},
+    {"model": "gpt-oss-20b", "extension": None, "source": "the atlas entry (GptOssConfig)"},
+    {"model": "deepseek-v3", "extension": None, "source": "the atlas entry (DeepSeek-V3)"},
+    {"model": "kimi-k2-instruct", "title": "Kimi K2", "extension": None,
+     "source": "rope_core/configs/kimi-k2-instruct.json"},
+    {"model": "exaone-4.0-32b", "title": "EXAONE 4.0 32B", "extension": None,
+     "source": "rope_core/configs/exaone-4.0-32b.json"},
+    {"model": "phi-4-mini-instruct", "title": "Phi-4-mini", "extension": None,
+     "source": "rope_core/configs/phi-4-mini-instruct.json"},
+)
+
+
+def scaling_block_config(model):
+    """The config.json of a :data:`SCALING_BLOCKS` record, with its extension block added.
+
+    Parameters
+    ----------
+    model : str
+        The record's ``model``: an atlas name or a published config name.
+
+    Returns
+    -------
+    dict
+        A fresh config. An extension replaces ``rope_scaling`` and sets
+        ``max_position_embeddings`` to factor x ``original_max_position_embeddings`` (what
+        transformers 5 checks the two against).
+
+    Raises
+    ------
+    ValueError
+        For a ``model`` that is not in :data:`SCALING_BLOCKS`.
+    """
+    record = next((item for item in SCALING_BLOCKS if item["model"] == model), None)
+    if record is None:
+        raise ValueError(f"model: {model!r} is not in SCALING_BLOCKS; it has "
+                         f"{[item['model'] for item in SCALING_BLOCKS]}")
+    config = entry(model).config_dict() if model in _BY_NAME else published_config(model)
+    extension = record["extension"]
+    if extension is not None:
+        config["rope_scaling"] = dict(extension)
+        config["max_position_embeddings"] = int(extension["factor"]
+                                                * extension["original_max_position_embeddings"])
+    return config
+
+
+def _short_block(block):
+    """A rope_parameters block as compact JSON, with long factor lists replaced by their size."""
+    shown = {key: (f"[{len(value)} factors]" if isinstance(value, (list, tuple)) else value)
+             for key, value in block.items()}
+    return json.dumps(shown, separators=(", ", ": "))
+
+
+def scaling_block_rows():
+    """One display row per :data:`SCALING_BLOCKS` record: where the block goes and what it reaches.
+
+    Every column but ``source`` is computed from the record's config with
+    :func:`rope_core.config.rope_parameters` and :func:`rope_core.from_config`.
+
+    Returns
+    -------
+    list of dict
+        Keys ``model``, ``model_type``, ``scaled layers`` (the layer types whose frequencies the
+        block changes, with their layer counts out of all layers), ``rope_parameters``
+        (the scaled block as transformers 5 holds it: the top-level block, or
+        ``{layer_type: block}``), ``you pass`` (nothing when the checkpoint ships its scaling;
+        for a block added at deployment, vLLM's override with the whole ``rope_parameters``
+        block, right whether the engine merges an override into the checkpoint's block or
+        replaces it, and ``--max-model-len`` = factor x ``original_max_position_embeddings``),
+        ``source``.
+
+    Examples
+    --------
+    >>> row = scaling_block_rows()[1]
+    >>> row["model"], row["scaled layers"]
+    ('Qwen3-Next 80B-A3B + YaRN x4', 'all 12 RoPE layers of 48')
+    """
+    rows = []
+    for record in SCALING_BLOCKS:
+        model = record["model"]
+        config = scaling_block_config(model)
+        plan = layer_plan(config)
+        layer_types = list(dict.fromkeys(kind for kind, rotates in plan if rotates)) or [None]
+        blocks = rope_parameters(config)
+        per_type = isinstance(blocks, dict) and "rope_type" not in blocks
+        scaled = {}
+        for layer_type in layer_types:
+            spec = from_config(config, layer_type=layer_type) if per_type else from_config(config)
+            if spec.rope_type in SCALED_ROPE_TYPES:
+                scaled[layer_type] = spec
+        rope_count = sum(rotates for _, rotates in plan)
+        if per_type:
+            reached = ", ".join(f"{len(spec.layers)} {kind}" for kind, spec in scaled.items())
+            shown = {kind: blocks[kind] for kind in scaled}
+            text = "{" + ", ".join(f'"{kind}": {_short_block(block)}' for kind, block in shown.items()) + "}"
+        else:
+            reached = f"all {rope_count} RoPE layers"
+            text = _short_block(blocks)
+        title = record.get("title") or entry(model).title
+        added_by_user = record["extension"] is not None or (
+            model in _BY_NAME and entry(model).scaling_trained is False)
+        if added_by_user:
+            block = next(iter(scaled.values())).rope_parameters
+            longest = int(block["factor"] * block["original_max_position_embeddings"])
+            you_pass = ("yes: vLLM --hf-overrides '{\"rope_parameters\": <this block>}' "
+                        f"--max-model-len {longest}")
+        else:
+            you_pass = "nothing: the checkpoint's config.json carries it"
+        rows.append({"model": title, "model_type": config["model_type"],
+                     "scaled layers": f"{reached} of {len(plan)}", "rope_parameters": text,
+                     "you pass": you_pass, "source": record["source"]})
+    return rows

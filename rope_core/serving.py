@@ -345,6 +345,166 @@ ENGINES = (
      "source": "mlx/nn/layers/positional_encoding.py; mlx_lm/models/rope_utils.py"},
 )
 
+#: Fused RoPE kernels: what each fuses with the rotation, the flag that picks the pairing (and
+#: which layout its ``True`` means), its default, and what it takes as positions. Chapter 13
+#: prints it; :func:`kernel_layout` reads a flag through it.
+FUSED_KERNELS = (
+    {"kernel": "flash-attn apply_rotary_emb", "fuses": "RoPE alone (Triton), in place if asked",
+     "flag": "interleaved", "true_means": "interleaved", "default": False,
+     "positions": "seqlen_offsets: an int or one offset per sequence, plus 0, 1, 2, ... along "
+                  "the sequence (cu_seqlens for packed batches)",
+     "tables": "cos, sin: (positions, rotary_dim / 2)",
+     "source": "Dao-AILab/flash-attention flash_attn/layers/rotary.py, read at commit "
+               "09d422b1 (November 2026)"},
+    {"kernel": "flash-attn flash_attn_with_kvcache", "fuses": "RoPE of the new q and k, the "
+     "KV-cache append and attention, in one kernel",
+     "flag": "rotary_interleaved", "true_means": "interleaved", "default": True,
+     "positions": "cache_seqlens: new keys at cache_seqlens, cache_seqlens + 1, ...; "
+                  "queries the same if causal, else all at cache_seqlens",
+     "tables": "rotary_cos, rotary_sin: (positions, rotary_dim / 2)",
+     "source": "Dao-AILab/flash-attention flash_attn/flash_attn_interface.py, read at commit "
+               "00530025 (November 2026)"},
+    {"kernel": "FlashInfer apply_rope / apply_rope_pos_ids", "fuses": "RoPE of q and k, "
+     "frequencies computed in the kernel (apply_llama31_rope: with Llama 3.1's scaling)",
+     "flag": "interleave", "true_means": "interleaved", "default": False,
+     "positions": "apply_rope: indptr and one offset per request (ragged batch); "
+                  "apply_rope_pos_ids: one position id per token",
+     "tables": "none: rope_theta and rope_scale are arguments",
+     "source": "docs.flashinfer.ai, flashinfer.rope (read 2026-11-28)"},
+    {"kernel": "FlashInfer apply_rope_with_cos_sin_cache(_inplace)", "fuses": "RoPE of q and k "
+     "from vLLM's and SGLang's table, for those engines",
+     "flag": "is_neox", "true_means": "half", "default": True,
+     "positions": "positions: one position id per token",
+     "tables": "cos_sin_cache: (positions, rotary_dim), the cosines in the first half of each "
+               "row, the sines in the second",
+     "source": "docs.flashinfer.ai, flashinfer.rope.apply_rope_with_cos_sin_cache_inplace "
+               "(read 2026-11-28)"},
+    {"kernel": "vLLM fused_qk_norm_rope", "fuses": "per-head RMSNorm of q and k (QK-norm), then "
+     "RoPE, on the packed qkv tensor",
+     "flag": "is_neox", "true_means": "half", "default": None,
+     "positions": "position_ids: one per token",
+     "tables": "cos_sin_cache, as FlashInfer's",
+     "source": "vllm-project/vllm vllm/compilation/passes/fusion/qk_norm_rope_fusion.py at "
+               "commit de701c96 (QKNormRoPEFusionPass, enabled by "
+               "pass_config.enable_qk_norm_rope_fusion)"},
+    {"kernel": "SGLang fused DeepSeek-V3.2 / GLM-5 indexer kernels", "fuses": "the indexer's "
+     "q and k paths: norm, RoPE, quantisation and the cache write",
+     "flag": "none: interleaved hard-coded", "true_means": "interleaved", "default": True,
+     "positions": "not read here",
+     "tables": "cos_sin_cache, as FlashInfer's",
+     "source": "sgl-project/sglang PR #27705 (June 2026); PR #30111 (July 2026) sends "
+               "half-layout models back to the unfused path (chapter 14, section 8)"},
+)
+
+
+def kernel_layout(kernel, flag_value=None):
+    """The pairing a :data:`FUSED_KERNELS` kernel applies for a value of its layout flag.
+
+    Parameters
+    ----------
+    kernel : str
+        A ``"kernel"`` of :data:`FUSED_KERNELS`.
+    flag_value : bool, optional
+        The value passed for the kernel's flag (default: the kernel's own default).
+
+    Returns
+    -------
+    str
+        ``"half"`` or ``"interleaved"``, rope_core's names for the two layouts.
+
+    Raises
+    ------
+    ValueError
+        For an unknown ``kernel``, or a ``flag_value`` that is not a bool, or none given to a
+        kernel without a default.
+
+    Examples
+    --------
+    >>> kernel_layout("FlashInfer apply_rope_with_cos_sin_cache(_inplace)", True)
+    'half'
+    >>> kernel_layout("FlashInfer apply_rope / apply_rope_pos_ids", True)
+    'interleaved'
+    """
+    record = next((item for item in FUSED_KERNELS if item["kernel"] == kernel), None)
+    if record is None:
+        raise ValueError(f"kernel: {kernel!r} is not in FUSED_KERNELS; it has "
+                         f"{[item['kernel'] for item in FUSED_KERNELS]}")
+    value = record["default"] if flag_value is None else flag_value
+    if not isinstance(value, bool):
+        raise ValueError(f"flag_value: {kernel!r} has no default; pass True or False, "
+                         f"got {flag_value!r}")
+    other = {"half": "interleaved", "interleaved": "half"}
+    return record["true_means"] if value else other[record["true_means"]]
+
+
+def apply_with_cos_sin_cache(x, positions, cos_sin_cache, *, is_neox):
+    r"""Rotate ``x`` as the fused kernels that read vLLM's ``cos_sin_cache`` do.
+
+    The cache holds one row per position, ``[cos θ_0 … cos θ_{r/2-1}, sin θ_0 … sin θ_{r/2-1}]``
+    with :math:`θ_i = m\,\theta_i` and ``r`` the rotary width, whatever the pairing. Row
+    ``positions[t]`` rotates token ``t``; ``is_neox`` picks the pairing: feature ``i`` with
+    ``i + r/2`` (half) or ``2i`` with ``2i + 1`` (interleaved). Features past ``r`` pass
+    unchanged.
+
+    Parameters
+    ----------
+    x : array_like, shape (tokens, ..., head_dim)
+        Queries or keys, one row per token (heads may sit between).
+    positions : array_like of int, shape (tokens,)
+        One position id per token, each a row of ``cos_sin_cache``.
+    cos_sin_cache : array_like, shape (max_positions, rotary_dim)
+        The table, cosines first, as above; ``rotary_dim`` even and at most ``head_dim``.
+    is_neox : bool
+        ``True`` for the half layout, ``False`` for the interleaved one.
+
+    Returns
+    -------
+    numpy.ndarray
+        Same shape as ``x``, float64.
+
+    Raises
+    ------
+    ValueError
+        For a position outside the table, an odd or too wide ``rotary_dim``, mismatched token
+        counts or a non-bool ``is_neox``.
+
+    Examples
+    --------
+    >>> theta = 1.0 / 10000 ** (np.arange(0, 4, 2) / 4)
+    >>> table = np.concatenate([np.cos(np.outer(np.arange(8), theta)),
+    ...                         np.sin(np.outer(np.arange(8), theta))], axis=1)
+    >>> x = np.ones((1, 4))
+    >>> bool(np.allclose(apply_with_cos_sin_cache(x, [5], table, is_neox=True),
+    ...                  apply_rope(x, [5], layout="half")))
+    True
+    """
+    x = check_real_array(x, "x")
+    table = check_real_array(cos_sin_cache, "cos_sin_cache")
+    if not isinstance(is_neox, bool):
+        raise ValueError(f"is_neox: must be True or False, got {is_neox!r}")
+    if table.ndim != 2 or table.shape[1] % 2 or table.shape[1] > x.shape[-1]:
+        raise ValueError(f"cos_sin_cache: must have shape (positions, rotary_dim) with an even "
+                         f"rotary_dim <= head_dim {x.shape[-1]}, got {table.shape}")
+    positions = np.asarray(positions)
+    if positions.ndim != 1 or positions.shape[0] != x.shape[0]:
+        raise ValueError(f"positions: need one per token ({x.shape[0]}), got shape {positions.shape}")
+    if not np.issubdtype(positions.dtype, np.integer) or positions.min() < 0 \
+            or positions.max() >= table.shape[0]:
+        raise ValueError(f"positions: must be integers in [0, {table.shape[0]}), got "
+                         f"{positions.min()}..{positions.max()}")
+    half = table.shape[1] // 2
+    rows = table[positions].reshape((x.shape[0],) + (1,) * (x.ndim - 2) + (2 * half,))
+    cos, sin = rows[..., :half], rows[..., half:]
+    out = x.copy()
+    if is_neox:
+        a, b = x[..., :half], x[..., half:2 * half]
+        out[..., :half], out[..., half:2 * half] = a * cos - b * sin, b * cos + a * sin
+    else:
+        a, b = x[..., 0:2 * half:2], x[..., 1:2 * half:2]
+        out[..., 0:2 * half:2], out[..., 1:2 * half:2] = a * cos - b * sin, b * cos + a * sin
+    return out
+
+
 #: What an engineer decides a scaling scheme on, beyond its frequencies: whether the model needs
 #: training with it, and how each engine spells it. One record per ``rope_type`` of chapter 9
 #: (``"ntk"`` is rope_core's name for static NTK-aware scaling). Chapter 10 joins it with numbers

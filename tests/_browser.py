@@ -82,13 +82,14 @@ def launch(playwright):
 
 
 def open_page(chromium, color_scheme="light", *, viewport=DESKTOP, touch=False, network=None,
-              count_bytes=False):
+              count_bytes=False, all_widgets=True):
     """A new context and page; returns ``(context, page, log)``; close the context after.
 
     ``viewport`` is a ``{"width", "height"}`` dict (``DESKTOP``, ``PHONE``); ``touch`` makes
     a phone (touch events, mobile viewport); ``network`` is a dict like ``SLOW_4G`` applied
     with ``Network.emulateNetworkConditions``; ``count_bytes`` sums every response's
-    encoded size into ``log.bytes_received``.
+    encoded size into ``log.bytes_received``; ``all_widgets`` has the widget loader draw every
+    widget of a page at once (``False``: as a reader gets them, each as it nears the window).
     """
     context = chromium.new_context(
         viewport=viewport, color_scheme=color_scheme, has_touch=touch, is_mobile=touch,
@@ -105,6 +106,8 @@ def open_page(chromium, color_scheme="light", *, viewport=DESKTOP, touch=False, 
             route_.abort()
 
     context.route("**/*", route)
+    if all_widgets:
+        context.add_init_script("window.ROPE_WIDGETS_LOAD_ALL = true")
     page = context.new_page()
     page.on("pageerror", lambda error: log.page_errors.append(str(error)))
     page.on(

@@ -48,6 +48,15 @@ for (const page of pages) {
     if (target) sheets.add(target);
   }
 }
+// A page left from an earlier build links the one joined sheet (site_assets.py,
+// bundle_style_sheets): it counts for the sheets that sheet was joined from.
+const bundled = path.join(stashdir, "bundle-sources.json");
+if (fs.existsSync(bundled)) {
+  for (const source of JSON.parse(fs.readFileSync(bundled, "utf8"))) {
+    const target = path.join(out, source);
+    if (fs.existsSync(target)) sheets.add(target);
+  }
+}
 // Style sheets a linked sheet @imports (the theme's theme.css imports Sphinx's basic.css).
 for (const sheet of [...sheets]) {
   for (const [, href] of fs.readFileSync(sheet, "utf8").matchAll(/@import\s+(?:url\()?["']([^"']+)["']/g)) {

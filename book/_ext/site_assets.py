@@ -37,11 +37,14 @@ pages (from the execution cache: nothing is re-executed) and copies the new file
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
+import posixpath
 import re
 import shutil
 import subprocess
 from pathlib import Path
+from urllib.parse import unquote
 
 import widget_state
 from internals import add_template_filter
@@ -187,6 +190,103 @@ def _drop_head_scripts(html: str) -> str:
     return re.sub(r'\s*<link rel="preload" as="script" href="[^"]*"\s*/>', "", html)
 
 
+# ---- A chapter's first screen on a phone --------------------------------------------------
+# Each chapter opens with a box right under its title ("What you will learn"): on a 390 x 844
+# phone it filled the first screen, and the chapter's first idea or picture came only after
+# a scroll. The box becomes a disclosure: open as before on wider screens and without
+# scripts; on a phone a script just after it (inline: it must run before the first paint,
+# or the page would draw the box open and then jump) closes it to its one-line title.
+PHONE_QUERY = "(max-width: 600px)"
+OPENING_CLASS = "rope-opening"
+_OPENING = re.compile(r'(</h1>\s*)<div class="([^"]*\badmonition\b[^"]*)">\s*<p class="admonition-title">(.*?)</p>', re.S)
+_FOLD_ON_PHONES = ('<script>matchMedia("%s").matches && (document.currentScript.previousElementSibling.open = false)'
+                   "</script>" % PHONE_QUERY)
+
+
+def _matching_div_end(html: str, start: int) -> int:
+    """Index just past the ``</div>`` that closes the ``<div`` opened at ``start``."""
+    depth = 0
+    for tag in re.finditer(r"<(/?)div\b[^>]*>", html[start:]):
+        depth += -1 if tag.group(1) else 1
+        if depth == 0:
+            return start + tag.end()
+    raise ExtensionError("site_assets: an admonition's <div> is never closed")
+
+
+def fold_opening_box(body: str) -> str:
+    """``body`` with the box that directly follows the page's ``<h1>`` (its opening
+    admonition) as a ``<details open>`` whose ``<summary>`` is the box's title, followed by
+    the script that closes it on a phone; a page without such a box is returned as it is."""
+    found = _OPENING.search(body)
+    if not found:
+        return body
+    box_start = found.start() + len(found.group(1))
+    box_end = _matching_div_end(body, box_start)
+    inside = body[found.end():box_end - len("</div>")]
+    details = (f'<details class="{found.group(2)} {OPENING_CLASS}" open>\n'
+               f'<summary class="admonition-title">{found.group(3)}</summary>{inside}</details>{_FOLD_ON_PHONES}')
+    return body[:box_start] + details + body[box_end:]
+
+
+# ---- Images keep their place before they arrive ---------------------------------------------
+# The article's images are lazy: each arrives as the reader scrolls near it, and an image
+# without a size is a box of height 0 until then, so the text under it jumped by the image's
+# height (a layout shift of 0.27-0.38 while scrolling a chapter). Each image of the article
+# gets the width and height of its file; rope-site.css scales it down with its aspect ratio.
+_ARTICLE = re.compile(r"<article\b.*?</article>", re.S)
+
+
+def image_size(path: Path) -> tuple[int, int] | None:
+    """``(width, height)`` in pixels of a PNG, JPEG or GIF file (its header), or of an SVG
+    (its ``width``/``height`` in px or unitless, else its ``viewBox``); ``None`` if unknown."""
+    path = Path(path)
+    if not path.is_file():
+        return None
+    if path.suffix.lower() == ".svg":
+        root = re.search(r"<svg\b[^>]*>", path.read_text(encoding="utf-8", errors="replace"))
+        if not root:
+            return None
+        sizes = [re.search(rf'\b{name}="([\d.]+)(px)?"', root.group(0)) for name in ("width", "height")]
+        if all(sizes):
+            return round(float(sizes[0].group(1))), round(float(sizes[1].group(1)))
+        box = re.search(r'\bviewBox="[-\d.]+[ ,]+[-\d.]+[ ,]+([\d.]+)[ ,]+([\d.]+)"', root.group(0))
+        return (round(float(box.group(1))), round(float(box.group(2)))) if box else None
+    from PIL import Image
+
+    try:
+        with Image.open(path) as image:
+            return image.size
+    except OSError:
+        return None
+
+
+def add_image_sizes(page: Path) -> int:
+    """Give each ``<img>`` of ``page`` 's ``<article>`` that has no ``width`` the ``width``
+    and ``height`` of its file; return how many got them."""
+    page = Path(page)
+    html = page.read_text(encoding="utf-8")
+    added = 0
+
+    def sized(match):
+        nonlocal added
+        tag = match.group(0)
+        src = re.search(r'\bsrc="([^"]+)"', tag)
+        if re.search(r"\bwidth=", tag) or not src or not _local(src.group(1)):
+            return tag
+        size = image_size(page.parent / unquote(src.group(1).split("?")[0]))
+        if not size:
+            return tag
+        added += 1
+        return tag.replace("<img ", f'<img width="{size[0]}" height="{size[1]}" ', 1)
+
+    article = _ARTICLE.search(html)
+    if article:
+        html = html[:article.start()] + re.sub(r"<img\b[^>]*>", sized, article.group(0)) + html[article.end():]
+        if added:
+            page.write_text(html, encoding="utf-8")
+    return added
+
+
 # {a widget's _esm: its module file}, written once per build (widget_state.write_front_end).
 _WIDGET_MODULES: dict[str, str] = {}
 
@@ -229,6 +329,7 @@ def _page_context(app, pagename, templatename, context, doctree):
         # "Show code cell source": a voice-control user says what they see (WCAG 2.5.3,
         # label in name), so the summary's name is its visible text.
         context["body"] = context["body"].replace('<summary aria-label="Toggle hidden content">', "<summary>")
+        context["body"] = fold_opening_box(context["body"])
     for script in list(scripts):
         filename = str(script.filename or "")
         body = script.attributes.get("body", "")
@@ -265,6 +366,8 @@ def _build_finished(app, exception):
     figures = widget_state.print_figures(outdir, [cls.__name__ for cls in REGISTRY])
     for page in pages:
         widget_state.add_print_figures(Path(page), figures)
+        add_image_sizes(Path(page))
+        widget_state.add_first_widget_preloads(Path(page))
     node = shutil.which("node")
     if node is None:
         raise ExtensionError("site_assets: the book's maths are typeset with node (Node.js 20)")
@@ -277,6 +380,132 @@ def _build_finished(app, exception):
                            str(unpurged_css_dir(outdir))], cwd=ROOT, capture_output=True, text=True)
     if done.returncode:
         raise ExtensionError(f"site_assets: cutting the style sheets failed:\n{done.stderr[-3000:]}")
+    bundle_style_sheets(outdir, pages, unpurged_css_dir(outdir))
+
+
+# ---- One style sheet per page -------------------------------------------------------------
+# Each page linked 13 style sheets in <head> (the theme's two, Sphinx's, pygments', MyST-NB's,
+# sphinx-design's, the toggles' and copy buttons', the book's four), and first paint waits for
+# every one: on a slow link each costs a round trip of its own, six at a time. At the end of the
+# build they are joined, in the pages' order, into one file that every page links instead.
+BUNDLE = "_static/rope-site/rope-book.css"
+_STYLESHEET_LINK = re.compile(r"<link\b[^>]*\brel=\"stylesheet\"[^>]*>")
+_IMPORT = re.compile(r"""@import\s+(?:url\(\s*)?["']?([^"')\s]+)["']?\s*\)?[^;]*;""")
+_URL = re.compile(r"""url\(\s*(["']?)([^"')]*)\1\s*\)""")
+
+
+def _local(href: str) -> bool:
+    return not re.match(r"([a-z]+:)?//|data:|#|/", href, re.I)
+
+
+def head_style_sheets(html: str) -> list[tuple[str, str]]:
+    """``[(link tag, href)]`` of the style sheets a page's ``<head>`` links for the screen (a
+    ``media="print"`` sheet blocks no paint), in order."""
+    head = html.split("</head>", 1)[0]
+    found = []
+    for tag in _STYLESHEET_LINK.findall(head):
+        href = re.search(r'\bhref="([^"]+)"', tag)
+        if href and 'media="print"' not in tag:
+            found.append((tag, href.group(1)))
+    return found
+
+
+def inline_style_sheet(path: Path, target_dir: Path, seen=None) -> str:
+    """The text of the style sheet ``path`` as it must read from a file in ``target_dir``: its
+    ``@import`` s put in their place and every relative ``url()`` made relative to ``target_dir``;
+    no ``@charset`` (legal only at a file's start) and no source-map comment (it names a map
+    of the file alone)."""
+    seen = set() if seen is None else seen
+    path = path.resolve()
+    if path in seen:
+        return ""
+    seen.add(path)
+    css = path.read_text(encoding="utf-8")
+    css = re.sub(r"/\*# sourceMappingURL=[^*]*\*/", "", css)
+    css = re.sub(r"@charset\s+[^;]+;", "", css)
+
+    def imported(match):
+        href = match.group(1)
+        if not _local(href):
+            return match.group(0)
+        return inline_style_sheet(path.parent / href.split("?")[0], target_dir, seen)
+
+    def moved(match):
+        quote, href = match.groups()
+        if not _local(href):
+            return match.group(0)
+        relative = posixpath.relpath((path.parent / href).resolve().as_posix(), target_dir.resolve().as_posix())
+        return f"url({quote}{relative}{quote})"
+
+    return _URL.sub(moved, _IMPORT.sub(imported, css))
+
+
+def _merge_in_order(lists: list[list[str]]) -> list[str]:
+    """One list holding every item of ``lists`` once: an item new to it goes just before the
+    next item of its own list that is there already, else at the end (the pages link the
+    same sheets in the same order; some add one)."""
+    merged: list[str] = []
+    for items in lists:
+        for i, item in enumerate(items):
+            if item not in merged:
+                known = [later for later in items[i + 1:] if later in merged]
+                merged.insert(merged.index(known[0]) if known else len(merged), item)
+    return merged
+
+
+def bundle_style_sheets(outdir: Path, pages: list[str], stash: Path) -> list[str]:
+    """Join every style sheet the pages' ``<head>`` s link into ``BUNDLE`` and link it alone.
+
+    The sheets are joined in page order (:func:`inline_style_sheet`); a page that has the
+    bundle already (an earlier build) counts for the sheets it was made of, which
+    ``<stash>/bundle-sources.json`` keeps. The same join of the uncut originals (``stash``,
+    from ``purge_css.mjs``) goes to ``<stash>/<BUNDLE>``, for the test that compares both.
+    Returns the sheets joined, relative to ``outdir``.
+    """
+    outdir = Path(outdir).resolve()
+    target = outdir / BUNDLE
+    record = Path(stash) / "bundle-sources.json"
+    earlier = json.loads(record.read_text(encoding="utf-8")) if record.is_file() else []
+    per_page = {}
+    for name in pages:
+        page = Path(name)
+        sheets = []
+        for _, href in head_style_sheets(page.read_text(encoding="utf-8")):
+            if not _local(href):
+                continue
+            path = (page.parent / href.split("?")[0]).resolve()
+            if path == target:
+                sheets += earlier
+            elif path.is_file():
+                sheets.append(path.relative_to(outdir).as_posix())
+        per_page[page] = sheets
+    sources = _merge_in_order(list(per_page.values()))
+    if not sources:
+        return []
+    for root, destination in ((outdir, target), (Path(stash), Path(stash) / BUNDLE)):
+        parts = []
+        for source in sources:
+            path = root / source if (root / source).is_file() else outdir / source
+            parts.append(f"/* {source} */\n" + inline_style_sheet(path, target.parent))
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        destination.write_text("\n".join(parts), encoding="utf-8")
+    record.parent.mkdir(parents=True, exist_ok=True)
+    record.write_text(json.dumps(sources), encoding="utf-8")
+    version = hashlib.sha256(target.read_bytes()).hexdigest()[:8]
+    for page, sheets in per_page.items():
+        if not sheets:
+            continue  # (a page that links no style sheet: a redirect)
+        html = page.read_text(encoding="utf-8")
+        href = posixpath.relpath(target.as_posix(), page.parent.as_posix())
+        link = f'<link rel="stylesheet" type="text/css" href="{href}?v={version}" />'
+        head, rest = html.split("</head>", 1)
+        tags = [tag for tag, h in head_style_sheets(html) if _local(h)]
+        head = head.replace(tags[0], "\0rope-bundle\0", 1)
+        for tag in tags:
+            head = head.replace(tag, "", 1)
+        head = re.sub(r"\n[ \t]*(?=\n)", "", head.replace("\0rope-bundle\0", link))
+        page.write_text(head + "</head>" + rest, encoding="utf-8")
+    return sources
 
 
 def unpurged_css_dir(outdir: Path) -> Path:

@@ -248,3 +248,50 @@ def add_print_figures(page: Path, figures: dict[str, dict]) -> int:
     html = re.sub(_SCRIPT.format(re.escape(VIEW_TYPE)), insert, html, flags=re.S)
     page.write_text(html, encoding="utf-8")
     return added
+
+
+# ---- The first widget's files, asked for while the page still arrives -----------------------
+# The loader is a module script: it runs once the whole page is in, then fetches the first
+# view's state, then its module, then the modules that one imports: three round trips in a
+# row after the page, before the first slider works. Links just after the first view make
+# the browser fetch all of them while the rest of the page arrives. Only the first view's:
+# the others would take the link's bandwidth from it.
+PRELOAD_ATTRIBUTE = "data-rope-first-widget"
+
+
+def _imports(module: Path, found: list[Path]) -> list[Path]:
+    """``module`` and the files of the book's modules it imports, directly or not."""
+    if module in found or not module.is_file():
+        return found
+    found.append(module)
+    for name in re.findall(r'^import\s[^"\n;]*?from\s+"\./([a-z_]+\.js)"', module.read_text(encoding="utf-8"), re.M):
+        _imports(module.parent / name, found)
+    return found
+
+
+def add_first_widget_preloads(page: Path) -> int:
+    """Put, just after the first widget view of ``page``, a preload of its state file and a
+    ``modulepreload`` of its module and every module that imports; return how many links.
+    A page without state files, or that has the links already, is left as it is."""
+    page = Path(page)
+    html = page.read_text(encoding="utf-8")
+    files = _model_files(page, html)
+    first = next((files[i] for i in view_ids(html) if i in files), None)
+    if PRELOAD_ATTRIBUTE in html or first is None or not first.is_file():
+        return 0
+    esm = json.loads(first.read_text(encoding="utf-8")).get("state", {}).get("_esm", "")
+    if not esm or re.search(r"\s", esm):
+        return 0
+
+    def url(path: Path) -> str:
+        return posixpath.relpath(path.resolve().as_posix(), page.parent.resolve().as_posix())
+
+    module = (first.parent / esm.split("?")[0]).resolve()
+    version = esm[len(esm.split("?")[0]):]  # the loader imports the module by this very URL
+    modules = _imports(module, [])
+    links = [f'<link rel="preload" as="fetch" crossorigin href="{url(first)}" {PRELOAD_ATTRIBUTE}>']
+    links += [f'<link rel="modulepreload" href="{url(path)}{version if path == module else ""}" {PRELOAD_ATTRIBUTE}>'
+              for path in modules]
+    view = re.search(_SCRIPT.format(re.escape(VIEW_TYPE)), html, flags=re.S)
+    page.write_text(html[:view.end()] + "".join(links) + html[view.end():], encoding="utf-8")
+    return len(links)

@@ -14,15 +14,22 @@
 //       buffers?}}</script>, `_esm` being the URL of the widget's module relative to the file
 //   or, on a page built otherwise, the state inline:
 //   <script type="application/vnd.jupyter.widget-state+json">{"state": {id: {...}}}</script>
-// What it does: fetch the first view's file alone (on a slow link the first slider does not
-// share it with the others), then the others together; per view, as soon as its own model is
+// What it does: draw the first view at once, fetching its file alone (on a slow link the first
+// slider does not share it with the others); draw each other view only when it comes within
+// a screen of the window (an IntersectionObserver): a reader who reads the top of a page with
+// many widgets (the gallery) fetches neither the state nor the code of those further down.
+// Every view is drawn at once when the browser has no IntersectionObserver, when the page
+// asks for it (window.ROPE_WIDGETS_LOAD_ALL = true, set before this script runs: the tests
+// that drive every widget of a page), when the reader first presses Tab (a keyboard reader
+// must meet every widget's controls in order) or is about to print (a view not drawn yet
+// prints its print figure instead, rope-site.css). Per view, as soon as its own model is
 // in: inject the widget's CSS once (a <style> per _anywidget_id, as anywidget does), import
 // its ESM once (a Blob URL, as anywidget does; or, the book's case, the URL of its file), call
 // `initialize({model})` once per model and `render({model, el})` per view, into a
 // <div class="rope-widget-view" data-widget="ClassName"> placed where the view script is.
 // A view that fails (its file missing, offline, a module error) shows a short note in its
-// place and logs a console error; the others go on. When all are settled, <html> gets
-// data-rope-widgets="ready". The model offers anywidget's model interface: get, set, on,
+// place and logs a console error; the others go on. While views are being drawn <html> has
+// data-rope-widgets="loading"; once every view started so far has settled, "ready". The model offers anywidget's model interface: get, set, on,
 // off, save_changes (no kernel: nothing to save), send (no kernel: dropped).
 // Models that are not anywidgets (standard ipywidgets controls) are not supported: their
 // place shows a short note instead.
@@ -122,6 +129,10 @@ function showFailure(el, id, error) {
   el.append(note);
 }
 
+// How far below (and above) the window a view starts loading: a screen, so that on a normal
+// scroll it is drawn before it shows and the text around it does not move in view.
+const NEAR = "100% 0px";
+
 export async function renderAll(root = document) {
   // The notes rope-site.js leaves where widgets would be on a page opened as a file.
   for (const note of root.querySelectorAll(".rope-widget-file-note")) note.remove();
@@ -129,23 +140,24 @@ export async function renderAll(root = document) {
   const inline = Object.assign({}, ...parsed(STATE_TYPE).map((s) => s.state || {}));
   const urls = Object.assign({}, ...parsed(URLS_TYPE));
   const viewScripts = [...root.querySelectorAll(`script[type="${VIEW_TYPE}"]`)];
-  const ids = [...new Set(viewScripts.map((s) => JSON.parse(s.textContent).model_id))];
-  // Model specs: inline ones at once; files: the first view's alone, the rest after it.
+  if (!viewScripts.length) return;
+  // A model's spec, fetched once, when its first view is drawn.
   const specs = new Map();
-  let previous = null;
-  for (const id of ids) {
-    if (id in inline) specs.set(id, Promise.resolve(inline[id]));
-    else if (!(id in urls)) specs.set(id, Promise.reject(new Error(`no state for widget model ${id}`)));
-    else if (previous === null) specs.set(id, previous = fetchModel(urls[id]));
-    else specs.set(id, previous.catch(() => {}).then(() => fetchModel(urls[id])));
-  }
+  const spec = (id) => {
+    if (!specs.has(id)) {
+      if (id in inline) specs.set(id, Promise.resolve(inline[id]));
+      else if (!(id in urls)) specs.set(id, Promise.reject(new Error(`no state for widget model ${id}`)));
+      else specs.set(id, fetchModel(urls[id]));
+    }
+    return specs.get(id);
+  };
   const ready = new Map(); // model id -> Promise<{model, widget}>
   const load = (id) => {
     if (!ready.has(id)) {
       ready.set(id, (async () => {
-        const spec = await specs.get(id);
-        if (spec.model_module !== "anywidget") return { unsupported: spec.model_name };
-        const model = new StaticModel(decodeBuffers(spec.state, spec.buffers));
+        const found = await spec(id);
+        if (found.model_module !== "anywidget") return { unsupported: found.model_name };
+        const model = new StaticModel(decodeBuffers(found.state, found.buffers));
         const cssId = model.get("_anywidget_id") || id;
         injectCss(model.get("_css"), cssId);
         const widget = await importWidget(model.get("_esm"), new URL(urls[id] || "", document.baseURI));
@@ -155,10 +167,7 @@ export async function renderAll(root = document) {
     }
     return ready.get(id);
   };
-  const views = viewScripts.map(async (script) => {
-    const el = document.createElement("div");
-    el.className = "rope-widget-view";
-    script.before(el);
+  const draw = async (script, el) => {
     const { model_id: id } = JSON.parse(script.textContent);
     try {
       const { model, widget, unsupported } = await load(id);
@@ -173,9 +182,51 @@ export async function renderAll(root = document) {
       // One failing widget must not stop the others, nor leave a blank box.
       showFailure(el, id, error);
     }
+  };
+  // Every view's place, in page order; each is drawn once, when `start` is called for it.
+  const places = viewScripts.map((script) => {
+    const el = document.createElement("div");
+    el.className = "rope-widget-view";
+    script.before(el);
+    return { script, el, started: null };
   });
-  await Promise.all(views);
-  document.documentElement.dataset.ropeWidgets = "ready";
+  const html = document.documentElement;
+  let unsettled = 0;
+  const start = (place) => {
+    if (place.started) return place.started;
+    unsettled += 1;
+    html.dataset.ropeWidgets = "loading";
+    place.started = draw(place.script, place.el).finally(() => {
+      unsettled -= 1;
+      if (unsettled === 0) html.dataset.ropeWidgets = "ready";
+    });
+    return place.started;
+  };
+  const [first, ...rest] = places;
+  const firstDrawn = start(first);
+  if (window.ROPE_WIDGETS_LOAD_ALL === true || !("IntersectionObserver" in window)) {
+    // All at once, but after the first view's file (a slow link gives the first slider its bandwidth).
+    await firstDrawn.catch(() => {});
+    await Promise.all(rest.map(start));
+    return;
+  }
+  const byElement = new Map(rest.map((place) => [place.el, place]));
+  const observer = new IntersectionObserver((entries) => {
+    for (const entry of entries) {
+      if (!entry.isIntersecting) continue;
+      observer.unobserve(entry.target);
+      // After the first view: it keeps the link to itself until its slider works.
+      firstDrawn.finally(() => start(byElement.get(entry.target)));
+    }
+  }, { rootMargin: NEAR });
+  for (const place of rest) observer.observe(place.el);
+  const startAll = () => {
+    observer.disconnect();
+    firstDrawn.finally(() => { for (const place of rest) start(place); });
+  };
+  addEventListener("keydown", (event) => { if (event.key === "Tab") startAll(); });
+  addEventListener("beforeprint", startAll);
+  await firstDrawn;
 }
 
 renderAll();

@@ -17,9 +17,12 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-# Jupyter runs this file with its own path as __file__; book_pages sits beside it.
+# Jupyter runs this file with its own path as __file__; book_pages sits beside it, and
+# internals (the one place for undocumented internals) in book/_ext.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.append(str(Path(__file__).resolve().parents[1] / "book" / "_ext"))  # last: shadows nothing
 import book_pages  # what a MyST notebook is, as the build decides it
+from internals import contents_os_path
 
 
 def _notebook_key(text: str):
@@ -39,7 +42,7 @@ def keep_unchanged_notebook_text(model, path, contents_manager, **kwargs):
     new_text = model.get("content")
     if not isinstance(new_text, str) or not book_pages.is_myst_notebook(new_text):
         return
-    os_path = Path(contents_manager._get_os_path(path))
+    os_path = Path(contents_os_path(contents_manager, path))
     try:
         old_text = os_path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
@@ -149,7 +152,7 @@ class BookContentsManager(AsyncTextFileContentsManager):
         # JupyterLab renames the kernel it started ("Python 3 (ipykernel)"): keep the file's
         # kernelspec while it names the same kernel, so running a chapter changes nothing.
         if model.get("type") == "notebook" and str(path).endswith(".md"):
-            os_path = Path(self._get_os_path(path.strip("/")))
+            os_path = Path(contents_os_path(self, path.strip("/")))
             if os_path.is_file():
                 import jupytext
 

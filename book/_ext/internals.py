@@ -7,14 +7,15 @@ breaks if it changes, so that an upgrade means reading this file, not every exte
 ``tests/test_private_api.py`` fails when one of these internals is used anywhere else in
 ``book/_ext`` or ``scripts``.
 
+The lab's server settings (``scripts/jupyter_lab_config.py``) use one internal of Jupyter
+Server, also wrapped here; this file imports nothing at its top, so it loads without Sphinx.
+
 Checked on the versions of ``requirements.lock``: Sphinx 7.4.7, MyST-NB 1.4.0,
-sphinx-book-theme 1.2.0 (pydata-sphinx-theme 0.16.1), sphinx-exercise 1.2.1, Jinja2 as Sphinx
-bundles it.
+sphinx-book-theme 1.2.0 (pydata-sphinx-theme 0.16.1), sphinx-exercise 1.2.1, Jupyter Server
+2.21.1, Jinja2 as Sphinx bundles it.
 """
 
 from __future__ import annotations
-
-from sphinx_exercise.nodes import solution_end_node, solution_node, solution_start_node
 
 
 def nb_element(node) -> str | None:
@@ -84,6 +85,9 @@ def is_exercise_solution(node) -> bool:
     ``{solution-end}``) into the node classes of ``sphinx_exercise.nodes``, a module it does not
     document. If they move, reading times count solutions as prose, without an error.
     """
+    # Imported here: the lab's server settings import this file where Sphinx is not installed.
+    from sphinx_exercise.nodes import solution_end_node, solution_node, solution_start_node
+
     return isinstance(node, (solution_node, solution_start_node, solution_end_node))
 
 
@@ -98,3 +102,13 @@ def add_section_label(env, name: str, anchor: str, title: str) -> None:
     std = env.get_domain("std")
     std.labels.setdefault(name, (env.docname, anchor, title))
     std.anonlabels.setdefault(name, (env.docname, anchor))
+
+
+def contents_os_path(contents_manager, api_path: str) -> str:
+    """The file a Jupyter contents manager reads and writes for an API path (``book/02-x.md``).
+
+    Jupyter Server 2.21's file contents managers resolve it in ``_get_os_path`` (with the
+    checks that the path stays inside ``root_dir``), which has no public name. It raises the
+    server's 404 ``HTTPError`` for a path outside the root.
+    """
+    return contents_manager._get_os_path(api_path)

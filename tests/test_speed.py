@@ -148,7 +148,7 @@ def test_the_first_widgets_files_are_asked_for_while_the_page_arrives(tmp_path):
 
     folder = tmp_path / "_static" / "rope-widgets"
     (folder / "book" / "gallery").mkdir(parents=True)
-    (folder / "first.js").write_text('import { a } from "./common.js";\nimport { b } from "./drag.js";\n')
+    (folder / "first.js").write_text('import { a } from "./common.js?v=c1";\nimport { b } from "./drag.js";\n')
     (folder / "drag.js").write_text('import { a } from "./common.js";\n')
     (folder / "common.js").write_text("export const a = 1;\n")
     (folder / "second.js").write_text('import { a } from "./second_only.js";\n')
@@ -168,7 +168,31 @@ def test_the_first_widgets_files_are_asked_for_while_the_page_arrives(tmp_path):
     assert links == ('<link rel="preload" as="fetch" crossorigin href="../_static/rope-widgets/book/gallery/m1.json" '
                      'data-rope-first-widget>'
                      '<link rel="modulepreload" href="../_static/rope-widgets/first.js?v=abc" data-rope-first-widget>'
-                     '<link rel="modulepreload" href="../_static/rope-widgets/common.js" data-rope-first-widget>'
+                     '<link rel="modulepreload" href="../_static/rope-widgets/common.js?v=c1" data-rope-first-widget>'
                      '<link rel="modulepreload" href="../_static/rope-widgets/drag.js" data-rope-first-widget>')
     assert "second" not in links
     assert widget_state.add_first_widget_preloads(page) == 0  # once
+
+
+def test_deferred_scripts_leave_the_head_for_the_end_of_the_body_in_their_order(tmp_path):
+    page = tmp_path / "search.html"
+    page.write_text(
+        '<html><head>\n<script src="_static/documentation_options.js?v=1"></script>\n'
+        '<script src="_static/doctools.js?v=2"></script>\n'
+        '<script defer="defer" src="_static/copybutton.js"></script>\n<script>let hint = 1;</script>\n'
+        '<script type="module" src="_static/rope-site/rope-widgets.js"></script>\n'
+        '<script src="_static/searchtools.js"></script>\n<script src="searchindex.js"></script>\n'
+        '</head><body><p>text</p>\n<script defer src="_static/scripts/bootstrap.js"></script>\n</body></html>')
+    assert site_assets.move_deferred_scripts(page) == 4
+    html = page.read_text()
+    head, body = html.split("</head>")
+    # What the page's inline scripts need while it is parsed stays, as does the widget loader.
+    assert '<script src="_static/documentation_options.js?v=1"></script>' in head
+    assert "let hint = 1;" in head and "rope-widgets.js" in head
+    order = ["doctools.js", "copybutton.js", "searchtools.js", "searchindex.js", "bootstrap.js"]
+    assert [body.index(name) for name in order] == sorted(body.index(name) for name in order)
+    assert body.index("<p>text</p>") < body.index("doctools.js")
+    assert not any(name in head for name in order)
+    for tag in [t for t in body.split("\n") if "<script" in t]:
+        assert "defer" in tag, tag
+    assert site_assets.move_deferred_scripts(page) == 0

@@ -41,7 +41,7 @@ BLOCKING_JS = """() => performance.getEntriesByType('resource')
   .filter((entry) => entry.renderBlockingStatus === 'blocking').map((entry) => entry.name)"""
 
 
-@pytest.mark.parametrize("name", PAGES)
+@pytest.mark.parametrize("name", [*PAGES, "search.html", "genindex.html"])
 def test_at_most_three_files_block_the_first_paint(name, built_book, book_server, chromium):
     html = (built_book / name).read_text(encoding="utf-8")
     sheets, scripts = bench_pages.render_blocking(html)

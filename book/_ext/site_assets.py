@@ -16,10 +16,12 @@
   first widget's file first and draws each widget as its file arrives. The widgets' ES
   modules and their shared stylesheet are files written once (``_static/rope-widgets/``),
   which every page with widgets shares and the browser caches.
-- The other scripts in ``<head>`` (doctools, copy buttons, toggles, tabs, the book theme's)
-  are deferred: none is needed to draw the page, and each held the parser until it arrived.
-  ``documentation_options.js`` and ``doctools.js`` (5 KB) stay: inline scripts use them
-  while the page is parsed (``DOCUMENTATION_OPTIONS.pagename``; search's ``_ready``).
+- The other scripts in ``<head>`` (doctools, copy buttons, toggles, tabs, the book theme's,
+  the search page's) are deferred and moved to the end of ``<body>``: none is needed to draw
+  the page, and each held the parser or took bandwidth from the style sheet until it arrived
+  (:func:`move_deferred_scripts`). ``documentation_options.js`` stays: an inline script uses
+  it while the page is parsed (``DOCUMENTATION_OPTIONS.pagename``). Deferred scripts run in
+  document order, so ``doctools.js`` still runs before the scripts that call its ``_ready``.
 - The theme's style sheet carries Font Awesome's ``.fa-*:before`` rule for each of its
   ~1900 icons (86 KB of the 391 KB that first paint waits for); the pages use the ones in
   ``rope-icons.css``, so the copy in ``_build/html`` drops the others.
@@ -54,7 +56,7 @@ SITE = Path(__file__).resolve().parents[1] / "_site"
 ROOT = SITE.parents[1]
 THEME_ICONS = "scripts/fontawesome.js"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
-PARSE_TIME_SCRIPTS = ("documentation_options.js", "doctools.js")
+PARSE_TIME_SCRIPTS = ("documentation_options.js",)
 
 # (Font Awesome pack, icon name): every icon the theme and the book's buttons show.
 ICONS = [
@@ -287,6 +289,42 @@ def add_image_sizes(page: Path) -> int:
     return added
 
 
+# ---- Deferred scripts after the page -------------------------------------------------------
+# A deferred script runs once the page is parsed, in document order, wherever it stands; but
+# in <head> it is fetched at once, and on a slow link the seven of them (about 50 KB: copy
+# buttons, toggles, tabs, the theme's) shared the bandwidth with the style sheet and the page
+# that first paint waits for. At the end of <body> the browser asks for them after the page:
+# they still run in the same order, after the page is parsed. The widget loader stays in
+# <head> (the first slider waits for it), and so runs before them; it needs none of them.
+_DEFERRED = re.compile(r'[ \t]*<script\b(?=[^>]*\bsrc=")(?=[^>]*\bdefer\b)(?![^>]*type="module")[^>]*></script>\n?')
+
+
+_CLASSIC_SCRIPT = re.compile(r'<script\b(?=[^>]*\bsrc="([^"]+)")(?![^>]*\b(?:defer|async)\b)(?![^>]*type="module")')
+
+
+def move_deferred_scripts(page: Path) -> int:
+    """Defer every script of ``page`` 's ``<head>`` that is not in ``PARSE_TIME_SCRIPTS`` (the
+    search page's template adds its own, undeferred), and move the deferred ones to the end
+    of its ``<body>``, in their order, before the scripts already there; return how many moved."""
+    page = Path(page)
+    html = page.read_text(encoding="utf-8")
+    if "</head>" not in html or "</body>" not in html:
+        return 0
+    head, body = html.split("</head>", 1)
+    head = _CLASSIC_SCRIPT.sub(
+        lambda m: m.group(0) if m.group(1).split("?")[0].endswith(PARSE_TIME_SCRIPTS) else m.group(0) + " defer", head)
+    moved = _DEFERRED.findall(head)
+    if not moved:
+        return 0
+    head = _DEFERRED.sub("", head)
+    # Before the theme's own deferred scripts at the end of <body>: the order they had.
+    first_there = _DEFERRED.search(body)
+    at = first_there.start() if first_there else body.rindex("</body>")
+    body = body[:at] + "".join(tag.strip() + "\n" for tag in moved) + body[at:]
+    page.write_text(head + "</head>" + body, encoding="utf-8")
+    return len(moved)
+
+
 # {a widget's _esm: its module file}, written once per build (widget_state.write_front_end).
 _WIDGET_MODULES: dict[str, str] = {}
 
@@ -367,6 +405,7 @@ def _build_finished(app, exception):
     for page in pages:
         widget_state.add_print_figures(Path(page), figures)
         add_image_sizes(Path(page))
+        move_deferred_scripts(Path(page))
         widget_state.add_first_widget_preloads(Path(page))
     node = shutil.which("node")
     if node is None:

@@ -144,7 +144,7 @@ def code_files(page: Path) -> list[Path]:
         if not esm or re.search(r"\s", esm):
             continue
         module = (path.parent / esm.split("?")[0]).resolve()
-        for name in [module.name, *re.findall(r'^import\s[^"\n;]*?from\s+"\./([a-z_]+\.js)', module.read_text(), re.M)]:
+        for name in [module.name, *(name for name, _ in _IMPORT_LINE.findall(module.read_text()))]:
             if module.parent / name not in found:
                 found.append(module.parent / name)
         if module.parent / "common.css" not in found:
@@ -259,13 +259,18 @@ def add_print_figures(page: Path, figures: dict[str, dict]) -> int:
 PRELOAD_ATTRIBUTE = "data-rope-first-widget"
 
 
-def _imports(module: Path, found: list[Path]) -> list[Path]:
-    """``module`` and the files of the book's modules it imports, directly or not."""
+# A module's import of another of the book's modules, with its version query if it has one.
+_IMPORT_LINE = re.compile(r'^import\s[^"\n;]*?from\s+"\./([a-z_]+\.js)(\?[^"]*)?"', re.M)
+
+
+def _imports(module: Path, query: str, found: dict[Path, str]) -> dict[Path, str]:
+    """``{file: version query}`` of ``module`` and of the book's modules it imports, directly
+    or not (each by the URL its importer names, which is the one the browser fetches)."""
     if module in found or not module.is_file():
         return found
-    found.append(module)
-    for name in re.findall(r'^import\s[^"\n;]*?from\s+"\./([a-z_]+\.js)"', module.read_text(encoding="utf-8"), re.M):
-        _imports(module.parent / name, found)
+    found[module] = query
+    for name, version in _IMPORT_LINE.findall(module.read_text(encoding="utf-8")):
+        _imports(module.parent / name, version, found)
     return found
 
 
@@ -287,11 +292,10 @@ def add_first_widget_preloads(page: Path) -> int:
         return posixpath.relpath(path.resolve().as_posix(), page.parent.resolve().as_posix())
 
     module = (first.parent / esm.split("?")[0]).resolve()
-    version = esm[len(esm.split("?")[0]):]  # the loader imports the module by this very URL
-    modules = _imports(module, [])
+    modules = _imports(module, esm[len(esm.split("?")[0]):], {})  # the loader imports it by this very URL
     links = [f'<link rel="preload" as="fetch" crossorigin href="{url(first)}" {PRELOAD_ATTRIBUTE}>']
-    links += [f'<link rel="modulepreload" href="{url(path)}{version if path == module else ""}" {PRELOAD_ATTRIBUTE}>'
-              for path in modules]
+    links += [f'<link rel="modulepreload" href="{url(path)}{query}" {PRELOAD_ATTRIBUTE}>'
+              for path, query in modules.items()]
     view = re.search(_SCRIPT.format(re.escape(VIEW_TYPE)), html, flags=re.S)
     page.write_text(html[:view.end()] + "".join(links) + html[view.end():], encoding="utf-8")
     return len(links)

@@ -127,9 +127,17 @@ def test_committed_controls_hold_what_the_chapter_reads(committed):
     meta = committed["meta"]
     for key in ("numpy", "blas", "cpu", "started"):
         assert meta[key], key
+    assert meta["complete"] is True and meta["wall_seconds"] > 0 and meta["workers"] >= 1
+    assert set(meta["parts"]) == set(controls.PARTS)
     for part, timing in meta["parts"].items():
-        assert part in controls.PARTS
-        assert timing["cpu_seconds"] > 0 and timing["wall_seconds"] > 0, part
+        assert timing["cpu_seconds"] > 0, part
+    # Every job the default plan makes is in the file, under its part and key.
+    for part, key, _, _ in controls.jobs():
+        assert (committed[part] if key is None else committed[part][key]), (part, key)
+    # Every encoding was trained with a BOS token; NoPE and RoPE at three learning rates.
+    assert {k.split("/")[0] for k in committed["beginning_token"]} == set(experiments.ENCODINGS)
+    assert {k.split("/")[0] for k in committed["learning_rates"]} == {"nope", "rope"}
+    assert len(committed["partial_rope"]) == len(experiments.SEEDS)
     yarn = committed["yarn_and_heads"]
     assert {"base10000/s0", "base270/s0"} <= set(yarn)
     for run in yarn.values():
@@ -207,3 +215,23 @@ def test_pretrain_record_scores_each_length_and_reports_divergence(monkeypatch):
     assert set(bos) == {"history", "at64", "cpu_seconds"}
     diverged = controls.pretrain_record("rope", 0, lr=1e30)
     assert "diverged" in diverged and "at64" not in diverged
+
+
+def test_partial_rope_figure_draws_the_committed_means(committed):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from rope_core.tinymodel import figures
+
+    results = experiments.load_results()
+    fig = figures.partial_rope(results, committed)
+    assert len(fig.axes) == 3
+    for ax, length in zip(fig.axes, experiments.EVAL_LENGTHS):
+        full, partial = ax.lines[0], ax.lines[1]  # the dotted line at 64 is drawn after them
+        for line, table in (
+                (full, summary.accuracy_by_period(results, "rope", "none", length)),
+                (partial, summary.control_by_period(committed, "partial_rope", "p0.5/", length))):
+            periods = sorted(next(iter(table.values())))
+            assert list(line.get_xdata()) == periods
+            expected = [np.mean([t[p] for t in table.values()]) for p in periods]
+            assert list(line.get_ydata()) == pytest.approx(expected), (length, line.get_label())

@@ -251,7 +251,7 @@ def pretrain_record(encoding, seed, lr=None, bos=False, rope_scaling=None, lengt
     Parameters
     ----------
     encoding : str
-        One of :data:`~rope_core.tinymodel.experiments.ENCODINGS`.
+        One of ``experiments.ENCODINGS``.
     seed : int
     lr : float, optional
         Peak learning rate (default: the main runs').
@@ -260,7 +260,7 @@ def pretrain_record(encoding, seed, lr=None, bos=False, rope_scaling=None, lengt
     rope_scaling : dict, optional
         The RoPE block used in training and evaluation (e.g. :func:`partial_rope_scaling`).
     lengths : sequence of int
-        Evaluation lengths, each at :data:`~rope_core.tinymodel.experiments.EVAL_PERIODS`.
+        Evaluation lengths, each scored at the periods ``experiments.EVAL_PERIODS[length]``.
 
     Returns
     -------

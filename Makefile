@@ -140,11 +140,11 @@ bench: $(VENV)/.installed  ## run the benchmarks (apply_rope always; widgets nee
 # (0: a niced run on a busy machine gets almost no CPU); `make book` never trains.
 EXPERIMENT_WORKERS ?= 2
 EXPERIMENT_NICE ?= 0
-# The controls (other YaRN ramps, equal pretraining, BOS token, learning rates, a bit-for-bit
-# retraining) run after the main runs, on one process: they read the committed results.
-experiments: $(VENV)/.installed  ## retrain every model of the chapter "Train a tiny model" (~14 min on 2 idle cores, then ~6 min of controls on one) into rope_core/tinymodel/results/
+# The controls (other YaRN ramps, equal pretraining, BOS token, learning rates, partial RoPE,
+# a bit-for-bit retraining) run after the main runs, on the same processes: they read them.
+experiments: $(VENV)/.installed  ## retrain every model of the chapter "Train a tiny model" (~14 min on 2 idle cores, then ~8 min of controls; the chapter gives the sum) into rope_core/tinymodel/results/
 	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 nice -n $(EXPERIMENT_NICE) $(BIN)/python -m rope_core.tinymodel.experiments --workers $(EXPERIMENT_WORKERS)
-	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 nice -n $(EXPERIMENT_NICE) $(BIN)/python -m rope_core.tinymodel.controls
+	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 nice -n $(EXPERIMENT_NICE) $(BIN)/python -m rope_core.tinymodel.controls --workers $(EXPERIMENT_WORKERS)
 
 clean:  ## remove the build, the JS copies and caches (keeps .venv and node_modules)
 	rm -rf $(BUILD) build dist book/_vendor .pytest_cache .hypothesis

@@ -127,9 +127,17 @@ def test_committed_controls_hold_what_the_chapter_reads(committed):
     meta = committed["meta"]
     for key in ("numpy", "blas", "cpu", "started"):
         assert meta[key], key
+    assert meta["complete"] is True and meta["wall_seconds"] > 0 and meta["workers"] >= 1
+    assert set(meta["parts"]) == set(controls.PARTS)
     for part, timing in meta["parts"].items():
-        assert part in controls.PARTS
-        assert timing["cpu_seconds"] > 0 and timing["wall_seconds"] > 0, part
+        assert timing["cpu_seconds"] > 0, part
+    # Every job the default plan makes is in the file, under its part and key.
+    for part, key, _, _ in controls.jobs():
+        assert (committed[part] if key is None else committed[part][key]), (part, key)
+    # Every encoding was trained with a BOS token; NoPE and RoPE at three learning rates.
+    assert {k.split("/")[0] for k in committed["beginning_token"]} == set(experiments.ENCODINGS)
+    assert {k.split("/")[0] for k in committed["learning_rates"]} == {"nope", "rope"}
+    assert len(committed["partial_rope"]) == len(experiments.SEEDS)
     yarn = committed["yarn_and_heads"]
     assert {"base10000/s0", "base270/s0"} <= set(yarn)
     for run in yarn.values():
@@ -156,3 +164,74 @@ def test_chance_floor_is_one_over_the_period():
     assert summary.chance_by_period([4, 8]) == {4: 0.25, 8: 0.125}
     with pytest.raises(ValueError, match="periods"):
         summary.chance_by_period([0])
+
+
+def test_jobs_cover_every_encoding_with_bos_and_name_bad_parts():
+    listed = controls.jobs(("beginning_token",), {"beginning_token": (0, 1)})
+    keys = [key for _, key, _, _ in listed]
+    assert {k.split("/")[0] for k in keys} == set(experiments.ENCODINGS)
+    # NoPE, whose reading the part tests, on both seeds; the others on seed 0.
+    assert {"nope/s0", "nope/s1"} <= set(keys) and "rope/s1" not in keys
+    assert all(kwargs["bos"] for _, _, _, kwargs in listed)
+    with pytest.raises(ValueError, match="parts"):
+        controls.jobs(("no such part",))
+
+
+def test_assembled_document_does_not_depend_on_the_finishing_order():
+    listed = controls.jobs(("bit_for_bit", "partial_rope"), {"partial_rope": (0, 1)})
+    results = {i: {"value": i, "cpu_seconds": 1.0} for i in range(len(listed))}
+    forward_order = controls._assemble(listed, dict(sorted(results.items())))
+    backward_order = controls._assemble(listed, dict(sorted(results.items(), reverse=True)))
+    assert forward_order == backward_order
+    assert forward_order["bit_for_bit"] == results[0]
+    assert set(forward_order["partial_rope"]) == {"p0.5/s0", "p0.5/s1"}
+
+
+def test_partial_rope_freezes_the_slow_pairs_only():
+    theta = inverse_frequencies(16, 10000.0)
+    partial = inverse_frequencies(16, 10000.0, rope_scaling=controls.partial_rope_scaling(0.5))
+    np.testing.assert_allclose(partial[:4], theta[:4])
+    assert np.all(partial[4:] == 0)
+    with pytest.raises(ValueError, match="factor"):
+        controls.partial_rope_scaling(0.0)
+
+
+def test_pretrain_record_scores_each_length_and_reports_divergence(monkeypatch):
+    full = experiments.settings
+
+    def short():
+        s = full()
+        s["induction"]["train"].update(steps=4, eval_every=2)
+        s["induction"]["model"].update(d_model=16, n_heads=2)
+        return s
+
+    monkeypatch.setattr(experiments, "settings", short)
+    record = controls.pretrain_record("rope", 0, rope_scaling=controls.partial_rope_scaling(),
+                                      lengths=(64, 128))
+    assert record["history"]["steps"] == [1, 3, 4]
+    for length in (64, 128):
+        assert set(map(int, record[f"at{length}"])) == set(experiments.EVAL_PERIODS[length])
+    bos = controls.pretrain_record("alibi", 0, bos=True)
+    assert set(bos) == {"history", "at64", "cpu_seconds"}
+    diverged = controls.pretrain_record("rope", 0, lr=1e30)
+    assert "diverged" in diverged and "at64" not in diverged
+
+
+def test_partial_rope_figure_draws_the_committed_means(committed):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from rope_core.tinymodel import figures
+
+    results = experiments.load_results()
+    fig = figures.partial_rope(results, committed)
+    assert len(fig.axes) == 3
+    for ax, length in zip(fig.axes, experiments.EVAL_LENGTHS):
+        full, partial = ax.lines[0], ax.lines[1]  # the dotted line at 64 is drawn after them
+        for line, table in (
+                (full, summary.accuracy_by_period(results, "rope", "none", length)),
+                (partial, summary.control_by_period(committed, "partial_rope", "p0.5/", length))):
+            periods = sorted(next(iter(table.values())))
+            assert list(line.get_xdata()) == periods
+            expected = [np.mean([t[p] for t in table.values()]) for p in periods]
+            assert list(line.get_ydata()) == pytest.approx(expected), (length, line.get_label())

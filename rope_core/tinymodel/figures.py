@@ -236,3 +236,21 @@ def chapter_summary(results):
     d.set_title("(d) at 4×, fine-tuned 200 steps", fontsize=8)
     d.set_xlabel("scheme, base", fontsize=7)
     return fig
+
+
+def partial_rope(results, checks, prefix="p0.5/"):
+    """Full RoPE against p-RoPE (half the pairs never rotate): accuracy against period at 1x,
+    2x and 4x the training length, one band over the seeds of each."""
+    fig, axes = new_figure(1, 3, figsize=(11, 3.4), sharey=True)
+    for ax, length in zip(axes, (64, 128, 256)):
+        _period_band(ax, summary.accuracy_by_period(results, "rope", "none", length),
+                     "RoPE, all 8 pairs rotate", ENCODING_STYLE["rope"][1])
+        _period_band(ax, summary.control_by_period(checks, "partial_rope", prefix, length),
+                     "p-RoPE, pairs 4–7 never rotate", PALETTE["key"])
+        ax.axvline(64, color="0.5", ls=":", lw=1)
+        ax.set(title=f"evaluated at length {length}", xlabel="period p (tokens back)",
+               ylim=(0, 1.02))
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel("accuracy")
+    axes[0].legend(fontsize=7, loc="lower left")
+    return fig

@@ -178,3 +178,22 @@ def coverage(results):
         if run["id"] in results["runs"]:
             group["seeds"].append(run["seed"])
     return list(groups.values())
+
+
+def control_runs(checks, part, prefix):
+    """``{seed: run}`` of the control ``part`` whose keys start with ``prefix`` (e.g.
+    ``"nope/"`` in ``beginning_token``, ``"p0.5/"`` in ``partial_rope``)."""
+    return {int(key.rsplit("/s", 1)[1]): run for key, run in checks.get(part, {}).items()
+            if key.startswith(prefix)}
+
+
+def control_by_period(checks, part, prefix, length=64):
+    """``{seed: {period: accuracy}}`` at ``length`` of the control runs of :func:`control_runs`."""
+    return {seed: {int(p): a for p, a in run[f"at{length}"].items()}
+            for seed, run in control_runs(checks, part, prefix).items()
+            if f"at{length}" in run}
+
+
+def mean_over_periods(tables):
+    """``{seed: mean accuracy over its periods}`` of a ``{seed: {period: accuracy}}`` table."""
+    return {seed: float(np.mean(list(table.values()))) for seed, table in tables.items()}

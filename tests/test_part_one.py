@@ -46,7 +46,7 @@ def homes() -> list[tuple[str, str, str]]:
     """``[(idea, file stem, heading)]`` from CONTRIBUTING's "Ideas and their homes" table."""
     text = read(ROOT / "CONTRIBUTING.md")
     section = text.split("## Ideas and their homes", 1)[1]
-    rows = re.findall(r"^\| (.+?) \| `([\w-]+)` § (.+?) \|$", section, flags=re.M)
+    rows = re.findall(r"^\| (.+?) \| `([\w-]+)` § (.+?) \| .+ \|$", section, flags=re.M)
     return rows
 
 
@@ -206,6 +206,73 @@ def test_the_glossary_has_llama_4_temperature_as_transformers_computes_it():
     assert np.allclose(wiring.llama4_attention_temperature(positions, floor_scale=8192, attn_scale=0.1), expected)
 
 
+# ---- a section's claims: one line --------------------------------------------------------------
+
+def _teach_first():
+    import sys
+    sys.path.insert(0, str(BOOK / "_ext"))
+    import teach_first
+    return teach_first
+
+
+def _claim_rows(*failed: bool) -> list[str]:
+    mark = '<span class="rope-claim-mark{}">{}</span>'
+    return [f'<div class="rope-claim">{mark.format(" rope-claim-failed" if bad else "", "✗" if bad else "✓")} '
+            f"claim {i}</div>" for i, bad in enumerate(failed)]
+
+
+def _summarised(rows, cells=()):
+    from docutils import nodes
+
+    teach_first = _teach_first()
+    section = nodes.section("", nodes.title("", "A section"), nodes.paragraph("", "Prose."))
+    subsection = nodes.section("", nodes.title("", "Its subsection"))
+    section += subsection
+    for cell in cells:
+        section.insert(2, cell)
+    teach_first.FoldChecksAndSetup.summarise_section(section, rows, list(cells))
+    (results,) = [child for child in section.children if "rope-check-results" in child.get("classes", [])]
+    return section, subsection, results[0]
+
+
+def test_a_sections_claims_are_one_line_at_its_end_with_the_list_and_code_folded():
+    from docutils import nodes
+
+    cell = nodes.container("", nodes.literal_block("", "claim('x', True)"), classes=["cell"])
+    section, subsection, box = _summarised(_claim_rows(False, False, False), [cell])
+    assert box["summary"] == "✓ 3 claims of this section hold" and not box.get("open")
+    assert section.index(box.parent) == section.index(subsection) - 1  # before the subsection
+    assert box.astext().count("claim ") == 3
+    (code,) = [child for child in box.children if "rope-check" in child.get("classes", [])]
+    assert cell.parent is code  # the check's code went into the box
+    assert _summarised(_claim_rows(False))[2]["summary"] == "✓ 1 claim of this section holds"
+
+
+def test_a_failed_claim_opens_its_sections_line_and_says_so():
+    box = _summarised(_claim_rows(False, True, False))[2]
+    assert box["summary"] == "✗ 1 of 3 claims of this section does not hold" and box["open"]
+    assert "rope-claims-fails" in box["box_classes"]
+
+
+@pytest.mark.book
+def test_each_section_shows_its_claims_as_one_line(built_book):
+    """On the way in and Part I, every claim line is a section's line, one per section."""
+    from bs4 import BeautifulSoup
+
+    lines = 0
+    for page in ["index", "rope-in-15-minutes", *(p.stem for p in PART_ONE)]:
+        soup = BeautifulSoup(read(built_book / "book" / f"{page}.html"), "html.parser")
+        boxes = soup.select("details.rope-claims")
+        assert all("rope-section-claims" in box["class"] for box in boxes), page
+        sections = [box.find_parent("section") for box in boxes]
+        assert len(sections) == len(set(map(id, sections))), f"{page}: a section with two claim lines"
+        for box in boxes:
+            said = re.fullmatch(r"✓ (\d+) claims? of this section holds?", box.summary.get_text(" ", strip=True))
+            assert said and int(said.group(1)) == len(box.select(":scope > .rope-claim")), page
+        lines += len(boxes)
+    assert lines >= 8
+
+
 # ---- the built pages -----------------------------------------------------------------------
 
 def test_the_15_minute_page_says_how_long_it_takes(built_book):
@@ -219,7 +286,7 @@ def test_the_15_minute_page_says_how_long_it_takes(built_book):
 def test_the_15_minute_page_ends_with_what_a_reader_needs_to_write_rope():
     text = read(BOOK / "rope-in-15-minutes.md")
     for needed in ("x'_{a} &= x_{a}\\cos m\\theta_i - x_{b}\\sin m\\theta_i",   # the element-wise form
-                   "(a, b) = (2i, 2i + 1)", "(a, b) = (i, i + d/2)",             # both layouts
+                   "$(2i, 2i + 1)$", "$(i, i + d/2)$",                           # both layouts
                    'atlas.entry("llama-3-8b")', "values are not rotated"):
         assert needed in text, needed
     for assumption in ("ex-ch04-xpos", "04-deriving-rope#the-wish-as-an-equation", "ex-ch04-offset",

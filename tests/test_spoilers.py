@@ -79,7 +79,8 @@ def spoilers(page_html: str, quiz_answers: list[str]) -> tuple[list[str], int]:
                          if element.name in {"p", "li"} and not measure_pages.is_hidden(element))
         secret = {number for number in _answer_numbers(answer) if number not in NUMBER.findall(prose)}
         section = answer.find_parent("section")
-        checks = [element for element in above if "rope-check-cell" in (element.get("class") or [])
+        checks = [element for element in above
+                  if {"rope-check-cell", "rope-check-results"} & set(element.get("class") or [])
                   and element.find_parent("section") is section]
         shown = secret & set(NUMBER.findall(_shown(checks)))
         if shown:
@@ -100,7 +101,16 @@ ANSWER = ('<div class="admonition dropdown"><p class="admonition-title">Answer</
           '<p>No: the first return is at 25.</p></div>')
 
 
+# A section's line (book/_ext/teach_first.py): the count on the page, the claims folded.
+SECTION_CHECK = ('<div class="rope-check-results"><details class="rope-claims rope-section-claims">'
+                 '<summary><span class="rope-claim-mark">✓</span> {summary}</summary>'
+                 '<div class="rope-claim"><span class="rope-claim-mark">✓</span> 25 is the first return</div>'
+                 '</details></div>')
+
+
 @pytest.mark.parametrize(("body", "spoiled"), [
+    (SECTION_CHECK.format(summary="1 claim of this section holds") + ANSWER, False),
+    (SECTION_CHECK.format(summary="25 is the first return") + ANSWER, True),
     (CHECK.format(summary="25 is the first return") + ANSWER, True),   # a one-claim line
     (CHECK.format(summary="1 claim holds") + ANSWER, False),            # the statement folded
     (ANSWER + CHECK.format(summary="25 is the first return"), False),  # checked after the answer

@@ -173,8 +173,9 @@ def test_pages_load_no_widget_manager(built_book):
                 module = (path.parent / esm.split("?")[0]).resolve()
                 assert module.parent == built_book / widget_state.FOLDER and module.is_file(), (name, esm)
             # The widgets' shared style sheet is part of the page's one style sheet (site_assets.BUNDLE).
-            assert f'href="{"../" * name.count("/")}_static/rope-site/rope-book.css?v=' in html, name
-            assert f"/* {widget_state.FOLDER}/common.css */" in (built_book / "_static/rope-site/rope-book.css").read_text()
+            assert f'href="{"../" * name.count("/")}_static/rope-site/rope-book-1.css?v=' in html, name
+            assert any(f"/* {widget_state.FOLDER}/common.css */" in path.read_text()
+                       for path in (built_book / "_static/rope-site").glob("rope-book-*.css"))
         with_widgets += [name] * has_state
     assert "book/gallery.html" in with_widgets and "book/02-rotations.html" in with_widgets
 
@@ -194,7 +195,7 @@ def test_every_widget_view_renders(name, built_book, book_server, browser_page):
     assert page.locator(".rope-widget-view > .rope-w").count() == views
     assert log.problems() == []
     modules = [f for f in fetched if f.endswith(".js") and (ROOT / "rope_core" / "widgets" / f).is_file()]
-    assert "common.js" in modules and fetched.count("rope-book.css") == 1, fetched
+    assert "common.js" in modules and fetched.count("rope-book-1.css") == 1, fetched
     assert len(modules) == len(set(modules)), modules
 
 

@@ -6,6 +6,7 @@ The functions on small inputs made here; ``test_speed_browser.py`` checks the bu
 
 from __future__ import annotations
 
+import re
 import struct
 import sys
 import zlib
@@ -57,7 +58,9 @@ def test_the_style_sheets_of_every_page_become_one_file_in_their_order(tmp_path)
     pages = [str(out / "index.html"), str(out / "book" / "page.html")]
     sources = site_assets.bundle_style_sheets(out, pages, tmp_path / "stash")
     assert sources == ["_static/styles/theme.css", "_static/rope-site/site.css", "_static/widgets.css"]
-    bundle = (out / site_assets.BUNDLE).read_text()
+    parts = [(out / name).read_text() for name in site_assets.bundle_files()]
+    bundle = "".join(parts)
+    assert len(parts) == site_assets.BUNDLE_PARTS and all(parts)
     # In order, the import in its place; every relative URL still names the same file.
     assert bundle.index(".basic") < bundle.index(".theme") < bundle.index(".site") < bundle.index(".rope-w")
     assert "url(../file.png)" in bundle and 'url("../fonts/a.woff2")' in bundle
@@ -66,11 +69,11 @@ def test_the_style_sheets_of_every_page_become_one_file_in_their_order(tmp_path)
     for page, up in ((out / "index.html", ""), (out / "book" / "page.html", "../")):
         html = page.read_text()
         sheets = site_assets.head_style_sheets(html)
-        assert [href.split("?")[0] for _, href in sheets] == [f"{up}{site_assets.BUNDLE}"], sheets
+        assert [href.split("?")[0] for _, href in sheets] == [f"{up}{name}" for name in site_assets.bundle_files()]
         assert 'media="print"' in html  # (a print sheet does not hold up the first paint)
     assert 'href="late.css"' in (out / "book" / "page.html").read_text()  # nor one in <body>
     # The uncut originals get the same join (the stash has none of them here: the cut ones).
-    assert (tmp_path / "stash" / site_assets.BUNDLE).read_text() == bundle
+    assert "".join((tmp_path / "stash" / name).read_text() for name in site_assets.bundle_files()) == bundle
 
 
 def test_a_page_left_from_an_earlier_build_keeps_every_sheet(tmp_path):
@@ -83,7 +86,7 @@ def test_a_page_left_from_an_earlier_build_keeps_every_sheet(tmp_path):
     (out / "index.html").write_text((tmp_path / "again" / "html" / "index.html").read_text())
     sources = site_assets.bundle_style_sheets(out, pages, tmp_path / "stash")
     assert sources == ["_static/styles/theme.css", "_static/rope-site/site.css", "_static/widgets.css"]
-    assert (out / site_assets.BUNDLE).read_text().count(".rope-w") == 1
+    assert "".join((out / name).read_text() for name in site_assets.bundle_files()).count(".rope-w") == 1
 
 
 def test_sheets_merge_in_the_order_pages_link_them():
@@ -196,3 +199,26 @@ def test_deferred_scripts_leave_the_head_for_the_end_of_the_body_in_their_order(
     for tag in [t for t in body.split("\n") if "<script" in t]:
         assert "defer" in tag, tag
     assert site_assets.move_deferred_scripts(page) == 0
+
+
+def test_the_joined_sheet_is_cut_only_between_top_level_rules():
+    css = ('a{color:red}/* } { */@media (min-width: 1px){b{content:"}"}c{d:e}}'
+           ".f{g:h}\n@font-face{font-family:x}" + ".i{j:k}" * 20)
+    parts = site_assets.split_css(css, 3)
+    assert "".join(parts) == css and len(parts) == 3
+    for part in parts:  # every block it opens it closes (braces in comments and strings aside)
+        bare = re.sub(r'/\*.*?\*/|"[^"]*"', "", part, flags=re.S)
+        assert bare.count("{") == bare.count("}"), part
+    assert all(part for part in parts)
+    assert site_assets.split_css("a{b:c}", 3)[0] == "a{b:c}"
+
+
+def test_documentation_options_goes_inline(tmp_path):
+    (tmp_path / "_static").mkdir()
+    (tmp_path / "_static" / "documentation_options.js").write_text("const DOCUMENTATION_OPTIONS = {VERSION: ''};")
+    page = tmp_path / "index.html"
+    page.write_text('<html><head><script src="_static/documentation_options.js?v=9"></script>'
+                    "<script>DOCUMENTATION_OPTIONS.pagename = 'index';</script></head><body></body></html>")
+    assert site_assets.inline_parse_time_scripts(page) == 1
+    assert page.read_text().startswith(
+        "<html><head><script>const DOCUMENTATION_OPTIONS = {VERSION: ''};</script><script>DOCUMENTATION_OPTIONS.pagename")

@@ -19,8 +19,8 @@
 - The other scripts in ``<head>`` (doctools, copy buttons, toggles, tabs, the book theme's,
   the search page's) are deferred and moved to the end of ``<body>``: none is needed to draw
   the page, and each held the parser or took bandwidth from the style sheet until it arrived
-  (:func:`move_deferred_scripts`). ``documentation_options.js`` stays: an inline script uses
-  it while the page is parsed (``DOCUMENTATION_OPTIONS.pagename``). Deferred scripts run in
+  (:func:`move_deferred_scripts`). ``documentation_options.js`` (300 bytes) is put inline in
+  its place: an inline script uses it while the page is parsed (``DOCUMENTATION_OPTIONS.pagename``). Deferred scripts run in
   document order, so ``doctools.js`` still runs before the scripts that call its ``_ready``.
 - The theme's style sheet carries Font Awesome's ``.fa-*:before`` rule for each of its
   ~1900 icons (86 KB of the 391 KB that first paint waits for); the pages use the ones in
@@ -302,6 +302,32 @@ _DEFERRED = re.compile(r'[ \t]*<script\b(?=[^>]*\bsrc=")(?=[^>]*\bdefer\b)(?![^>
 _CLASSIC_SCRIPT = re.compile(r'<script\b(?=[^>]*\bsrc="([^"]+)")(?![^>]*\b(?:defer|async)\b)(?![^>]*type="module")')
 
 
+def inline_parse_time_scripts(page: Path) -> int:
+    """Put the text of each ``PARSE_TIME_SCRIPTS`` file (``documentation_options.js``: 300
+    bytes that an inline script needs while the page is parsed) in ``page`` 's ``<head>`` in
+    place of its ``<script src>``: one file fewer for first paint to wait for. Returns how many."""
+    page = Path(page)
+    html = page.read_text(encoding="utf-8")
+    if "</head>" not in html:
+        return 0
+    head, body = html.split("</head>", 1)
+    done = 0
+
+    def inline(match):
+        nonlocal done
+        path = page.parent / unquote(match.group(1).split("?")[0])
+        if not path.is_file() or "</script" in (text := path.read_text(encoding="utf-8")):
+            return match.group(0)
+        done += 1
+        return f"<script>{text}</script>"
+
+    names = "|".join(re.escape(name) for name in PARSE_TIME_SCRIPTS)
+    head = re.sub(rf'<script src="([^"]*(?:{names})(?:\?[^"]*)?)"></script>', inline, head)
+    if done:
+        page.write_text(head + "</head>" + body, encoding="utf-8")
+    return done
+
+
 def move_deferred_scripts(page: Path) -> int:
     """Defer every script of ``page`` 's ``<head>`` that is not in ``PARSE_TIME_SCRIPTS`` (the
     search page's template adds its own, undeferred), and move the deferred ones to the end
@@ -406,6 +432,7 @@ def _build_finished(app, exception):
         widget_state.add_print_figures(Path(page), figures)
         add_image_sizes(Path(page))
         move_deferred_scripts(Path(page))
+        inline_parse_time_scripts(Path(page))
         widget_state.add_first_widget_preloads(Path(page))
     node = shutil.which("node")
     if node is None:
@@ -426,8 +453,52 @@ def _build_finished(app, exception):
 # Each page linked 13 style sheets in <head> (the theme's two, Sphinx's, pygments', MyST-NB's,
 # sphinx-design's, the toggles' and copy buttons', the book's four), and first paint waits for
 # every one: on a slow link each costs a round trip of its own, six at a time. At the end of the
-# build they are joined, in the pages' order, into one file that every page links instead.
-BUNDLE = "_static/rope-site/rope-book.css"
+# build they are joined, in the pages' order, and cut into BUNDLE_PARTS files of about equal
+# size that every page links instead, in that order (so every rule keeps its place in the
+# cascade). Three, not one: over HTTP/1.1 a slow link is shared about equally between the
+# files in flight, and the page itself is one of them; one 200 KB file got half the link
+# while the page arrived, three get three quarters (ch. 2's first paint 2.9 s with one).
+BUNDLE_PARTS = 3
+BUNDLE = "_static/rope-site/rope-book.css"  # the parts are rope-book-1.css, rope-book-2.css, ...
+
+
+def bundle_files() -> list[str]:
+    """The parts of the joined style sheet, relative to the site, in cascade order."""
+    stem = BUNDLE.removesuffix(".css")
+    return [f"{stem}-{i}.css" for i in range(1, BUNDLE_PARTS + 1)]
+
+
+def split_css(css: str, parts: int) -> list[str]:
+    """``css`` cut into ``parts`` pieces of about equal length, only between top-level rules
+    (never inside a block, a comment or a string), so that the pieces linked in order are
+    the same style sheet."""
+    cuts, depth, i, quote = [], 0, 0, None
+    while i < len(css):
+        char = css[i]
+        if quote:
+            if char == "\\":
+                i += 1
+            elif char == quote:
+                quote = None
+        elif css.startswith("/*", i):
+            end = css.find("*/", i + 2)
+            i = len(css) if end < 0 else end + 1
+        elif char in "\"'":
+            quote = char
+        elif char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth == 0:
+                cuts.append(i + 1)
+        i += 1
+    chosen = [0]
+    for k in range(1, parts):
+        goal = len(css) * k / parts
+        later = [c for c in cuts if c > chosen[-1]]
+        chosen.append(min(later, key=lambda c: abs(c - goal)) if later else len(css))
+    chosen.append(len(css))
+    return [css[a:b] for a, b in zip(chosen, chosen[1:])]
 _STYLESHEET_LINK = re.compile(r"<link\b[^>]*\brel=\"stylesheet\"[^>]*>")
 _IMPORT = re.compile(r"""@import\s+(?:url\(\s*)?["']?([^"')\s]+)["']?\s*\)?[^;]*;""")
 _URL = re.compile(r"""url\(\s*(["']?)([^"')]*)\1\s*\)""")
@@ -493,16 +564,18 @@ def _merge_in_order(lists: list[list[str]]) -> list[str]:
 
 
 def bundle_style_sheets(outdir: Path, pages: list[str], stash: Path) -> list[str]:
-    """Join every style sheet the pages' ``<head>`` s link into ``BUNDLE`` and link it alone.
+    """Join every style sheet the pages' ``<head>`` s link, cut the join into
+    :func:`bundle_files` (:func:`split_css`) and link those alone, in order.
 
-    The sheets are joined in page order (:func:`inline_style_sheet`); a page that has the
-    bundle already (an earlier build) counts for the sheets it was made of, which
+    The sheets are joined in page order (:func:`inline_style_sheet`); a page that links the
+    parts already (an earlier build) counts for the sheets they were made of, which
     ``<stash>/bundle-sources.json`` keeps. The same join of the uncut originals (``stash``,
-    from ``purge_css.mjs``) goes to ``<stash>/<BUNDLE>``, for the test that compares both.
+    from ``purge_css.mjs``), cut the same way, goes to ``stash``, for the test that compares both.
     Returns the sheets joined, relative to ``outdir``.
     """
     outdir = Path(outdir).resolve()
     target = outdir / BUNDLE
+    targets = [outdir / name for name in bundle_files()]
     record = Path(stash) / "bundle-sources.json"
     earlier = json.loads(record.read_text(encoding="utf-8")) if record.is_file() else []
     per_page = {}
@@ -513,30 +586,32 @@ def bundle_style_sheets(outdir: Path, pages: list[str], stash: Path) -> list[str
             if not _local(href):
                 continue
             path = (page.parent / href.split("?")[0]).resolve()
-            if path == target:
-                sheets += earlier
+            if path in targets:
+                sheets += [] if set(earlier) <= set(sheets) else earlier
             elif path.is_file():
                 sheets.append(path.relative_to(outdir).as_posix())
         per_page[page] = sheets
     sources = _merge_in_order(list(per_page.values()))
     if not sources:
         return []
-    for root, destination in ((outdir, target), (Path(stash), Path(stash) / BUNDLE)):
-        parts = []
+    for root in (outdir, Path(stash)):
+        joined = []
         for source in sources:
             path = root / source if (root / source).is_file() else outdir / source
-            parts.append(f"/* {source} */\n" + inline_style_sheet(path, target.parent))
-        destination.parent.mkdir(parents=True, exist_ok=True)
-        destination.write_text("\n".join(parts), encoding="utf-8")
+            joined.append(f"/* {source} */\n" + inline_style_sheet(path, target.parent))
+        for name, text in zip(bundle_files(), split_css("\n".join(joined), BUNDLE_PARTS)):
+            (root / name).parent.mkdir(parents=True, exist_ok=True)
+            (root / name).write_text(text, encoding="utf-8")
     record.parent.mkdir(parents=True, exist_ok=True)
     record.write_text(json.dumps(sources), encoding="utf-8")
-    version = hashlib.sha256(target.read_bytes()).hexdigest()[:8]
+    target.unlink(missing_ok=True)  # the one-file join of an earlier build
     for page, sheets in per_page.items():
         if not sheets:
             continue  # (a page that links no style sheet: a redirect)
         html = page.read_text(encoding="utf-8")
-        href = posixpath.relpath(target.as_posix(), page.parent.as_posix())
-        link = f'<link rel="stylesheet" type="text/css" href="{href}?v={version}" />'
+        link = "\n".join(
+            f'<link rel="stylesheet" type="text/css" href="{posixpath.relpath(part.as_posix(), page.parent.as_posix())}'
+            f'?v={hashlib.sha256(part.read_bytes()).hexdigest()[:8]}" />' for part in targets)
         head, rest = html.split("</head>", 1)
         tags = [tag for tag, h in head_style_sheets(html) if _local(h)]
         head = head.replace(tags[0], "\0rope-bundle\0", 1)

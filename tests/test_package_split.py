@@ -10,6 +10,7 @@ read the sources; the ``slow`` ones build the wheels (``scripts/build_wheels.py`
 from __future__ import annotations
 
 import ast
+import importlib.machinery
 import os
 import re
 import subprocess
@@ -121,8 +122,11 @@ def test_the_missing_part_finder_is_last_and_only_once_on_the_import_path():
     _extras.report_missing_book_parts()
     mine = [finder for finder in sys.meta_path if finder is _extras.MissingBookPart]
     assert len(mine) == 1
-    assert sys.meta_path.index(mine[0]) > max(
-        index for index, finder in enumerate(sys.meta_path) if "PathFinder" in repr(finder))
+    # After every finder that finds modules on the path: the standard one and editable installs'
+    # (importlib_metadata's MetadataPathFinder finds distributions only, and may come later).
+    finders_of_modules = [index for index, finder in enumerate(sys.meta_path)
+                          if finder is importlib.machinery.PathFinder or "EditableFinder" in repr(finder)]
+    assert sys.meta_path.index(mine[0]) > max(finders_of_modules)
 
 
 def test_the_venv_binder_and_the_notebooks_branch_install_both_distributions():

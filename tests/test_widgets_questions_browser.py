@@ -132,16 +132,32 @@ def test_rotation_explorer_the_rotated_arrow_is_dragged_to_the_return(widget):
     revealed(root)
 
 
-def test_candidate_explorer_reveals_after_every_candidate_is_seen(widget):
+def test_candidate_explorer_shows_every_candidate_and_asks_for_a_set(widget):
     page, root = widget("CandidateExplorer")
-    asked_then_predicted(root, 2)
-    radios = root.locator('button[role="radio"][data-index]')
     names = W.CandidateExplorer().data["names"]
-    for i in range(len(names) - 1):
-        radios.nth(i).click()
-        assert stage(root) == "predicted"
-    radios.nth(len(names) - 1).click()
-    revealed(root)
+    minis = root.locator(".rope-w-question button[data-answer]")
+    assert minis.count() == len(names)                       # every candidate at once
+    assert all(minis.nth(c).locator("rect").count() == 16 * 16 for c in range(len(names)))
+    verdicts = root.locator("[data-verdict]")
+    hidden = lambda: [verdicts.nth(c).evaluate(HIDDEN) for c in range(len(names))]  # noqa: E731
+    assert all(hidden()) and root.locator('[data-readout="verdict"]').evaluate(HIDDEN)
+    # Pointing at a small matrix draws it large; picking toggles it and answers nothing yet.
+    minis.nth(names.index("quadratic")).hover()
+    assert root.locator('.rope-w-mini[data-shown]').get_attribute("data-candidate") == str(names.index("quadratic"))
+    for name in ("rotation", "no position"):
+        minis.nth(names.index(name)).click()
+    assert stage(root) == "asked" and all(hidden())
+    root.locator("[data-commit]").click()
+    text = revealed(root, correct=False)                     # parity was left out
+    assert "You left out parity" in text and not any(hidden())
+    spreads = [float(verdicts.nth(c).get_attribute("data-spread")) for c in range(len(names))]
+    data = W.CandidateExplorer().data
+    assert spreads == pytest.approx([max(t["real_spread"]) for t in data["tables"]], abs=1e-9)
+    # By keyboard: Space on parity's toggle adds it, and the prediction is now right.
+    minis.nth(names.index("parity")).focus()
+    page.keyboard.press("Space")
+    assert minis.nth(names.index("parity")).get_attribute("aria-pressed") == "true"
+    assert "✓" in revealed(root)
 
 
 def test_heatmap_reveals_at_the_last_position(widget):
@@ -388,4 +404,15 @@ def test_every_arrow_and_dial_has_a_name(gallery, name):
     page, log = gallery
     root = gallery_widget(page, name)
     assert root.evaluate(NAMES) == []
+    assert not log.problems(), log.problems()
+
+
+def test_on_a_phone_a_tap_picks_a_candidate(phone_gallery):
+    page, log = phone_gallery
+    root = gallery_widget(page, "CandidateExplorer")
+    mini = root.locator(".rope-w-question button[data-answer]").nth(2)
+    pressed = mini.get_attribute("aria-pressed")
+    mini.tap()
+    assert mini.get_attribute("aria-pressed") != pressed
+    assert root.locator('.rope-w-mini[data-shown]').get_attribute("data-candidate") == "2"
     assert not log.problems(), log.problems()

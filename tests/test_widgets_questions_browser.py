@@ -234,6 +234,30 @@ def test_context_extension_step_one_waits_for_a_prediction(widget):
     assert not answer.evaluate(HIDDEN)
 
 
+def test_context_p_moves_in_small_steps_and_play_sweeps_the_hands_past_their_arcs(widget):
+    page, root = widget("ContextExtension")
+    data = W.ContextExtension().data
+    positions, L = data["positions"], data["training_length"]
+    assert len(positions) > 60 and positions[W.ContextExtension().position_index] == L
+    set_slider(root, "position", positions.index(L))
+    # One key press: one small step past L (not a jump to 2L).
+    control = root.locator('input[data-name="position"]')
+    ratio = root.locator("[data-dial-label]").first
+    at_L = ratio.text_content()
+    control.focus()
+    control.press("ArrowRight")
+    assert ratio.text_content() != at_L                      # the hands moved a little
+    assert root.locator('output[data-name="position"]').inner_text().replace("\u202f", "") == str(positions[positions.index(L) + 1])
+    # Play sweeps p onward a stop at a time until the reader moves the slider.
+    play = control.locator("xpath=..").locator('[data-name="play"]')
+    start = int(control.input_value())
+    play.click()
+    page.wait_for_function(f"(input) => Number(input.value) >= {start + 3}", arg=control.element_handle(), timeout=5000)
+    control.press("ArrowLeft")
+    assert play.get_attribute("aria-pressed") == "false"
+    set_slider(root, "position", positions.index(L))
+
+
 def test_trained_model_quiz_credits_the_fall_without_scaling(widget):
     page, root = widget("TrainedModelExplorer")
     data = W.TrainedModelExplorer().data
@@ -415,4 +439,15 @@ def test_on_a_phone_a_tap_picks_a_candidate(phone_gallery):
     mini.tap()
     assert mini.get_attribute("aria-pressed") != pressed
     assert root.locator('.rope-w-mini[data-shown]').get_attribute("data-candidate") == "2"
+    assert not log.problems(), log.problems()
+
+
+def test_on_a_phone_a_tap_on_the_track_moves_p_in_its_small_steps(phone_gallery):
+    page, log = phone_gallery
+    root = gallery_widget(page, "ContextExtension")
+    control = root.locator('.rope-w-in-reach input[data-name="position"]')
+    box = control.bounding_box()
+    page.touchscreen.tap(box["x"] + 0.75 * box["width"], box["y"] + box["height"] / 2)
+    top = int(control.get_attribute("max"))
+    assert abs(int(control.input_value()) - 0.75 * top) <= 0.05 * top, control.input_value()
     assert not log.problems(), log.problems()

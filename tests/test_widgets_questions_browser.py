@@ -218,6 +218,24 @@ def test_decay_hides_the_random_band_until_predicted(widget):
     revealed(root)
 
 
+def test_decay_gives_the_bound_at_every_base_as_one_line_that_follows_r(widget):
+    page, root = widget("DecayExplorer")
+    data = W.DecayExplorer().data
+    assert root.locator(".rope-w-multiple").count() == 0            # one chart, not a panel a base
+    line = root.locator('[data-series="bound-by-base"]')
+    assert len(line.get_attribute("points").split()) == len(data["bases"])
+    base = root.locator('input[data-name="base"]').input_value()
+    before = line.get_attribute("points")
+    set_slider(root, "distance", 3)
+    assert line.get_attribute("points") != before
+    # The chosen base is ringed; a press on another base's dot picks that base.
+    root.locator('[data-pick-base="0"]').click()
+    assert root.locator('input[data-name="base"]').input_value() == "0"
+    ring = root.locator('[data-pick-base="0"] circle.rope-w-outline')
+    assert ring.get_attribute("visibility") == "visible"
+    set_slider(root, "base", int(base))
+
+
 def test_context_extension_step_one_waits_for_a_prediction(widget):
     page, root = widget("ContextExtension")
     title = root.locator('[data-readout="title"]').inner_text()
@@ -439,6 +457,14 @@ def test_on_a_phone_a_tap_picks_a_candidate(phone_gallery):
     mini.tap()
     assert mini.get_attribute("aria-pressed") != pressed
     assert root.locator('.rope-w-mini[data-shown]').get_attribute("data-candidate") == "2"
+    assert not log.problems(), log.problems()
+
+
+def test_on_a_phone_a_tap_on_a_base_dot_picks_the_base(phone_gallery):
+    page, log = phone_gallery
+    root = gallery_widget(page, "DecayExplorer")
+    root.locator('[data-pick-base="4"]').tap()
+    assert root.locator('input[data-name="base"]').input_value() == "4"
     assert not log.problems(), log.problems()
 
 

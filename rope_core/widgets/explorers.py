@@ -516,9 +516,9 @@ class DecayExplorer(RopeWidget):
     (its cosine is 1 at distance 0, its bound :math:`B(r) = \frac{1}{d/2}\sum_j |S_j(r)|` is
     32.5 there for :math:`d = 128`), and two bands of ``samples`` pairs each, independent and
     correlated (mean ± one standard deviation of the cosine, and the mean of each pair's own
-    bound). Small multiples show :math:`B(r)` for every base with its average over
-    :math:`0 \dots r`, which grows with the base at every distance although :math:`B(r)` itself
-    oscillates.
+    bound). Under it one line gives :math:`B(r)` at the chosen distance against the base, with
+    its average over :math:`0 \dots r`, which grows with the base at every distance although
+    :math:`B(r)` itself oscillates.
 
     Parameters
     ----------

@@ -183,7 +183,8 @@ def test_context_extension_beyond_counts_at_every_position(factor):
             assert entry["worst_ratio"][p] == pytest.approx(ratios.max(), abs=1e-6), (method, position)
     # Without scaling every slow pair is beyond training at any position past L.
     entry = data["per_factor"][0]["default"]
-    assert [c for c, p in zip(entry["beyond_count"], data["positions"]) if p > 4096] == [18] * 5
+    past = [c for c, p in zip(entry["beyond_count"], data["positions"]) if p > 4096]
+    assert len(past) == 5 * 12 and set(past) == {18}     # 5 doublings past L, 12 stops each
 
 
 @pytest.mark.parametrize("cls", ALL, ids=lambda c: c.__name__)

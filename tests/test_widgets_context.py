@@ -387,3 +387,20 @@ def test_scaling_bands_pairs_that_never_turn_are_kept_with_ratio_one():
     np.testing.assert_array_equal(ratio, [1.0, 2.0, 4.0, 1.0, 1.0])
     np.testing.assert_array_equal(band, [context.BAND_KEPT, context.BAND_BLENDED, context.BAND_SCALED,
                                          context.BAND_KEPT, context.BAND_KEPT])
+
+
+def test_the_position_stops_are_even_in_log_p_and_hit_every_power_of_two():
+    from rope_core.demos.context import CONTEXT_DEFAULTS, octave_positions
+
+    stops = np.array(CONTEXT_DEFAULTS["positions"])
+    assert stops[0] == 1024 and stops[-1] == 131072
+    assert all(2**k in stops for k in range(10, 18))          # L and every sL of the factors
+    steps = np.diff(np.log2(stops))
+    np.testing.assert_allclose(steps, 1 / 12, atol=1e-3)       # each step about 5.9 %, none missing
+    widget = W.ContextExtension()
+    assert widget.data["positions"][widget.position_index] == CONTEXT_DEFAULTS["training_length"]
+    for call, argument in [(lambda: octave_positions(1024, 3000), "last / first"),
+                           (lambda: octave_positions(0, 4096), "first"),
+                           (lambda: octave_positions(1024, 4096, 0), "per_octave")]:
+        with pytest.raises(ValueError, match=argument):
+            call()

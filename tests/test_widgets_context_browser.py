@@ -271,7 +271,7 @@ def test_context_extension_numbers_at_random_states(chromium, book_server, rng):
         # question open; the slowest pair chosen.
         assert root.get_attribute("data-step") == "problem"
         assert dataset(root.locator('[data-readout="pair"]'))["pair"] == "63"
-        check_context_state(root, data, "problem", 3, 1, 0, 63)
+        check_context_state(root, data, "problem", 3, data["positions"].index(data["training_length"]), 0, 63)
         assert dataset(root.locator('[data-readout="question"]'))["answered"] == "0"
         scheme = root.locator('select[data-name="scheme"]')
         models = root.locator('select[data-name="model"]')

@@ -350,14 +350,16 @@ def test_candidate_explorer_draws_each_candidates_matrix_and_diagonal(chromium, 
     context, page, log = open_gallery(chromium, book_server)
     try:
         root = gallery_widget(page, "CandidateExplorer")
-        radios = root.locator('[data-name="candidate_index"] [role=radio]')
+        # Every candidate is a small matrix (a toggle of the prediction); focusing one draws it large.
+        smalls = root.locator(".rope-w-question button[data-answer]")
+        shown = lambda: int(root.locator(".rope-w-mini[data-shown]").get_attribute("data-candidate"))  # noqa: E731
         parts = root.locator('[data-name="part_index"] [role=radio]')
-        assert radios.count() == len(t["names"])
+        assert smalls.count() == len(t["names"])
         for c, name in enumerate(t["names"]):
-            radios.nth(c).click()
+            smalls.nth(c).focus()
             for p, part in enumerate(("real", "imag")):
                 parts.nth(p).click()
-                assert radios.nth(c).get_attribute("aria-checked") == "true" and parts.nth(p).get_attribute("aria-checked") == "true"
+                assert shown() == c and parts.nth(p).get_attribute("aria-checked") == "true"
                 drawn = root.evaluate(CANDIDATE_DRAWN)
                 matrix = np.zeros((16, 16))
                 colours = {}
@@ -378,10 +380,11 @@ def test_candidate_explorer_draws_each_candidates_matrix_and_diagonal(chromium, 
                 np.testing.assert_allclose([d[1] for d in drawn["dots"]], np.diagonal(t[name][part], offset=offset), atol=1e-6)
                 ys = [d[2] for d in drawn["dots"]]
                 assert (np.ptp(ys) < 1e-6) == (np.ptp(np.diagonal(t[name][part], offset=offset)) < 1e-6)
-        # Keyboard: arrows move along the candidates; the diagonal slider and its buttons move δ.
-        radios.nth(0).focus()
-        page.keyboard.press("ArrowRight")
-        assert radios.nth(1).get_attribute("aria-checked") == "true"
+        # Keyboard: Tab moves along the small matrices and draws each large; the diagonal
+        # slider and its buttons move δ.
+        smalls.nth(0).focus()
+        page.keyboard.press("Tab")
+        assert shown() == 1
         root.locator('button[data-step-of="diagonal"][data-delta="1"]').click()
         assert int(root.locator('[data-readout="diagonal"]').get_attribute("data-offset")) == 4
         # Pointing at a cell picks its diagonal and reads the cell out (the phone's tap bubble
@@ -414,15 +417,16 @@ def test_chapter_4_quotes_the_candidate_widget(chromium, book_server):
         assert int(cells.last.get_attribute("data-m")) == int(said.group(1))
         verdict = root.locator('[data-readout="verdict"]')
         assert verdict.get_attribute("data-toeplitz") == "true"           # opens on the rotation
-        root.get_by_role("radio", name="quadratic").click()
+        names = [t.strip() for t in root.locator(".rope-w-answer-label").all_inner_texts()]
+        toggles = root.locator(".rope-w-question button[data-answer]")
+        toggles.nth(names.index("quadratic")).hover()               # pointing draws it large
         worst = float(verdict.get_attribute("data-worst"))
         assert f"{worst:.1f}" == said.group(3) and fmt3(worst).startswith(said.group(3))
         # The widget's θ is the chapter's 0.5: the rotation's diagonal n − m = 1 turns by θ.
         setting = root.locator('[data-readout="setting"]')
         assert float(setting.get_attribute("data-theta")) == float(said.group(2))
         assert int(setting.get_attribute("data-size")) == int(said.group(1)) + 1
-        root.get_by_role("button", name="rotation, no position and parity").click()
-        radios = root.locator('button[role="radio"][data-index]')
-        for i in range(radios.count()):                          # the verdict after every candidate
-            radios.nth(i).click()
+        for name in ("rotation", "no position", "parity"):          # the chapter's answer, as a prediction
+            toggles.nth(names.index(name)).click()
+        root.locator("[data-commit]").click()
         assert root.locator('[data-readout="feedback"]').get_attribute("data-correct") == "true"

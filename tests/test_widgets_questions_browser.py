@@ -32,6 +32,14 @@ def gallery(chromium, book_server):
     context.close()
 
 
+@pytest.fixture
+def widget(gallery):
+    """``widget(name)`` -> (page, the widget's root); after the test, the page logged no problem."""
+    page, log = gallery
+    yield lambda name: (page, gallery_widget(page, name))
+    assert not log.problems(), log.problems()
+
+
 def stage(root):
     return root.locator('[data-readout="feedback"]').first.get_attribute("data-stage")
 
@@ -65,9 +73,20 @@ def revealed(root, correct=True):
     return feedback.inner_text()
 
 
-def test_relative_invariance_asks_which_move_changes_the_score(gallery):
-    page, log = gallery
-    root = gallery_widget(page, "RelativeInvariance")
+def predict_then_act(root, index, act, *, before=()):
+    """Predict answer ``index``; do each of ``before`` (moves that must not answer yet: the
+    verdict still waits); then ``act``, which answers. Returns the verdict's text."""
+    predict(root, index)
+    assert stage(root) == "predicted"
+    for move in before:
+        move()
+        assert stage(root) == "predicted"
+    act()
+    return revealed(root)
+
+
+def test_relative_invariance_asks_which_move_changes_the_score(widget):
+    page, root = widget("RelativeInvariance")
     title = root.locator(".rope-w-title").inner_text()
     assert "does not move" not in title and "?" in title
     asked_then_predicted(root, 1)
@@ -79,7 +98,6 @@ def test_relative_invariance_asks_which_move_changes_the_score(gallery):
     text = revealed(root)
     assert root.locator('[data-readout="score"]').get_attribute("data-value") is not None
     assert "n − m" in text
-    assert not log.problems(), log.problems()
 
 
 def drag_around(page, handle, centre, turns, start_deg):
@@ -94,9 +112,8 @@ def drag_around(page, handle, centre, turns, start_deg):
     page.mouse.up()
 
 
-def test_rotation_explorer_the_rotated_arrow_is_dragged_to_the_return(gallery):
-    page, log = gallery
-    root = gallery_widget(page, "RotationExplorer")
+def test_rotation_explorer_the_rotated_arrow_is_dragged_to_the_return(widget):
+    page, root = widget("RotationExplorer")
     w = W.RotationExplorer()
     theta, first = w.data["thetas"][w.theta_index], w.data["first_return"][w.theta_index]
     asked_then_predicted(root, 1)
@@ -113,42 +130,49 @@ def test_rotation_explorer_the_rotated_arrow_is_dragged_to_the_return(gallery):
     # The arrow snapped to a whole position: its drawn angle is m θ past q.
     assert abs(float(dataset(root.locator('[data-readout="angle"]'))["value"]) - m * theta) < 1e-5
     revealed(root)
-    assert not log.problems(), log.problems()
 
 
-def test_candidate_explorer_reveals_after_every_candidate_is_seen(gallery):
-    page, log = gallery
-    root = gallery_widget(page, "CandidateExplorer")
-    asked_then_predicted(root, 2)
-    radios = root.locator('button[role="radio"][data-index]')
+def test_candidate_explorer_shows_every_candidate_and_asks_for_a_set(widget):
+    page, root = widget("CandidateExplorer")
     names = W.CandidateExplorer().data["names"]
-    for i in range(len(names) - 1):
-        radios.nth(i).click()
-        assert stage(root) == "predicted"
-    radios.nth(len(names) - 1).click()
-    revealed(root)
-    assert not log.problems(), log.problems()
+    minis = root.locator(".rope-w-question button[data-answer]")
+    assert minis.count() == len(names)                       # every candidate at once
+    assert all(minis.nth(c).locator("rect").count() == 16 * 16 for c in range(len(names)))
+    verdicts = root.locator("[data-verdict]")
+    hidden = lambda: [verdicts.nth(c).evaluate(HIDDEN) for c in range(len(names))]  # noqa: E731
+    assert all(hidden()) and root.locator('[data-readout="verdict"]').evaluate(HIDDEN)
+    # Pointing at a small matrix draws it large; picking toggles it and answers nothing yet.
+    minis.nth(names.index("quadratic")).hover()
+    assert root.locator('.rope-w-mini[data-shown]').get_attribute("data-candidate") == str(names.index("quadratic"))
+    for name in ("rotation", "no position"):
+        minis.nth(names.index(name)).click()
+    assert stage(root) == "asked" and all(hidden())
+    root.locator("[data-commit]").click()
+    text = revealed(root, correct=False)                     # parity was left out
+    assert "You left out parity" in text and not any(hidden())
+    spreads = [float(verdicts.nth(c).get_attribute("data-spread")) for c in range(len(names))]
+    data = W.CandidateExplorer().data
+    assert spreads == pytest.approx([max(t["real_spread"]) for t in data["tables"]], abs=1e-9)
+    # By keyboard: Space on parity's toggle adds it, and the prediction is now right.
+    minis.nth(names.index("parity")).focus()
+    page.keyboard.press("Space")
+    assert minis.nth(names.index("parity")).get_attribute("aria-pressed") == "true"
+    assert "✓" in revealed(root)
 
 
-def test_heatmap_reveals_at_the_last_position(gallery):
-    page, log = gallery
-    root = gallery_widget(page, "RotationMatrixHeatmap")
+def test_heatmap_reveals_at_the_last_position(widget):
+    page, root = widget("RotationMatrixHeatmap")
     title = root.locator(".rope-w-title").inner_text()
     assert "barely" not in title and "spin" not in title
-    predict(root, 1)
-    assert stage(root) == "predicted"
     last = int(root.locator('input[data-name="position"]').get_attribute("max"))
-    set_slider(root, "position", last - 1)
-    assert stage(root) == "predicted"
-    set_slider(root, "position", last)
-    assert "turned by less than 0.1 rad" in revealed(root)
+    text = predict_then_act(root, 1, lambda: set_slider(root, "position", last),
+                            before=[lambda: set_slider(root, "position", last - 1)])
+    assert "turned by less than 0.1 rad" in text
     assert dataset(root.locator('[data-readout="question"]'))["answered"] == "1"
-    assert not log.problems(), log.problems()
 
 
-def test_clocks_hide_the_dashes_until_predicted_and_land_on_L(gallery):
-    page, log = gallery
-    root = gallery_widget(page, "FrequencyClocks")
+def test_clocks_hide_the_dashes_until_predicted_and_land_on_L(widget):
+    page, root = widget("FrequencyClocks")
     # Before: no dashed face, no L line, no count.
     assert root.locator('g[data-pair] circle.rope-w-meaning[stroke-dasharray="4 3"]').count() == 0
     assert root.locator('[data-line="context"]').evaluate(HIDDEN)
@@ -162,12 +186,10 @@ def test_clocks_hide_the_dashes_until_predicted_and_land_on_L(gallery):
     set_slider(root, "position", positions.index(256))
     assert root.locator('output[data-name="position"]').inner_text() == "256"
     assert "2 of 4 hands" in revealed(root)
-    assert not log.problems(), log.problems()
 
 
-def test_clock_hand_is_grabbed_to_set_m(gallery):
-    page, log = gallery
-    root = gallery_widget(page, "FrequencyClocks")
+def test_clock_hand_is_grabbed_to_set_m(widget):
+    page, root = widget("FrequencyClocks")
     set_slider(root, "position", 10)
     grip = root.locator('[data-grip="1"]')          # θ₁ = 0.1 rad a token: 36° is 6 tokens
     box = grip.bounding_box()
@@ -177,36 +199,45 @@ def test_clock_hand_is_grabbed_to_set_m(gallery):
     drag_around(page, grip, centre, 0.1, start)     # 36° counter-clockwise
     m = int(root.locator('output[data-name="position"]').inner_text())
     assert abs(m - (10 + round(math.radians(36) / 0.1))) <= 1, m
-    assert not log.problems(), log.problems()
 
 
-def test_layout_reveals_once_the_wrong_layout_is_on(gallery):
-    page, log = gallery
-    root = gallery_widget(page, "LayoutExplorer")
-    predict(root, 2)
-    assert stage(root) == "predicted"
-    root.locator('input[data-name="wrong"]').check()
-    text = revealed(root)
+def test_layout_reveals_once_the_wrong_layout_is_on(widget):
+    page, root = widget("LayoutExplorer")
+    text = predict_then_act(root, 2, lambda: root.locator('input[data-name="wrong"]').check())
     assert "no longer looks one token back" in text
     root.locator('input[data-name="wrong"]').uncheck()
-    assert not log.problems(), log.problems()
 
 
-def test_decay_hides_the_random_band_until_predicted(gallery):
-    page, log = gallery
-    root = gallery_widget(page, "DecayExplorer")
+def test_decay_hides_the_random_band_until_predicted(widget):
+    page, root = widget("DecayExplorer")
     assert root.locator('[data-series="random-band"]').evaluate(HIDDEN)
     asked_then_predicted(root, 1)
     assert not root.locator('[data-series="random-band"]').evaluate(HIDDEN)
     last = int(root.locator('input[data-name="distance"]').get_attribute("max"))
     set_slider(root, "distance", last)
     revealed(root)
-    assert not log.problems(), log.problems()
 
 
-def test_context_extension_step_one_waits_for_a_prediction(gallery):
-    page, log = gallery
-    root = gallery_widget(page, "ContextExtension")
+def test_decay_gives_the_bound_at_every_base_as_one_line_that_follows_r(widget):
+    page, root = widget("DecayExplorer")
+    data = W.DecayExplorer().data
+    assert root.locator(".rope-w-multiple").count() == 0            # one chart, not a panel a base
+    line = root.locator('[data-series="bound-by-base"]')
+    assert len(line.get_attribute("points").split()) == len(data["bases"])
+    base = root.locator('input[data-name="base"]').input_value()
+    before = line.get_attribute("points")
+    set_slider(root, "distance", 3)
+    assert line.get_attribute("points") != before
+    # The chosen base is ringed; a press on another base's dot picks that base.
+    root.locator('[data-pick-base="0"]').click()
+    assert root.locator('input[data-name="base"]').input_value() == "0"
+    ring = root.locator('[data-pick-base="0"] circle.rope-w-outline')
+    assert ring.get_attribute("visibility") == "visible"
+    set_slider(root, "base", int(base))
+
+
+def test_context_extension_step_one_waits_for_a_prediction(widget):
+    page, root = widget("ContextExtension")
     title = root.locator('[data-readout="title"]').inner_text()
     assert "never saw" not in title and "?" in title
     question = root.locator('[data-readout="question"]')
@@ -219,28 +250,46 @@ def test_context_extension_step_one_waits_for_a_prediction(gallery):
     root.locator('.rope-w-answers button[data-answer="2"]').click()
     assert dataset(question)["answered"] == "1" and dataset(question)["correct"] == "true"
     assert not answer.evaluate(HIDDEN)
-    assert not log.problems(), log.problems()
 
 
-def test_trained_model_quiz_credits_the_fall_without_scaling(gallery):
-    page, log = gallery
-    root = gallery_widget(page, "TrainedModelExplorer")
+def test_context_p_moves_in_small_steps_and_play_sweeps_the_hands_past_their_arcs(widget):
+    page, root = widget("ContextExtension")
+    data = W.ContextExtension().data
+    positions, L = data["positions"], data["training_length"]
+    assert len(positions) > 60 and positions[W.ContextExtension().position_index] == L
+    set_slider(root, "position", positions.index(L))
+    # One key press: one small step past L (not a jump to 2L).
+    control = root.locator('input[data-name="position"]')
+    ratio = root.locator("[data-dial-label]").first
+    at_L = ratio.text_content()
+    control.focus()
+    control.press("ArrowRight")
+    assert ratio.text_content() != at_L                      # the hands moved a little
+    assert root.locator('output[data-name="position"]').inner_text().replace("\u202f", "") == str(positions[positions.index(L) + 1])
+    # Play sweeps p onward a stop at a time until the reader moves the slider.
+    play = control.locator("xpath=..").locator('[data-name="play"]')
+    start = int(control.input_value())
+    play.click()
+    page.wait_for_function(f"(input) => Number(input.value) >= {start + 3}", arg=control.element_handle(), timeout=5000)
+    control.press("ArrowLeft")
+    assert play.get_attribute("aria-pressed") == "false"
+    set_slider(root, "position", positions.index(L))
+
+
+def test_trained_model_quiz_credits_the_fall_without_scaling(widget):
+    page, root = widget("TrainedModelExplorer")
     data = W.TrainedModelExplorer().data
     fast, train, longest = data["fast_head"], data["training_length"], data["lengths"][-1]
     at = lambda scheme, n: data["attention"][scheme][str(n)][0][fast][1]  # noqa: E731
     # The data the quiz rests on: without scaling the head already loses most of t − 1.
     assert at("none", longest) < at("none", train) / 2
-    predict(root, 1)
-    assert stage(root) == "predicted"
-    set_slider(root, "length", len(data["lengths"]) - 1)
-    assert stage(root) == "predicted"               # no scheme compared yet
-    root.locator('button[data-scheme="PI"]').click()
+    # Moving to the longest length compares no scheme yet; picking PI does.
+    text = predict_then_act(root, 1, lambda: root.locator('button[data-scheme="PI"]').click(),
+                            before=[lambda: set_slider(root, "length", len(data["lengths"]) - 1)])
     assert root.locator('button[data-scheme="PI"]').get_attribute("aria-checked") == "true"
-    text = revealed(root)
     assert f"{at('none', longest):.2f} with no scaling" in text
     root.locator('button[data-scheme="none"]').click()
     set_slider(root, "length", 0)
-    assert not log.problems(), log.problems()
 
 
 def test_no_slider_value_is_said_twice_and_the_result_is_announced(gallery):
@@ -397,4 +446,34 @@ def test_every_arrow_and_dial_has_a_name(gallery, name):
     page, log = gallery
     root = gallery_widget(page, name)
     assert root.evaluate(NAMES) == []
+    assert not log.problems(), log.problems()
+
+
+def test_on_a_phone_a_tap_picks_a_candidate(phone_gallery):
+    page, log = phone_gallery
+    root = gallery_widget(page, "CandidateExplorer")
+    mini = root.locator(".rope-w-question button[data-answer]").nth(2)
+    pressed = mini.get_attribute("aria-pressed")
+    mini.tap()
+    assert mini.get_attribute("aria-pressed") != pressed
+    assert root.locator('.rope-w-mini[data-shown]').get_attribute("data-candidate") == "2"
+    assert not log.problems(), log.problems()
+
+
+def test_on_a_phone_a_tap_on_a_base_dot_picks_the_base(phone_gallery):
+    page, log = phone_gallery
+    root = gallery_widget(page, "DecayExplorer")
+    root.locator('[data-pick-base="4"]').tap()
+    assert root.locator('input[data-name="base"]').input_value() == "4"
+    assert not log.problems(), log.problems()
+
+
+def test_on_a_phone_a_tap_on_the_track_moves_p_in_its_small_steps(phone_gallery):
+    page, log = phone_gallery
+    root = gallery_widget(page, "ContextExtension")
+    control = root.locator('.rope-w-in-reach input[data-name="position"]')
+    box = control.bounding_box()
+    page.touchscreen.tap(box["x"] + 0.75 * box["width"], box["y"] + box["height"] / 2)
+    top = int(control.get_attribute("max"))
+    assert abs(int(control.input_value()) - 0.75 * top) <= 0.05 * top, control.input_value()
     assert not log.problems(), log.problems()

@@ -307,8 +307,8 @@ def check_layout_view(ax, dim, pair):
 
 def check_matrix_view(ax, m, dim, base):
     """The heat map view read back: R_m, x and R_m x as images, one dial per pair whose hand
-    points at m·θ_i with the angle written beside it, and the blocks still within 0.1 rad of the
-    identity named in the title."""
+    points at m·θ_i with the angle written beside it, the same turn inside each block, and the
+    blocks still within 0.1 rad of the identity named in the title."""
     t = matrix_table(dim, base, [m])
     matrix, x, rx = (np.asarray(image.get_array()) for image in ax.images)
     np.testing.assert_allclose(matrix[t["rows"], t["cols"]], t["blocks"][0])
@@ -324,6 +324,11 @@ def check_matrix_view(ax, m, dim, base):
         assert abs(np.angle(np.exp(1j * (drawn - m * theta[i])))) < 1e-9
         assert texts[f"dial-angle-{i}"].startswith(f"{m * theta[i]:.3g} rad")
         assert texts[f"dial-angle-{i}"].endswith("≈ I") == (m * theta[i] < 0.1)
+        # The same turn drawn inside block i, from the block's centre.
+        turn = next(line for line in ax.lines if line.get_gid() == f"block-turn-{i}")
+        xs, ys = turn.get_xdata(), turn.get_ydata()
+        assert (xs[0], ys[0]) == (2 * i + 0.5, 2 * i + 0.5)
+        assert abs(np.angle(np.exp(1j * (np.arctan2(-(ys[1] - ys[0]), xs[1] - xs[0]) - m * theta[i])))) < 1e-9
     still = np.flatnonzero(m * theta < 0.1)
     title = ax.get_title()
     if still.size > 1:

@@ -417,7 +417,8 @@ DIALS = """() => [...document.querySelectorAll("g[data-dial]")].map((g) => {
 def check_heatmap_vector_and_dials(page, matrix, m, theta, positions, base, dim):
     """R_m x (x = every pair (1, 0)) as the column beside the matrix, and each of its pairs as a
     dial's hand: from the face's centre to its rim at the angle m·θ_i (counter-clockwise, y
-    down), the dial centred on its block's rows. The question is answered at the last position:
+    down), the dial centred on its block's rows; the same angle drawn inside each block from its
+    centre. The question is answered at the last position:
     the blocks still nearly the identity are those turned by less than 0.1 rad there."""
     x = np.tile([1.0, 0.0], dim // 2)
     rotated = matrix @ x
@@ -434,6 +435,14 @@ def check_heatmap_vector_and_dials(page, matrix, m, theta, positions, base, dim)
         assert (x1, y1) == pytest.approx((cx, cy), abs=1e-9)
         assert np.hypot(x2 - cx, y2 - cy) == pytest.approx(r, rel=1e-5), i
         assert abs(np.angle(np.exp(1j * (np.arctan2(cy - y2, x2 - cx) - m * theta[i])))) <= 1e-5, i
+    # The same turn inside each 2 × 2 block: from the block's centre, at m·θ_i.
+    x0 = drawn["frame"][0]
+    turns = page.eval_on_selector_all("g[data-block-turn] line", """(ls) => ls.map((l) => [+l.closest("g[data-block-turn]").dataset.blockTurn,
+        ...["x1", "y1", "x2", "y2"].map((k) => Number(l.getAttribute(k)))])""")
+    assert [t[0] for t in turns] == list(range(dim // 2))
+    for i, x1, y1, x2, y2 in turns:
+        assert (x1, y1) == pytest.approx((x0 + (2 * i + 1) * cell, y0 + (2 * i + 1) * cell), abs=1e-6), i
+        assert abs(np.angle(np.exp(1j * (np.arctan2(y1 - y2, x2 - x1) - m * theta[i])))) <= 1e-5, i
     question = dataset(page.locator('[data-readout="question"]'))
     last = positions[-1]
     assert question["answered"] == ("1" if m == last else "0")

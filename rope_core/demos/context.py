@@ -17,12 +17,14 @@ from __future__ import annotations
 import numpy as np
 
 from .. import atlas
-from .._checks import check_dim, check_positive
+from .._checks import check_dim, check_int, check_positive
 from ..frequencies import attention_factor, inverse_frequencies
 
 __all__ = [
     "EXTENSION_METHODS",
     "CONTEXT_DEFAULTS",
+    "POSITION_STOPS_PER_OCTAVE",
+    "octave_positions",
     "CONTEXT_STEPS",
     "DEFAULT_MODEL",
     "STEP_SCHEMES",
@@ -39,12 +41,51 @@ __all__ = [
 EXTENSION_METHODS = {"default": "no scaling", "linear": "linear (PI)", "ntk": "NTK-aware",
                      "yarn": "YaRN", "llama3": "Llama 3.1"}
 
+#: Stops per doubling of the read-out position: a step multiplies p by 2^(1/12), 5.9 %, so a
+#: hand moves a little at a time and is seen crossing the end of its trained arc; every power
+#: of two (L and each sL below) is a stop.
+POSITION_STOPS_PER_OCTAVE = 12
+
+
+def octave_positions(first, last, per_octave=POSITION_STOPS_PER_OCTAVE):
+    r"""Whole positions from ``first`` to ``last`` spaced evenly in :math:`\log p`.
+
+    :math:`p_k = \operatorname{round}(	ext{first} \cdot 2^{k/	ext{per\_octave}})`, for
+    :math:`k = 0 \dots 	ext{per\_octave} \cdot \log_2(	ext{last}/	ext{first})`.
+
+    Parameters
+    ----------
+    first, last : int
+        The first and last position; ``last / first`` must be a power of two, so both are stops.
+    per_octave : int
+        Stops per doubling of :math:`p`.
+
+    Returns
+    -------
+    tuple of int
+
+    Examples
+    --------
+    >>> octave_positions(1024, 4096, 2)
+    (1024, 1448, 2048, 2896, 4096)
+    """
+    first = check_int(first, "first", min=1)
+    last = check_int(last, "last", min=first)
+    per_octave = check_int(per_octave, "per_octave", min=1, max=1024)
+    octaves = np.log2(last / first)
+    if not np.isclose(octaves, round(octaves)):
+        raise ValueError(f"last / first must be a power of two, got last={last}, first={first}")
+    steps = per_octave * round(octaves)
+    return tuple(int(round(first * 2.0 ** (k / per_octave))) for k in range(steps + 1))
+
+
 #: The book's example: a 128-dimensional head, base 10 000, trained to L = 4096; the factors
-#: and read-out positions the widget offers. The widget and the static view start from these.
+#: and read-out positions the widget offers (1024 to 131 072, 12 stops an octave). The widget
+#: and the static view start from these.
 CONTEXT_DEFAULTS = {
     "dim": 128, "base": 10000.0, "training_length": 4096,
     "factors": (1, 2, 4, 8, 16, 32),
-    "positions": (1024, 4096, 8192, 16384, 32768, 65536, 131072),
+    "positions": octave_positions(1024, 131072),
 }
 
 #: The steps of the ``ContextExtension`` widget and of its print view, in chapter 9's order:

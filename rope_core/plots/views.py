@@ -243,8 +243,9 @@ def plot_rotation_matrix(position=SPECTRUM_DEFAULTS["matrix_position"], dim=SPEC
                          base=SPECTRUM_DEFAULTS["base"], *, vector=True, ax=None):
     r"""What the ``RotationMatrixHeatmap`` widget shows at one setting: the heat map of
     :math:`R^d_{\Theta,m}` (zero off its 2 × 2 blocks), times the vector :math:`x` whose pairs all
-    start at :math:`(1, 0)`, equal to the column :math:`R_m x`, and beside each block a dial: its
-    pair of :math:`R_m x` as a hand turned by :math:`m\theta_i`, with that angle written beside it.
+    start at :math:`(1, 0)`, equal to the column :math:`R_m x`; inside each 2 × 2 block a line
+    from its centre turned by :math:`m\theta_i`, and beside each block a dial: its pair of
+    :math:`R_m x` as a hand turned by the same angle, with that angle written beside it.
     Blocks turned by less than 0.1 rad (still nearly the identity, the widget's question) are
     named in the title. Entries share one colour scale, the widget's: :math:`-1` in the query
     colour, 0 white, :math:`+1` in the key colour
@@ -266,7 +267,7 @@ def plot_rotation_matrix(position=SPECTRUM_DEFAULTS["matrix_position"], dim=SPEC
     -------
     matplotlib.axes.Axes
         Its images are the matrix, :math:`x` and :math:`R_m x` (in that order); the hands are
-        lines with ``gid`` ``"dial-<i>"``.
+        lines with ``gid`` ``"dial-<i>"``, the turns inside the blocks ``"block-turn-<i>"``.
     """
     table = matrix_table(dim, base, [position])
     dense = np.zeros((dim, dim))
@@ -293,6 +294,12 @@ def plot_rotation_matrix(position=SPECTRUM_DEFAULTS["matrix_position"], dim=SPEC
     ax.text(dim / 2 - 0.5, -0.9, "$R_m$", ha="center", va="bottom", fontsize=9)
     ax.text(dim - 0.15, dim / 2 - 0.5, "·", ha="center", va="center", fontsize=16, fontweight="bold")
     ax.text(x_left + 1.45, dim / 2 - 0.5, "=", ha="center", va="center", fontsize=11)
+    # Inside each block, the same turn from its centre: the block is this rotation.
+    for i in range(dim // 2):
+        centre = 2 * i + 0.5
+        ax.add_patch(Arc((centre, centre), 1.6, 1.6, color=PALETTE["neutral"], lw=0.6, alpha=0.6))
+        ax.plot([centre, centre + 0.8 * rotated[2 * i]], [centre, centre - 0.8 * rotated[2 * i + 1]],
+                color="black", lw=1.2, solid_capstyle="round", gid=f"block-turn-{i}")
     cx, radius = rx_left + 2.1, 0.8
     for i in range(dim // 2):
         cy = 2 * i + 0.5

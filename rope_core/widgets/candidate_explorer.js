@@ -1,6 +1,8 @@
 // The wish as a picture: the score matrix S[m][n] of a candidate encoding f, constant along every
 // diagonal n − m (Toeplitz) exactly when the score depends on n − m only. Every number is
-// Python's (rope_core.demos.candidates); the page picks a table and draws it.
+// Python's (rope_core.demos.candidates); the page picks a table and draws it. Every candidate's
+// matrix is drawn small at once, and the reader taps those predicted to be one colour along
+// every diagonal before any verdict shows; one of them is drawn large with a diagonal's strip.
 import { svgEl, htmlEl, slider, readout, fmt3, typeset, frame, keepTextSize, syncer, stepButtons, showTip, hideTip, setText, announcer, keepInReach } from "./common.js";
 import { lesson, question } from "./lesson.js";
 
@@ -10,9 +12,8 @@ function render({ model, el }) {
   const cell = Math.min(18, Math.floor(288 / size));
   const left = 40, top = 40, width = left + size * cell + 12, height = top + size * cell + 12;
   const { root, svg, controls } = frame(el, { title: "Is the score a function of n − m only?", width, height });
-  lesson(root, "A score that depends on the positions only through n − m is the same all along each diagonal of the (m, n) matrix: every diagonal is one colour (a Toeplitz matrix). Pick a candidate f and look at its diagonals.");
+  lesson(root, "A score that depends on the positions only through n − m is the same all along each diagonal of the (m, n) matrix: every diagonal is one colour (a Toeplitz matrix). Here are seven candidates f side by side; point at one to see it large.");
   const say = announcer(root);
-  const seen = new Set();   // the candidates the reader has looked at
   const state = { c: model.get("candidate_index"), p: model.get("part_index"), d: model.get("diagonal_index") };
   const out = {};
   svg.setAttribute("role", "group");
@@ -34,6 +35,31 @@ function render({ model, el }) {
     rect.style.fill = v >= 0 ? "var(--rope-w-q)" : "var(--rope-w-k)";
     rect.style.fillOpacity = (Math.abs(v) / data.scale).toFixed(4);
   };
+
+  // Every candidate small, as the buttons of the prediction: its matrix in 4-unit cells (no
+  // gaps, so the stripes read at a glance), the chosen diagonal outlined, and a verdict that
+  // stays out of sight until the reader has committed to a prediction.
+  const miniCell = 4, miniSize = size * miniCell;
+  const minis = data.names.map((name, c) => {
+    const picture = htmlEl("span", { class: "rope-w-mini", "data-candidate": c }, null);
+    const mini = svgEl("svg", { viewBox: `-1 -1 ${miniSize + 2} ${miniSize + 2}`, width: miniSize + 2, height: miniSize + 2,
+      "aria-hidden": "true", class: "rope-w-svg rope-w-mini-matrix" }, picture);
+    const rects = data.positions.map((m) => data.positions.map((n) =>
+      svgEl("rect", { x: n * miniCell, y: m * miniCell, width: miniCell, height: miniCell }, mini)));
+    const ring = svgEl("polygon", { class: "rope-w-diagonal rope-w-mini-diagonal" }, mini);
+    const badge = htmlEl("span", { class: "rope-w-mini-verdict", "data-verdict": c }, picture);
+    return { name, picture, rects, ring, badge, painted: null };
+  });
+  // The outline of the cells with n − m = δ, in cells of `unit` drawing units from (x0, y0).
+  const diagonalPoints = (delta, unit, x0, y0) => {
+    const m0 = Math.max(0, -delta), m1 = Math.min(size - 1, size - 1 - delta);
+    return [[m0 + delta, m0], [m0 + delta + 1, m0], [m1 + delta + 1, m1 + 1], [m1 + delta, m1 + 1]]
+      .map(([cx, cy]) => `${x0 + cx * unit},${y0 + cy * unit}`).join(" ");
+  };
+  // The wish is about the score (the real part): a candidate meets it when every diagonal of
+  // its real part is constant, as Python measured (largest spread below 1e-6).
+  const largest = (c, part) => Math.max(...data.tables[c][`${part}_spread`]);
+  const meetsWish = (c) => largest(c, "real") < 1e-6;
 
   // The chosen diagonal as a strip: the score against m along n − m = δ (flat when constant).
   const sw = 300, sh = 120, sl = 40, sr = 10, st = 26, sb = 24;
@@ -78,12 +104,23 @@ function render({ model, el }) {
       painted = matrix;
       matrix.forEach((row, m) => row.forEach((v, n) => { paint(cells[m][n], v); cells[m][n].dataset.value = v; }));
     }
-    // The outline around the cells with n − m = δ.
+    // The outline around the cells with n − m = δ, on the large matrix and on every small one.
     const delta = data.offsets[state.d];
     const m0 = Math.max(0, -delta), m1 = Math.min(size - 1, size - 1 - delta);
-    const pts = [[x(m0 + delta), y(m0)], [x(m0 + delta + 1), y(m0)], [x(m1 + delta + 1), y(m1 + 1)], [x(m1 + delta), y(m1 + 1)]];
-    outline.setAttribute("points", pts.map((p) => p.join(",")).join(" "));
+    outline.setAttribute("points", diagonalPoints(delta, cell, left, top));
     outline.dataset.offset = delta;
+    minis.forEach((mini, c) => {
+      const values = data.tables[c][part];
+      if (mini.painted !== values) {
+        mini.painted = values;
+        values.forEach((row, m) => row.forEach((v, n) => paint(mini.rects[m][n], v)));
+      }
+      mini.ring.setAttribute("points", diagonalPoints(delta, miniCell, 0, 0));
+      mini.picture.toggleAttribute("data-shown", c === state.c);
+      const spread = largest(c, part);
+      setText(mini.badge, spread < 1e-6 ? "✓ constant" : `✗ spread ${fmt3(spread)}`);
+      mini.badge.dataset.spread = spread;
+    });
     const along = [];
     for (let m = m0; m <= m1; m++) along.push([m, matrix[m][m + delta]]);
     stripLine.setAttribute("points", along.map(([m, v]) => `${spx(m).toFixed(2)},${spy(v).toFixed(2)}`).join(" "));
@@ -106,9 +143,7 @@ function render({ model, el }) {
       ? `every diagonal is constant: Toeplitz, the ${part === "real" ? "score" : "imaginary part"} depends on n − m only`
       : `largest spread ${fmt3(spreads[worst])} (on n − m = ${String(data.offsets[worst]).replace("-", "−")}): not Toeplitz`);
     Object.assign(out.verdict.dataset, { toeplitz, worst: spreads[worst], offset: data.offsets[worst] });
-    candidateButtons.forEach((b, i) => b.setAttribute("aria-checked", String(i === state.c)));
     partButtons.forEach((b, i) => b.setAttribute("aria-checked", String(i === state.p)));
-    seen.add(state.c);
     if (ask.predicted()) say(`${data.names[state.c]}: ${out.verdict.textContent}`);
     ask.refresh();
   }
@@ -139,9 +174,17 @@ function render({ model, el }) {
     model.on(`change:${trait}`, () => { if (model.get(trait) !== state[key]) { state[key] = model.get(trait); draw(); } });
     return buttons;
   }
-  htmlEl("div", { class: "rope-w-readout-label" }, controls, "candidate f:");
-  const candidateButtons = choices(controls, "candidate f", data.names, "candidate_index", "c");
+  // The candidate drawn large: the one last pointed at, focused or tapped among the small ones.
+  function show(c) {
+    if (c === state.c) return;
+    state.c = c;
+    model.set("candidate_index", c);
+    model.save_changes();
+    draw();
+  }
+  model.on("change:candidate_index", () => { if (model.get("candidate_index") !== state.c) { state.c = model.get("candidate_index"); draw(); } });
   out.formula = readout(controls, "formula", "");
+  out.formula.setAttribute("data-name", "shown");
   out.setting = readout(controls, "setting", "");
   out.setting.textContent = `positions 0 … ${size - 1}, θ = ${data.theta}, q = ${fmt3(data.q[0])} + ${fmt3(data.q[1])}i, k = ${fmt3(data.k[0])} + ${fmt3(data.k[1])}i`;
   Object.assign(out.setting.dataset, { theta: data.theta, size });
@@ -170,19 +213,30 @@ function render({ model, el }) {
   out.diagonal = readout(controls, "diagonal", "on this diagonal:");
   out.verdict = readout(controls, "verdict", "the whole matrix:");
   hideCell();
-  const ask = question(controls, {
-    prompt: "Which candidates make every diagonal of the score one colour?",
-    // The whole-matrix verdict would answer it for each candidate: hidden until the prediction,
-    // and the question is answered once the reader has looked at every candidate.
-    reached: () => seen.size === data.names.length,
-    task: `pick each of the ${data.names.length} candidates f in turn and read the line “the whole matrix”.`,
-    conceal: [out.verdict.parentNode],
-    choices: [{ label: "only the rotation" }, { label: "rotation and no position" }, { label: "rotation, no position and parity", correct: true }],
-    explain: () => {
-      const worst = (i, part) => Math.max(...data.tables[i][`${part}_spread`]);
-      const list = (part) => data.names.map((name, i) => `${name} ${fmt3(worst(i, part) < 1e-6 ? 0 : worst(i, part))}`).join(", ");
-      return `Largest spread on a diagonal of the score: ${list("real")}. Parity passes this real wish; its imaginary part (the complex wish) does not: ${fmt3(worst(data.names.indexOf("parity"), "imag"))}.`;
+  const ask = question(root, {
+    prompt: "Which candidates make every diagonal of the score one colour? Tap each one you expect to, then check.",
+    several: "check my prediction",
+    // The verdicts (under each small matrix, and for the whole large one) would answer it:
+    // hidden until the reader commits to a set.
+    conceal: [out.verdict.parentNode, ...minis.map((mini) => mini.badge)],
+    choices: minis.map((mini, c) => ({ label: mini.name, picture: mini.picture, correct: () => meetsWish(c) })),
+    explain: (picked) => {
+      const list = (cs) => (cs.length ? cs.map((c) => data.names[c]).join(", ") : "none");
+      const right = data.names.map((_, c) => c).filter(meetsWish);
+      const missed = right.filter((c) => !picked.includes(c)), extra = picked.filter((c) => !meetsWish(c));
+      const worst = (c) => fmt3(largest(c, "real"));
+      return `Every diagonal of the score is constant for ${list(right)}.`
+        + (missed.length ? ` You left out ${list(missed)}.` : "")
+        + (extra.length ? ` ${extra.map((c) => `${data.names[c]} changes along a diagonal by up to ${worst(c)}`).join("; ")}.` : "")
+        + ` Parity passes this real wish; its imaginary part (the complex wish) does not: spread ${fmt3(largest(data.names.indexOf("parity"), "imag"))}.`;
     },
+  });
+  // The question and its small matrices go above the large drawing, across the widget's width.
+  ask.node.classList.add("rope-w-candidates");
+  root.insertBefore(ask.node, root.querySelector(".rope-w-body"));
+  ask.buttons.forEach((button, c) => {
+    button.setAttribute("aria-label", `${data.names[c]}: ${data.formulas[c].replace(/[_^{}]/g, "")}`);
+    for (const type of ["pointerenter", "focus", "click"]) button.addEventListener(type, () => show(c));
   });
   draw();
 }

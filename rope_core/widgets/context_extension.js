@@ -4,7 +4,7 @@
 // One dial per slow pair (its trained arc shaded, its hand at position p), every pair's
 // wavelength with each line labelled at its end, and the numbers of all five schemes behind a
 // toggle. Every number comes from Python (rope_core.demos.context); this only draws.
-import { svgEl, htmlEl, slider, fmt, keepTextSize, arrow, moveArrow, syncer, showTip, watchOnScreen, setText, announcer, keepInReach } from "./common.js";
+import { svgEl, htmlEl, slider, fmt, keepTextSize, arrow, moveArrow, syncer, showTip, watchOnScreen, setText, announcer, keepInReach, player } from "./common.js";
 const SCHEME_COLOURS = ["var(--rope-w-muted)", "var(--rope-w-q)", "var(--rope-w-k)", "var(--rope-w-rot)", "var(--rope-w-accent)"];
 const BAND_NAMES = ["kept", "blended", "scaled"];
 const BAND_COLOURS = ["var(--rope-w-q)", "var(--rope-w-accent)", "var(--rope-w-k)"];
@@ -187,7 +187,11 @@ function render({ model, el }) {
   const controls = htmlEl("div", { class: "rope-w-controls" }, schemes);
   const sync = syncer(model, state, draw);
   const factorSlider = slider(controls, { label: "scale factor s", name: "factor", values: data.factors, index: state.f, onInput: sync("f", "factor_index") });
-  keepInReach(slider(controls, { label: "position p", name: "position", values: data.positions, index: state.p, format: count, onInput: sync("p", "position_index") }));
+  // p moves in small steps (Python's stops, 12 a doubling), and play sweeps it onward, so
+  // every hand is seen passing the end of its shaded arc; the reader's own move stops it.
+  const positionSlider = slider(controls, { label: "position p", name: "position", values: data.positions, index: state.p, format: count, onInput: sync("p", "position_index") });
+  keepInReach(positionSlider);
+  player(positionSlider.input.parentElement, positionSlider, { label: "sweep p onward", interval: 90 });
   const pick = htmlEl("div", { class: "rope-w-control rope-w-select" }, controls);
   const id = `rope-w-scheme-${Math.random().toString(36).slice(2, 9)}`;
   htmlEl("label", { for: id }, pick, "scheme");

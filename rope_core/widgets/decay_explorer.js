@@ -1,5 +1,5 @@
 // Decay: RoFormer's bound drawn above the scores it bounds, in one unit (score ÷ |q||k|), at one
-// base; beside it the bound for every base at once. Every number comes from Python
+// base; under it the bound at the chosen distance against the base, one line for every base. Every number comes from Python
 // (rope_core.demos.decay); the page looks values up and draws.
 import { svgEl, htmlEl, slider, readout, fmt3, frame, keepTextSize, syncer, stepButtons, showTip, setText, announcer, keepInReach } from "./common.js";
 import { lesson, question } from "./lesson.js";
@@ -99,57 +99,59 @@ function render({ model, el }) {
     drawnCurves.set(series, [...curves.children]);
   }
 
-  // Small multiples: B(r) (the bound for q = k) for every base on the same axes, with its
-  // average over 0 … r (dotted): the average grows with the base although B(r) wiggles.
-  const fw = 210, fh = 140, fl = 30, fr = 8, ft = 24, fb = 22;
+  // The per-base story as one line: B(r), the bound for q = k at the distance chosen, against
+  // the base (log axis), with its average over 0 … r (dotted). As r moves, the line wiggles (B
+  // oscillates) while the dotted one keeps rising with the base. A base's dot picks that base.
+  const fw = 460, fh = 190, fl = 54, fr = 12, ft = 30, fb = 30;
   const section = htmlEl("div", { class: "rope-w-family" }, root);
-  htmlEl("div", { class: "rope-w-title", style: "margin: 8px 0 4px" }, section,
-    "The bound for q = k, B(r), at every base (dotted: its average over distances 0 … r)");
-  const grid = htmlEl("div", { class: "rope-w-multiples", "data-plot": "family" }, section);
+  const familySvg = svgEl("svg", { viewBox: `0 0 ${fw} ${fh}`, width: fw, height: fh, role: "group", class: "rope-w-svg rope-w-large",
+    "data-plot": "family", "aria-label": "the bound for q = k at the chosen distance, against the base" }, section);
+  keepTextSize(familySvg);
   const familyNote = htmlEl("p", { class: "rope-w-hint", "data-readout": "family" }, section);
-  const fpx = (x) => fl + (fw - fl - fr) * x / xmax;
+  const logs = data.bases.map(Math.log10), lmin = Math.min(...logs), lmax = Math.max(...logs);
+  const fpx = (b) => fl + (fw - fl - fr) * (logs[b] - lmin) / Math.max(lmax - lmin, 1e-9);
   const fymax = 35;
   const fpy = (y) => ft + (fh - ft - fb) * (1 - y / fymax);
-  const panels = data.bases.map((base) => svgEl("svg", { viewBox: `0 0 ${fw} ${fh}`, role: "img", class: "rope-w-svg rope-w-multiple",
-    "aria-label": `decay bound against distance for base ${baseLabel(base)}` }, grid));
-  panels.forEach(keepTextSize);
-  parts.panels = data.series.map((series, b) => {
-    const panel = panels[b];
-    for (const y of [0, 10, 20, 30]) {
-      svgEl("line", { x1: fl, x2: fw - fr, y1: fpy(y), y2: fpy(y), class: "rope-w-axis" }, panel);
-      svgEl("text", { x: fl - 3, y: fpy(y) + 4, "text-anchor": "end", class: "rope-w-muted-text" }, panel).textContent = String(y);
-    }
-    for (const [x, anchor] of [[0, "start"], [xmax, "end"]]) {
-      svgEl("text", { x: fpx(x), y: fh - 6, "text-anchor": anchor, class: "rope-w-muted-text" }, panel).textContent = `r = ${x}`;
-    }
-    const line = series.bound.map((v, i) => `${fpx(data.distances[i]).toFixed(1)},${fpy(v).toFixed(1)}`).join(" ");
-    const average = series.bound_average.map((v, i) => `${fpx(data.distances[at(i)]).toFixed(1)},${fpy(v).toFixed(1)}`).join(" ");
-    return {
-      curve: svgEl("polyline", { points: line, class: "rope-w-line", style: "stroke: var(--rope-w-q)", "data-base": data.bases[b] }, panel),
-      average: svgEl("polyline", { points: average, class: "rope-w-line rope-w-dotted", style: "stroke: var(--rope-w-fg)", "data-average": data.bases[b] }, panel),
-      line: svgEl("line", { y1: ft, y2: fh - fb, class: "rope-w-context", "stroke-dasharray": "3 3" }, panel),
-      dot: svgEl("circle", { r: 3.2, style: "fill: var(--rope-w-q)" }, panel),
-      title: svgEl("text", { x: fl, y: 15, "data-base": data.bases[b] }, panel),
-    };
+  for (const y of [0, 10, 20, 30]) {
+    svgEl("line", { x1: fl, x2: fw - fr, y1: fpy(y), y2: fpy(y), class: "rope-w-axis" }, familySvg);
+    svgEl("text", { x: fl - 4, y: fpy(y) + 4, "text-anchor": "end", class: "rope-w-muted-text" }, familySvg).textContent = String(y);
+  }
+  data.bases.forEach((base, b) => {
+    svgEl("text", { x: fpx(b), y: fh - 8, "text-anchor": b === 0 ? "start" : b === data.bases.length - 1 ? "end" : "middle",
+      class: "rope-w-muted-text", "data-base-tick": base }, familySvg).textContent = baseLabel(base);
+  });
+  const familyTitle = svgEl("text", { x: fl, y: 16, "data-label": "family" }, familySvg);
+  const boundLine = svgEl("polyline", { class: "rope-w-line", style: "stroke: var(--rope-w-q); stroke-width: 2", "data-series": "bound-by-base" }, familySvg);
+  const averageLine = svgEl("polyline", { class: "rope-w-line rope-w-dotted", style: "stroke: var(--rope-w-fg)", "data-series": "average-by-base" }, familySvg);
+  parts.bases = data.bases.map((base, b) => {
+    const group = svgEl("g", { "data-pick-base": b, role: "button", tabindex: -1, "aria-label": `show base ${baseLabel(base)}` }, familySvg);
+    svgEl("circle", { r: 14, class: "rope-w-clock-hit" }, group);
+    const dot = svgEl("circle", { r: 3.5, style: "fill: var(--rope-w-q)" }, group);
+    const ring = svgEl("circle", { r: 7, class: "rope-w-outline", style: "stroke: var(--rope-w-fg); stroke-width: 1.5" }, group);
+    const label = svgEl("text", { "text-anchor": "middle", class: "rope-w-halo", "data-base": base }, familySvg);
+    group.addEventListener("click", () => baseControl.set(b));
+    return { group, dot, ring, label };
   });
 
   function drawFamily() {
     const r = at(state.r);
-    data.series.forEach((series, b) => {
-      const part = parts.panels[b], chosen = b === state.b;
-      if (panels[b].hasAttribute("data-chosen") !== chosen || !part.curve.style.strokeWidth) {
-        panels[b].toggleAttribute("data-chosen", chosen);
-        part.curve.style.strokeWidth = chosen ? 2 : 1.3;
-        part.title.setAttribute("font-weight", chosen ? 600 : 400);
-      }
-      for (const key of ["x1", "x2"]) part.line.setAttribute(key, fpx(data.distances[r]));
-      part.dot.setAttribute("cx", fpx(data.distances[r]));
-      part.dot.setAttribute("cy", fpy(series.bound[r]));
-      setText(part.title, `${baseLabel(data.bases[b])}: ${fmt3(series.bound[r])}, mean ${fmt3(series.bound_average[state.r])}`);
-      Object.assign(part.title.dataset, { value: series.bound[r], average: series.bound_average[state.r] });
+    const values = data.series.map((series) => series.bound[r]);
+    const averages = data.series.map((series) => series.bound_average[state.r]);
+    boundLine.setAttribute("points", values.map((v, b) => `${fpx(b).toFixed(1)},${fpy(v).toFixed(1)}`).join(" "));
+    averageLine.setAttribute("points", averages.map((v, b) => `${fpx(b).toFixed(1)},${fpy(v).toFixed(1)}`).join(" "));
+    parts.bases.forEach(({ group, ring, label }, b) => {
+      group.setAttribute("transform", `translate(${fpx(b)} ${fpy(values[b])})`);
+      ring.setAttribute("visibility", b === state.b ? "visible" : "hidden");
+      // The value above its dot, or below it where the average's line would cross the text.
+      const above = averages[b] <= values[b] || fpy(averages[b]) - fpy(values[b]) > 18;
+      label.setAttribute("x", fpx(b));
+      label.setAttribute("y", fpy(values[b]) + (above ? -10 : 20));
+      label.setAttribute("font-weight", b === state.b ? 600 : 400);
+      setText(label, fmt3(values[b]));
+      Object.assign(label.dataset, { value: values[b], average: averages[b] });
     });
+    setText(familyTitle, `B(r) for q = k at r = ${data.distances[r]}, by base (dotted: its mean over 0 … r)`);
     // Where B(r) itself is lower at a larger base, say so: it oscillates; its average does not.
-    const values = data.series.map((s) => s.bound[r]);
     const dips = [];
     for (let b = 1; b < values.length; b++) if (values[b] < values[b - 1]) dips.push(b);
     const rText = `r = ${data.distances[r]}`;
@@ -211,7 +213,7 @@ function render({ model, el }) {
   }
 
   const sync = syncer(model, state, draw);
-  slider(controls, { label: "base", name: "base", values: data.bases, index: state.b, format: baseLabel, onInput: sync("b", "base_index") });
+  const baseControl = slider(controls, { label: "base", name: "base", values: data.bases, index: state.b, format: baseLabel, onInput: sync("b", "base_index") });
   const distanceControl = slider(controls, { label: "distance r", name: "distance", values: data.stops.map((s) => data.distances[s]), index: state.r, onInput: sync("r", "distance_index") });
   stepButtons(distanceControl, "distance r");
   keepInReach(distanceControl);

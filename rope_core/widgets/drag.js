@@ -92,6 +92,87 @@ export function labelAt(px, py, v, pad = 0.28, text = "", size = 340) {
   return [clamp(px(v[0] - pad * u[1]), 30), clamp(py(v[1] + pad * u[0]), 10)];
 }
 
+// A grip that turns about a centre: `node` (in `svg`) follows a mouse, pen or finger round
+// (cx, cy), in the drawing's units. `grab(event)` runs on the press; `turn(turned, distance)`
+// on each move, with the angle turned since the press in radians (counter-clockwise positive,
+// unwrapped across ±π so that several turns add up) and the pointer's distance from the
+// centre; `release()` when it lets go. The one place the widgets read a turning pointer.
+export function turnGrip(svg, node, { cx, cy, grab = () => {}, turn, release = () => {} }) {
+  const pointerPolar = (event) => {
+    const point = svg.createSVGPoint();
+    point.x = event.clientX; point.y = event.clientY;
+    const local = point.matrixTransform(svg.getScreenCTM().inverse());
+    return [Math.atan2(-(local.y - cy), local.x - cx), Math.hypot(local.x - cx, local.y - cy)];
+  };
+  // touch-action on SVG children is not honoured by every browser: a non-passive touchstart
+  // on the grip alone stops the page from panning (and cancelling the drag), while a swipe
+  // anywhere else on the drawing still scrolls the page.
+  node.addEventListener("touchstart", (event) => event.preventDefault(), { passive: false });
+  let drag = null;
+  node.addEventListener("pointerdown", (event) => {
+    if (event.button !== 0 && event.pointerType === "mouse") return;
+    event.preventDefault();
+    node.setPointerCapture(event.pointerId);
+    const [angle, distance] = pointerPolar(event);
+    drag = { id: event.pointerId, last: angle, turned: 0, distance };
+    grab(event, distance);
+  });
+  node.addEventListener("pointermove", (event) => {
+    if (!drag || event.pointerId !== drag.id) return;
+    event.preventDefault();
+    const [now, distance] = pointerPolar(event);
+    let delta = now - drag.last;
+    if (delta > Math.PI) delta -= 2 * Math.PI;
+    if (delta < -Math.PI) delta += 2 * Math.PI;
+    drag.last = now;
+    drag.turned += delta;
+    turn(drag.turned, distance);
+  });
+  const end = (event) => {
+    if (!drag || event.pointerId !== drag.id) return;
+    drag = null;
+    release();
+  };
+  node.addEventListener("pointerup", end);
+  node.addEventListener("pointercancel", end);
+}
+
+// A handle's group at a vector's tip: a slider for assistive technology and the keyboard, a
+// 44 px touch target, its focus ring and its knob; grabbing it focuses it and shows the ring.
+// `turn` and `keys` are the handle's own: what a turn of the pointer and a key press set.
+function tipHandle(svg, parent, { name, label, cls, cx, cy, max, grab, turn, release, keys }) {
+  // A drawing that holds a slider is a group, not an image (an img's children are presentational).
+  svg.setAttribute("role", "group");
+  const group = svgEl("g", {
+    class: `rope-w-handle ${cls}`, tabindex: 0, role: "slider", "data-handle": name,
+    "aria-label": label, "aria-valuemin": 0, "aria-valuemax": max, "aria-orientation": "horizontal",
+  }, parent);
+  svgEl("circle", { r: 22, class: "rope-w-hit" }, group);        // 44 px touch target
+  svgEl("circle", { r: 12, class: "rope-w-ring" }, group);
+  svgEl("circle", { r: 6, class: "rope-w-knob" }, group);
+  turnGrip(svg, group, {
+    cx, cy, turn,
+    grab: (event, distance) => {
+      group.focus({ preventScroll: true });
+      group.classList.add("rope-w-dragging");
+      grab(distance);
+    },
+    release: () => {
+      group.classList.remove("rope-w-dragging");
+      release();
+    },
+  });
+  group.addEventListener("keydown", (event) => {
+    if (!keys(event)) return;
+    event.preventDefault();
+    event.stopPropagation();   // notebook front ends use the arrow keys themselves
+  });
+  return group;
+}
+
+// What the arrow keys and Page Up/Down step by.
+const KEY_STEPS = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1, PageUp: 10, PageDown: -10 };
+
 // A draggable handle at a vector's tip, in `parent`: a group drawn above the arrows and never
 // cleared (removing the node under the pointer would release its pointer capture). The tip
 // follows the pointer: the vector turns about (cx, cy) by exactly the angle the pointer turns
@@ -101,71 +182,26 @@ export function labelAt(px, py, v, pad = 0.28, text = "", size = 340) {
 // `set(deg, done, length)` gets the new angle in [0, 360) and length (undefined: unchanged,
 // as from the arrow keys; + and − change the length by 0.1).
 export function dragHandle(svg, parent, { name, label, cls, cx, cy, get, set, length, scale, range }) {
-  // A drawing that holds a slider is a group, not an image (an img's children are presentational).
-  svg.setAttribute("role", "group");
-  const group = svgEl("g", {
-    class: `rope-w-handle ${cls}`, tabindex: 0, role: "slider", "data-handle": name,
-    "aria-label": label, "aria-valuemin": 0, "aria-valuemax": 360, "aria-orientation": "horizontal",
-  }, parent);
-  svgEl("circle", { r: 22, class: "rope-w-hit" }, group);        // 44 px touch target
-  svgEl("circle", { r: 12, class: "rope-w-ring" }, group);
-  svgEl("circle", { r: 6, class: "rope-w-knob" }, group);
-  // The pointer in drawing units, as (angle in degrees, distance) about the centre.
-  const pointerPolar = (event) => {
-    const point = svg.createSVGPoint();
-    point.x = event.clientX; point.y = event.clientY;
-    const local = point.matrixTransform(svg.getScreenCTM().inverse());
-    return [(Math.atan2(-(local.y - cy), local.x - cx) * 180) / Math.PI, Math.hypot(local.x - cx, local.y - cy)];
-  };
   const clampLength = (value) => Math.min(range[1], Math.max(range[0], value));
-  // touch-action on SVG children is not honoured by every browser: a non-passive touchstart
-  // on the handle alone stops the page from panning (and cancelling the drag), while a swipe
-  // anywhere else on the drawing still scrolls the page.
-  group.addEventListener("touchstart", (event) => event.preventDefault(), { passive: false });
-  let drag = null;
-  group.addEventListener("pointerdown", (event) => {
-    if (event.button !== 0 && event.pointerType === "mouse") return;
-    event.preventDefault();
-    group.setPointerCapture(event.pointerId);
-    group.focus({ preventScroll: true });
-    group.classList.add("rope-w-dragging");
-    const [angle, distance] = pointerPolar(event);
-    drag = { id: event.pointerId, last: angle, value: get(), distance, length: length() };
-  });
-  group.addEventListener("pointermove", (event) => {
-    if (!drag || event.pointerId !== drag.id) return;
-    event.preventDefault();
-    const [now, distance] = pointerPolar(event);
-    let delta = now - drag.last;                 // unwrap across ±180°
-    if (delta > 180) delta -= 360;
-    if (delta < -180) delta += 360;
-    drag.last = now;
-    drag.value += delta;
-    set(wrapDeg(drag.value), false, clampLength(drag.length + (distance - drag.distance) / scale));
-  });
-  const end = (event) => {
-    if (!drag || event.pointerId !== drag.id) return;
-    drag = null;
-    group.classList.remove("rope-w-dragging");
-    set(get(), true);
-  };
-  group.addEventListener("pointerup", end);
-  group.addEventListener("pointercancel", end);
-  group.addEventListener("keydown", (event) => {
-    // + and − lengthen and shorten by 0.1 (clamped): the keyboard's way to stretch the vector.
-    const stretch = { "+": 0.1, "=": 0.1, "-": -0.1, "_": -0.1 };
-    if (event.key in stretch) {
-      event.preventDefault();
-      event.stopPropagation();
-      set(get(), true, clampLength(Number((length() + stretch[event.key]).toFixed(12))));
-      return;
-    }
-    const steps = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1, PageUp: 10, PageDown: -10 };
-    if (!(event.key in steps)) return;
-    event.preventDefault();
-    event.stopPropagation();   // notebook front ends use the arrow keys themselves
-    const step = steps[event.key] * (event.shiftKey && Math.abs(steps[event.key]) === 1 ? 10 : 1);
-    set(wrapDeg(get() + step), true);
+  let start = null;
+  const group = tipHandle(svg, parent, {
+    name, label, cls, cx, cy, max: 360,
+    grab: (distance) => { start = { value: get(), distance, length: length() }; },
+    turn: (turned, distance) => set(wrapDeg(start.value + (turned * 180) / Math.PI), false,
+      clampLength(start.length + (distance - start.distance) / scale)),
+    release: () => set(get(), true),
+    keys: (event) => {
+      // + and − lengthen and shorten by 0.1 (clamped): the keyboard's way to stretch the vector.
+      const stretch = { "+": 0.1, "=": 0.1, "-": -0.1, "_": -0.1 };
+      if (event.key in stretch) {
+        set(get(), true, clampLength(Number((length() + stretch[event.key]).toFixed(12))));
+        return true;
+      }
+      if (!(event.key in KEY_STEPS)) return false;
+      const step = KEY_STEPS[event.key] * (event.shiftKey && Math.abs(KEY_STEPS[event.key]) === 1 ? 10 : 1);
+      set(wrapDeg(get() + step), true);
+      return true;
+    },
   });
   return {
     node: group,
@@ -190,60 +226,24 @@ export function playToEnd(parent, control, label) {
 // ends. `get()` → m, `set(m, done)` gets the new whole m (the caller clamps it); `stepDeg()` is
 // θ in degrees. place(x, y, m, text) moves it and says m.
 export function stepHandle(svg, parent, { name, label, cls, cx, cy, stepDeg, get, set, last }) {
-  svg.setAttribute("role", "group");
-  const group = svgEl("g", {
-    class: `rope-w-handle ${cls}`, tabindex: 0, role: "slider", "data-handle": name,
-    "aria-label": label, "aria-valuemin": 0, "aria-valuemax": last(), "aria-orientation": "horizontal",
-  }, parent);
-  svgEl("circle", { r: 22, class: "rope-w-hit" }, group);
-  svgEl("circle", { r: 12, class: "rope-w-ring" }, group);
-  svgEl("circle", { r: 6, class: "rope-w-knob" }, group);
-  const pointerAngle = (event) => {
-    const point = svg.createSVGPoint();
-    point.x = event.clientX; point.y = event.clientY;
-    const local = point.matrixTransform(svg.getScreenCTM().inverse());
-    return (Math.atan2(-(local.y - cy), local.x - cx) * 180) / Math.PI;
-  };
-  group.addEventListener("touchstart", (event) => event.preventDefault(), { passive: false });
-  let drag = null;
-  group.addEventListener("pointerdown", (event) => {
-    if (event.button !== 0 && event.pointerType === "mouse") return;
-    event.preventDefault();
-    group.setPointerCapture(event.pointerId);
-    group.focus({ preventScroll: true });
-    group.classList.add("rope-w-dragging");
-    drag = { id: event.pointerId, last: pointerAngle(event), turned: 0, start: get() };
-  });
-  group.addEventListener("pointermove", (event) => {
-    if (!drag || event.pointerId !== drag.id) return;
-    event.preventDefault();
-    const now = pointerAngle(event);
-    let delta = now - drag.last;
-    if (delta > 180) delta -= 360;
-    if (delta < -180) delta += 360;
-    drag.last = now;
-    drag.turned += delta;
-    const m = Math.round(drag.start + drag.turned / stepDeg());
-    if (m !== get()) set(m, false);
-  });
-  const end = (event) => {
-    if (!drag || event.pointerId !== drag.id) return;
-    drag = null;
-    group.classList.remove("rope-w-dragging");
-    set(get(), true);
-  };
-  group.addEventListener("pointerup", end);
-  group.addEventListener("pointercancel", end);
-  group.addEventListener("keydown", (event) => {
-    const steps = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1, PageUp: 10, PageDown: -10 };
-    let m = null;
-    if (event.key in steps) m = get() + steps[event.key];
-    else if (event.key === "Home") m = 0;
-    else if (event.key === "End") m = last();
-    if (m === null) return;
-    event.preventDefault();
-    event.stopPropagation();
-    set(m, true);
+  let start = null;
+  const group = tipHandle(svg, parent, {
+    name, label, cls, cx, cy, max: last(),
+    grab: () => { start = get(); },
+    turn: (turned) => {
+      const m = Math.round(start + (turned * 180) / Math.PI / stepDeg());
+      if (m !== get()) set(m, false);
+    },
+    release: () => set(get(), true),
+    keys: (event) => {
+      let m = null;
+      if (event.key in KEY_STEPS) m = get() + KEY_STEPS[event.key];
+      else if (event.key === "Home") m = 0;
+      else if (event.key === "End") m = last();
+      if (m === null) return false;
+      set(m, true);
+      return true;
+    },
   });
   return {
     node: group,

@@ -516,9 +516,9 @@ class DecayExplorer(RopeWidget):
     (its cosine is 1 at distance 0, its bound :math:`B(r) = \frac{1}{d/2}\sum_j |S_j(r)|` is
     32.5 there for :math:`d = 128`), and two bands of ``samples`` pairs each, independent and
     correlated (mean ± one standard deviation of the cosine, and the mean of each pair's own
-    bound). Small multiples show :math:`B(r)` for every base with its average over
-    :math:`0 \dots r`, which grows with the base at every distance although :math:`B(r)` itself
-    oscillates.
+    bound). Under it one line gives :math:`B(r)` at the chosen distance against the base, with
+    its average over :math:`0 \dots r`, which grows with the base at every distance although
+    :math:`B(r)` itself oscillates.
 
     Parameters
     ----------
@@ -607,7 +607,9 @@ class ContextExtension(RopeWidget):
     factors : sequence of float
         Choices for the scale factor :math:`s` (>= 1).
     positions : sequence of int
-        Choices for the position :math:`p` at which the angles are read out.
+        Choices for the position :math:`p` at which the angles are read out (default 1 024
+        to 131 072, 12 a doubling: :func:`rope_core.demos.context.octave_positions`); the
+        slider starts at :math:`p = L` when it is one of them.
     models : sequence of str, optional
         Atlas names (:func:`rope_core.atlas.names`) offered in the model menu, each layer type
         with RoPE as its own entry (see ``model_spectrum`` in this module); default every atlas model.
@@ -621,7 +623,8 @@ class ContextExtension(RopeWidget):
                 "scheme_index": lambda w: len(EXTENSION_METHODS), "model_index": lambda w: len(w._menu),
                 "step_index": lambda w: len(CONTEXT_STEPS)}
     factor_index = traitlets.Int(3).tag(sync=True)    # s = 8
-    position_index = traitlets.Int(1).tag(sync=True)  # p = L: every slow pair at the end of its arc
+    # p = L: every slow pair at the end of its arc
+    position_index = traitlets.Int(CONTEXT_DEFAULTS["positions"].index(CONTEXT_DEFAULTS["training_length"])).tag(sync=True)
     scheme_index = traitlets.Int(0).tag(sync=True)    # no scaling: the problem first
     model_index = traitlets.Int(0).tag(sync=True)
     step_index = traitlets.Int(0).tag(sync=True)
@@ -642,6 +645,8 @@ class ContextExtension(RopeWidget):
         if "model_index" not in kwargs and DEFAULT_MODEL in self._models:
             kwargs["model_index"] = [key for key, _ in _model_layer_specs(self._models)].index((DEFAULT_MODEL, None))
         self._menu = [model_spectrum(spec, name) for (name, _), spec in _model_layer_specs(self._models)]
+        if "position_index" not in kwargs and self._length in self._positions:
+            kwargs["position_index"] = self._positions.index(self._length)
         self._fit_default_indices(kwargs, factor_index=len(self._factors), position_index=len(self._positions))
         super().__init__(**kwargs)
         # One assignment: the state a page embeds is what the trait held when it was synced.

@@ -4,6 +4,7 @@
 // multiplies it by m, wraps it at 2π and takes its whole part modulo β, nothing else.
 import { svgEl, htmlEl, slider, readout, fmt3, typeset, hoverable, frame, arrow, moveArrow, syncer, showTip, hideTip, stepButtons, setText, announcer, keepInReach } from "./common.js";
 import { question } from "./lesson.js";
+import { turnGrip } from "./drag.js";
 const TAU = 2 * Math.PI;
 // The time-lapse: log10(m + 1) grows at a constant rate, so the speed in tokens per second
 // grows with m (about 1 token/s at the start, 10 000 near m = 10^5).
@@ -285,38 +286,20 @@ function render({ model, el }) {
   // whole position and kept on the slider's range. A fast hand moves m a token at a time, a
   // slow one by hundreds: the same turn is a different number of tokens for each pair.
   function grabHand(knob, i, cx, cy) {
-    let drag = null;
-    const angleOf = (event) => {
-      const point = svg.createSVGPoint();
-      point.x = event.clientX; point.y = event.clientY;
-      const local = point.matrixTransform(svg.getScreenCTM().inverse());
-      return Math.atan2(-(local.y - cy), local.x - cx);
-    };
-    knob.addEventListener("touchstart", (event) => event.preventDefault(), { passive: false });
-    knob.addEventListener("pointerdown", (event) => {
-      if (event.button !== 0 && event.pointerType === "mouse") return;
-      event.preventDefault();
-      knob.setPointerCapture(event.pointerId);
-      if (lapseControl) lapseControl.stop();
-      drag = { id: event.pointerId, last: angleOf(event), turned: 0, start: position() };
+    let start = null;
+    turnGrip(svg, knob, {
+      cx, cy,
+      grab: () => {
+        if (lapseControl) lapseControl.stop();
+        start = position();
+      },
+      turn: (turned) => {
+        const theta = data.tables[state.d][state.b].theta[i];
+        const last = data.positions[data.positions.length - 1];
+        const m = Math.max(0, Math.min(last, Math.round(start + turned / theta)));
+        if (m !== position()) setPosition(m, null);
+      },
     });
-    knob.addEventListener("pointermove", (event) => {
-      if (!drag || event.pointerId !== drag.id) return;
-      event.preventDefault();
-      const now = angleOf(event);
-      let delta = now - drag.last;
-      if (delta > Math.PI) delta -= TAU;
-      if (delta < -Math.PI) delta += TAU;
-      drag.last = now;
-      drag.turned += delta;
-      const theta = data.tables[state.d][state.b].theta[i];
-      const last = data.positions[data.positions.length - 1];
-      const m = Math.max(0, Math.min(last, Math.round(drag.start + drag.turned / theta)));
-      if (m !== position()) setPosition(m, null);
-    });
-    const end = (event) => { if (drag && event.pointerId === drag.id) drag = null; };
-    knob.addEventListener("pointerup", end);
-    knob.addEventListener("pointercancel", end);
   }
   // Show position m, on a stop of the slider or between two (a drag or the time-lapse): the
   // slider sits on the nearest stop and says m itself.

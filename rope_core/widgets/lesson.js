@@ -17,30 +17,57 @@ export function lesson(root, text) {
 // reads the widget's state, so its numbers are the ones drawn) appear only once both happened.
 // `conceal` lists the nodes that would give the answer away: hidden until the prediction.
 // A choice's `correct` is a boolean or a function of the widget's state. Returns
-// {node, answer(i), refresh(), predicted(), revealed()}: refresh() after every redraw.
+// {node, answer(i), refresh(), predicted(), revealed(), buttons}: refresh() after every redraw.
+// With `several`, the prediction is a set: each choice is a toggle, and the reader commits the
+// set with a button labelled `several` (the set may be empty); it is right when every choice is
+// picked exactly where it is correct. A choice may carry a `picture` (a node shown in its
+// button above its label); `explain` then gets the array of picked indices.
 // The chosen answer is aria-pressed; the verdict is announced once, when it first shows or
 // changes, through the widget's live region (common.js announcer), not on every redraw.
-export function question(parent, { prompt, choices, explain, reached = () => true, task = "", conceal = [] }) {
+export function question(parent, { prompt, choices, explain, reached = () => true, task = "", conceal = [], several = null }) {
   const box = htmlEl("div", { class: "rope-w-question", role: "group", "aria-label": "question" }, parent);
   typeset(htmlEl("div", { class: "rope-w-question-prompt" }, box), prompt);
   const row = htmlEl("div", { class: "rope-w-answers", role: "group", "aria-label": "your prediction" }, box);
   const feedback = htmlEl("div", { class: "rope-w-feedback", "data-readout": "feedback", "data-stage": "asked" }, box);
   const buttons = choices.map((choice, i) => {
-    const button = htmlEl("button", { type: "button", class: "rope-w-answer", "aria-pressed": "false", "data-answer": i }, row, choice.label);
-    button.addEventListener("click", () => answer(i));
+    const button = htmlEl("button", { type: "button", class: "rope-w-answer", "aria-pressed": "false", "data-answer": i }, row);
+    if (choice.picture) button.append(choice.picture, htmlEl("span", { class: "rope-w-answer-label" }, null, choice.label));
+    else button.textContent = choice.label;
+    button.addEventListener("click", () => (several ? toggle(i) : answer(i)));
     button.addEventListener("keydown", (event) => event.stopPropagation());
     return button;
   });
+  // The set being picked (several), committed by its own button.
+  const picks = new Set();
+  if (several) {
+    row.classList.add("rope-w-several");
+    const commit = htmlEl("button", { type: "button", class: "rope-w-answer rope-w-commit", "data-commit": "" }, box, several);
+    box.insertBefore(commit, feedback);
+    commit.addEventListener("click", () => answer([...picks].sort((a, b) => a - b)));
+    commit.addEventListener("keydown", (event) => event.stopPropagation());
+  }
+  function toggle(i) {
+    if (picks.has(i)) picks.delete(i); else picks.add(i);
+    buttons[i].setAttribute("aria-pressed", String(picks.has(i)));
+    // Once committed, a changed pick is the new prediction.
+    if (chosen !== null) answer([...picks].sort((a, b) => a - b));
+  }
   const hidden = () => (typeof conceal === "function" ? conceal() : conceal);
   for (const node of hidden()) node.setAttribute("data-concealed", "");
   let chosen = null, said = null, say = null;
-  const isRight = (i) => {
+  const isCorrect = (i) => {
     const correct = choices[i].correct;
     return Boolean(typeof correct === "function" ? correct() : correct);
   };
+  const isRight = (chosenNow) => (several
+    ? choices.every((_, j) => chosenNow.includes(j) === isCorrect(j))
+    : isCorrect(chosenNow));
+  const chosenLabel = () => (several
+    ? (chosen.length ? chosen.map((j) => choices[j].label).join(", ") : "none of them")
+    : choices[chosen].label);
   function answer(i) {
     chosen = i;
-    buttons.forEach((b, j) => b.setAttribute("aria-pressed", String(j === i)));
+    if (!several) buttons.forEach((b, j) => b.setAttribute("aria-pressed", String(j === i)));
     for (const node of hidden()) node.removeAttribute("data-concealed");
     refresh();
   }
@@ -53,7 +80,7 @@ export function question(parent, { prompt, choices, explain, reached = () => tru
     if (!reached()) {
       feedback.dataset.stage = "predicted";
       delete feedback.dataset.correct;
-      const text = `Your prediction: “${choices[chosen].label}”. Now find out: ${task}`;
+      const text = `Your prediction: “${chosenLabel()}”. Now find out: ${task}`;
       typeset(feedback, text);
       // Said once, after the prediction; a reader who moves off the answer again is not told
       // the task a second time.
@@ -67,5 +94,5 @@ export function question(parent, { prompt, choices, explain, reached = () => tru
     typeset(feedback, verdict);
     if (said !== String(right)) { said = String(right); say(verdict); }
   }
-  return { node: box, answer, refresh, predicted: () => chosen !== null, revealed: () => feedback.dataset.stage === "revealed" };
+  return { node: box, answer, refresh, buttons, predicted: () => chosen !== null, revealed: () => feedback.dataset.stage === "revealed" };
 }

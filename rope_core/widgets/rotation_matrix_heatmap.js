@@ -1,6 +1,7 @@
 // The block-diagonal matrix R_m as a heat map, times a vector x whose pairs all start at
 // (1, 0): R_m x holds each pair turned by m·θ_i, drawn as a dial beside its 2×2 block (the
-// frequency clocks' glyph and colours). Hovering a block or a dial marks both. Every entry
+// frequency clocks' glyph and colours) and as an arrow inside the block itself. Hovering a
+// block or a dial marks both. Every entry
 // comes from Python (matrix_table); the page only looks values up.
 import { svgEl, htmlEl, slider, readout, fmt3, typeset, player, hoverable, colourScale, frame, arrow, moveArrow, syncer, showTip, hideTip, setText, announcer, keepInReach } from "./common.js";
 import { question } from "./lesson.js";
@@ -85,6 +86,10 @@ function render({ model, el }) {
       drawn.dials.forEach(({ group, hand, cx, cy, radius }, i) => {
         const x = rotated[2 * i], y = rotated[2 * i + 1];
         moveArrow(hand, cx, cy, cx + radius * x, cy - radius * y);
+        // The same turn inside the block itself: the block is this rotation.
+        const inside = drawn.turns[i];
+        moveArrow(inside.hand, inside.cx, inside.cy, inside.cx + inside.radius * x, inside.cy - inside.radius * y);
+        inside.hand.dataset.angle = tab.angle[state.m][i];
         Object.assign(group.dataset, { angle: tab.angle[state.m][i], x, y });
         group.setAttribute("aria-label", `pair ${i}: turned by ${fmt3(tab.angle[state.m][i])} rad`);
       });
@@ -159,8 +164,9 @@ function render({ model, el }) {
       vector.push(svgEl("rect", { x: rx, y: top + j * cell, width: strip, height: cell, class: "rope-w-outline", "data-rotated": j }, svg));
     }
     svgEl("text", { x: xs + strip / 2, y: top - 6, "text-anchor": "middle" }, svg).textContent = "x";
-    svgEl("text", { x: xs + strip + 11, y: top + span / 2 + 4, "text-anchor": "middle" }, svg).textContent = "=";
-    svgEl("text", { x: xs - 5, y: top + span / 2 + 4, "text-anchor": "middle" }, svg).textContent = "·";
+    // R_m · x = R_m x, its operators large enough to read between the columns.
+    svgEl("text", { x: xs + strip + 11, y: top + span / 2 + 7, "text-anchor": "middle", class: "rope-w-operator", "data-operator": "equals" }, svg).textContent = "=";
+    svgEl("text", { x: xs - 6, y: top + span / 2 + 7, "text-anchor": "middle", class: "rope-w-operator", "data-operator": "times" }, svg).textContent = "·";
     typeset(svgEl("text", { x: rx + strip / 2, y: top - 6, "text-anchor": "middle" }, svg), "R_m x");
     // One dial per pair, centred on its block's rows: the pair of R_m x as a hand.
     const radius = Math.max(6, Math.min(cell - 3, 30)), dx = rx + strip + 8 + radius;
@@ -171,9 +177,17 @@ function render({ model, el }) {
       svgEl("circle", { cx: dx, cy, r: radius, class: "rope-w-meaning" }, group);
       dials.push({ group, hand: arrow(group, dx, cy, dx + radius, cy, "q"), cx: dx, cy, radius });
     }
+    // Inside each 2 × 2 block, an arrow from its centre turned by m·θ_i: what the block does
+    // to its pair, seen where its four entries are (no pointer events: the cells keep hover).
+    const turns = [];
+    for (let i = 0; i < dim / 2; i++) {
+      const cx = left + (2 * i + 1) * cell, cy = top + (2 * i + 1) * cell, group = svgEl("g", { class: "rope-w-block-turn", "data-block-turn": i, "pointer-events": "none" }, svg);
+      svgEl("circle", { cx, cy, r: 0.8 * cell, class: "rope-w-block-ring" }, group);
+      turns.push({ hand: arrow(group, cx, cy, cx + 0.8 * cell, cy, "rope-w-block-hand"), cx, cy, radius: 0.8 * cell });
+    }
     const selected = svgEl("rect", { width: 2 * cell, height: 2 * cell, class: "rope-w-selected" }, svg);
     const hovered = svgEl("rect", { x: left, y: top, width: 2 * cell, height: 2 * cell, class: "rope-w-hovered", visibility: "hidden" }, svg);
-    const result = { dim, tab, marks, vector, dials, selected, hoverBox: hovered, values: null, nodes: [...svg.children] };
+    const result = { dim, tab, marks, vector, dials, turns, selected, hoverBox: hovered, values: null, nodes: [...svg.children] };
     // Hover reads the table and entries of the moment, not the ones the cells were drawn with.
     hoverable(marks, { columns: 2, onShow: (e) => { showCell(result.tab, result.values, e); showTip(marks[e], out.hover); }, onHide: hide });
     hoverable(dials.map((dial) => dial.group), { columns: 1, onShow: (i) => { showDial(result.tab, i); showTip(dials[i].group, out.hover); }, onHide: hide });

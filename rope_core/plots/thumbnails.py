@@ -1,14 +1,15 @@
 """The gallery's card pictures: one small drawing per widget, made for the size the card shows.
 
-A card shows its picture about 200 px wide on a 1280 px page and about 330 px wide on a phone.
+A card shows its picture 209 px wide on a 1280 px page and 292 px wide on a 390 px phone.
 A print figure shrunk to that size has 4-6 px text and hairlines, so these are drawn for it:
 few marks, lines at least 3 pt thick, no text at all (the card's title and question say what
 the picture is), and the one idea of the widget in its question's state, not its answer.
 Every function takes ``ax=`` (a new :func:`thumbnail_figure` when omitted) and returns it;
 each reads its numbers from the ``rope_core.demos`` table the widget itself draws from.
 
-Sizes: :data:`THUMBNAIL_INCHES` at :data:`THUMBNAIL_DPI` is 408 × 272 px, twice the shown size
-at 1280 px, so that the picture stays sharp on a screen of two device pixels per CSS pixel.
+Sizes: :data:`THUMBNAIL_INCHES` at :data:`THUMBNAIL_DPI` is 408 × 272 px (435 × 299 px with the
+0.1 inch margin the page saves figures with), about twice the width shown at 1280 px, so that
+the picture stays sharp on a screen of two device pixels per CSS pixel.
 """
 
 from __future__ import annotations
@@ -51,6 +52,9 @@ def thumbnail_figure():
     """
     fig, ax = new_figure(1, 1, figsize=THUMBNAIL_INCHES, dpi=THUMBNAIL_DPI)
     fig.get_layout_engine().set(w_pad=0.02, h_pad=0.02)
+    # The page saves figures cropped to what is drawn; a blank rectangle over the whole figure
+    # keeps every card's picture the same size, whatever the drawing's own shape.
+    fig.add_artist(Rectangle((0, 0), 1, 1, transform=fig.transFigure, facecolor="none", edgecolor="none"))
     return fig, _bare(ax)
 
 

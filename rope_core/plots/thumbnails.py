@@ -318,10 +318,11 @@ def decay_thumbnail(ax=None, base=10000.0):
     return ax
 
 
-def context_thumbnail(ax=None, factor=8, dials=6):
+def context_thumbnail(ax=None, factor=1, dials=6):
     r"""``dials`` of the slow pairs of the book's head (:math:`d = 128`, :math:`L = 4096`): the arc
     each turned in training shaded, its hand at :math:`p = sL` without scaling
-    (:func:`rope_core.demos.context.context_extension_table`).
+    (:func:`rope_core.demos.context.context_extension_table`). The card draws :math:`s = 1`,
+    each hand at the end of its arc: where the hands go at :math:`8L` is the widget's question.
 
     Parameters
     ----------

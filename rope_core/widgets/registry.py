@@ -324,7 +324,7 @@ of its slow pairs leave their trained arc?""",
                         '    plots.plot_context_step(step, factor=8, ax=ax)',
             lesson="Five ways to stretch a trained context: which of them keep every slow pair within its trained arc?",
 thumbnail_code="thumbnails.context_thumbnail(ax=ax)",
-            thumb_alt="Six dials of slow pairs in two rows, each with a grey shaded arc, the angles it turned in training, and an orange hand at eight times the training length.",
+            thumb_alt="Six dials of slow pairs in two rows, each with a grey shaded arc, the angles it turned in training, and an orange hand at the end of that arc, where the training length takes it.",
         ),
     ),
     Widget(

@@ -51,10 +51,9 @@ kernelspec:
 
 # Play with every widget
 
-Every widget of the book, in the order the chapters teach them. Each card says what the widget
-shows and links to the section that teaches it; the live widget itself is further down this
-page. The numbers were computed by `rope_core` when the page was built, so every slider works
-here with no kernel and no server.
+Every widget of the book, grouped by the question it answers. Each card asks its question:
+"Play with it" opens the live widget below, where you predict and then find out by hand. It
+needs no kernel and no server.
 
 ```{code-cell} ipython3
 ---
@@ -65,8 +64,29 @@ import numpy as np
 from myst_nb import glue
 
 from rope_core import plots, widgets
+from rope_core.plots import thumbnails
 ```
 """
+
+
+# The page's groups: the question the widgets of each answer, and the first widget of each (in
+# book order; a widget belongs to the last group that starts at or before it).
+GROUPS = (
+    ("What does a rotation do to a score?", "RelativeInvariance"),
+    ("How do the pairs of a head share the work?", "RotationMatrixHeatmap"),
+    ("What happens beyond the positions a model was trained on?", "DecayExplorer"),
+)
+
+
+def grouped(ordered):
+    """``[(question, [classes])]``: the widgets of ``ordered`` (book order) in their groups."""
+    starts = {name: question for question, name in GROUPS}
+    groups = []
+    for cls in ordered:
+        if cls.__name__ in starts or not groups:
+            groups.append((starts.get(cls.__name__, GROUPS[0][0]), []))
+        groups[-1][1].append(cls)
+    return groups
 
 
 def sections():
@@ -175,33 +195,12 @@ def render_card(cls, section, taught):
     return "\n".join(lines)
 
 
-# The card's picture: drawn at the size the card shows it (a third of a 1280 px page, about
-# 200 px wide, stored at twice that for sharp screens), the view alone. Titles, axis labels,
-# ticks and notes go: at that size they would be under 8 px, and the card's own title and
-# line say what the picture is.
+# The card's picture is drawn for the card (rope_core.plots.thumbnails): no text, thick lines,
+# at twice the size a card shows it on a 1280 px page.
 THUMBNAIL_CODE = """\
 def thumbnail(name, draw):
-    fig, ax = plots.new_figure(1, 1, figsize=(3.0, 2.2), dpi=136)
+    fig, ax = thumbnails.thumbnail_figure()
     draw(ax)
-    every = list(fig.axes)
-    for axis in every:
-        every.extend(child for child in axis.child_axes if child not in every)  # insets too
-    for axis in every:
-        for where in ("left", "center", "right"):
-            axis.set_title("", loc=where)
-        axis.set_xlabel("")
-        axis.set_ylabel("")
-        axis.tick_params(labelbottom=False, labelleft=False, labeltop=False, labelright=False, length=0)
-        if axis.get_legend() is not None:
-            axis.get_legend().remove()
-        for text in list(axis.texts):
-            if getattr(text, "arrow_patch", None) is not None:
-                text.set_text("")  # an arrow drawn with annotate: keep the arrow
-            else:
-                text.remove()
-    for text in list(fig.texts):
-        text.remove()
-    fig.suptitle("")
     glue(name, fig, display=False)
     plt.close(fig)
 """
@@ -221,7 +220,7 @@ def render_thumbnails(registry, texts):
 
 def render_section(cls, section):
     name = cls.__name__
-    parts = [f"(gallery-{_kebab(name)})=\n## {section.title}\n"]
+    parts = [f"(gallery-{_kebab(name)})=\n### {section.title}\n"]
     if section.intro:
         parts.append(section.intro.strip() + "\n")
     parts.append(f"```{{code-cell}} ipython3\nwidgets.{name}()\n```\n")
@@ -232,6 +231,7 @@ def render_section(cls, section):
             f"{caption}\n    name: fig-gallery-{_kebab(name)}\n  image:\n    alt: {section.alt.strip()}\n---\n"
             f"{section.figure.strip()}\n```\n"
         )
+    parts.append("[↑ Back to the cards](#gallery-cards)\n")
     return "\n".join(parts)
 
 
@@ -251,10 +251,19 @@ def render(registry=None, texts=None, root=ROOT):
         # The browser tests find each widget on the gallery page by its place in REGISTRY.
         raise ValueError("REGISTRY must list the widgets in book order (where a chapter first builds each): "
                          + ", ".join(cls.__name__ for cls in ordered))
-    cards = "::::{grid} 1 2 3 3\n:gutter: 3\n\n" + "\n".join(
-        render_card(cls, texts[cls.__name__], taught.get(cls.__name__)) for cls in ordered) + "::::\n"
-    body = [render_section(cls, texts[cls.__name__]) for cls in ordered]
-    return HEADER + "\n" + render_thumbnails(ordered, texts) + "\n" + cards + "\n" + "\n".join(body)
+    groups = grouped(ordered)
+    # All cards first, under their group's question: the page opens on its index, and each
+    # card's link jumps to its widget below. One card a row on a phone keeps its picture wide.
+    cards = ["(gallery-cards)=\n## The widgets by question\n"]
+    for question, members in groups:
+        cards.append(f"**{question}**\n\n::::{{grid}} 1 2 3 3\n:gutter: 2\n\n" + "\n".join(
+            render_card(cls, texts[cls.__name__], taught.get(cls.__name__)) for cls in members) + "::::\n")
+    body = []
+    for question, members in groups:
+        body.append(f"## {question}\n")
+        body += [render_section(cls, texts[cls.__name__]) for cls in members]
+    return (HEADER + "\n" + render_thumbnails(ordered, texts) + "\n" + "\n".join(cards) + "\n"
+            + "\n".join(body))
 
 
 def main(argv):

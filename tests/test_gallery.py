@@ -29,7 +29,7 @@ def test_gallery_shows_every_registered_widget_once_in_book_order():
     assert sorted(calls) == sorted(cls.__name__ for cls in widgets.REGISTRY)
     places = [(taught[name].number, taught[name].offset) for name in calls if name in taught]
     assert places == sorted(places), "the gallery follows the chapters"
-    headings = re.findall(r"^## (.+)$", text, flags=re.M)
+    headings = re.findall(r"^### (.+)$", text, flags=re.M)
     assert len(headings) == len(widgets.REGISTRY) == len(set(headings))
 
 
@@ -97,36 +97,23 @@ def test_the_score_quoted_in_the_alt_text_is_the_widgets():
     assert quoted == pytest.approx(shown, abs=5e-5)
 
 
-def test_every_card_has_a_thumbnail_drawn_without_text_for_its_size():
-    # Each card has a thumbnail, and the thumbnail code strips every title, label, tick label
-    # and note (they would be under 8 px on a ~200 px card), also in inset axes, keeping arrows.
-    import matplotlib
+def test_every_card_comes_before_the_first_widget_grouped_by_its_question():
+    # The page opens on its index: all cards, under the question their group answers; the
+    # widgets follow in the same groups, each section with a way back to the cards.
+    text = (ROOT / "book" / "gallery.md").read_text()
+    first_widget = re.search(r"^widgets\.\w+\(\)$", text, flags=re.M).start()
+    cards = [match.start() for match in re.finditer(r"^:::\{grid-item-card\}", text, flags=re.M)]
+    assert len(cards) == len(widgets.REGISTRY) and max(cards) < first_widget
+    questions = [question for question, _ in make_gallery.GROUPS]
+    assert re.findall(r"^\*\*(.+)\*\*$", text[:first_widget], flags=re.M) == questions
+    assert re.findall(r"^## (.+)$", text[first_widget:], flags=re.M) == questions[1:]
+    assert re.findall(r"^## (.+)$", text, flags=re.M)[1:] == questions  # after "The widgets by question"
+    groups = make_gallery.grouped(widgets.REGISTRY)
+    assert [cls for _, members in groups for cls in members] == list(widgets.REGISTRY)
+    assert all(question.endswith("?") for question, _ in groups)
+    assert text.count("[↑ Back to the cards](#gallery-cards)") == len(widgets.REGISTRY)
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    import numpy as np
 
-    from rope_core import plots
-
-    text = make_gallery.render()
-    for cls in widgets.REGISTRY:
-        assert f"{{glue:figure}} gallery-thumb-{make_gallery._kebab(cls.__name__)}" in text, cls.__name__
-    glued = {}
-    scope = {"plots": plots, "plt": plt, "np": np,
-             "glue": lambda name, fig, display=False: glued.setdefault(name, fig)}
-    exec(make_gallery.THUMBNAIL_CODE, scope)
-    scope["thumbnail"]("a", lambda ax: plots.plot_relative_invariance([1.0, 0.2], [0.3, 1.0], m=2, n=7, shift=0, theta=0.3, ax=ax))
-    scope["thumbnail"]("b", lambda ax: plots.plot_kv_cache(4, ax=ax))
-    for name, fig in glued.items():
-        fig.canvas.draw()
-        axes = list(fig.axes)
-        for axis in axes:
-            axes.extend(c for c in axis.child_axes if c not in axes)
-        shown = [t.get_text() for axis in axes for t in
-                 [*axis.texts, axis.title, axis._left_title, axis._right_title, axis.xaxis.label, axis.yaxis.label,
-                  *axis.get_xticklabels(), *axis.get_yticklabels()]
-                 if t.get_visible() and t.get_text().strip()]
-        assert shown == [], (name, shown)
-        assert any(getattr(t, "arrow_patch", None) is not None for axis in axes for t in axis.texts) or name == "b"
-        width, height = fig.get_size_inches() * fig.dpi
-        assert 380 <= width <= 440, width  # twice the ~200 px the card shows it at
+def test_every_group_starts_at_a_registered_widget():
+    names = {cls.__name__ for cls in widgets.REGISTRY}
+    assert all(first in names for _, first in make_gallery.GROUPS), "a group starts at a widget that is gone"

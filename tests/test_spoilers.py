@@ -142,3 +142,69 @@ def test_no_check_gives_an_answer_away(built_book):
         answers += count
     assert answers >= 40, answers
     assert not spoiled, "\n".join(spoiled)
+
+
+# --- The gallery: each card and section asks its widget's question and does not answer it. ---
+
+def _gallery_module():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("make_gallery", ROOT / "scripts" / "make_gallery.py")
+    module = sys.modules.setdefault("make_gallery", importlib.util.module_from_spec(spec))
+    if not hasattr(module, "render"):
+        spec.loader.exec_module(module)
+    return module
+
+
+def gallery_spoilers(widget_entries, gallery) -> list[str]:
+    """What the gallery's on-screen text of each widget (card title and line, section intro)
+    gives away: its own quiz's right answer, or a card line that states instead of asks.
+
+    ``widget_entries`` are :class:`rope_core.widgets.registry.Widget` entries, ``gallery`` the
+    ``make_gallery`` module (its ``complete`` and ``lesson`` give the text the page shows)."""
+    found = []
+    for widget in widget_entries:
+        card = gallery.complete(widget.card, widget.cls)
+        line = gallery.lesson(card)
+        shown = " ".join((card.title, line, card.intro)).lower()
+        source = (ROOT / "rope_core" / "widgets" / widget.js).read_text(encoding="utf-8")
+        found += [f"{widget.name}: its quiz answer {answer!r} is on the gallery"
+                  for answer in quiz_answers(source) if answer.lower() in shown]
+        if not line.rstrip().endswith("?"):
+            found.append(f"{widget.name}: the card line states instead of asking: {line!r}")
+    return found
+
+
+def test_the_gallery_asks_each_widgets_question_without_answering_it():
+    pytest.importorskip("anywidget")
+    from rope_core.widgets.registry import WIDGETS
+
+    gallery = _gallery_module()
+    assert not gallery_spoilers(WIDGETS, gallery), "\n".join(gallery_spoilers(WIDGETS, gallery))
+
+
+def test_a_gallery_card_that_answers_is_found():
+    pytest.importorskip("anywidget")
+    from dataclasses import replace
+
+    from rope_core.widgets.registry import entry
+
+    gallery = _gallery_module()
+    relative = entry("RelativeInvariance")
+    answered = replace(relative, card=replace(relative.card, lesson="Shift both: it will stay."))
+    found = gallery_spoilers([answered], gallery)
+    assert any("'it will stay'" in what for what in found) and any("states instead" in what for what in found)
+
+
+@pytest.mark.book
+def test_the_built_gallery_shows_no_quiz_answer(built_book):
+    from bs4 import BeautifulSoup
+
+    answers = [answer for path in WIDGET_SOURCES for answer in quiz_answers(path.read_text(encoding="utf-8"))]
+    soup = BeautifulSoup((built_book / "book" / "gallery.html").read_text(encoding="utf-8"), "html.parser")
+    article = soup.find("article") or soup
+    shown = " ".join(element.get_text(" ") for element in article.find_all(["p", "li", "h1", "h2", "h3"])
+                     if not measure_pages.is_hidden(element)).lower()
+    shown += " " + _shown(soup.find_all("div", class_="cell")).lower()
+    assert len(shown) > 2000
+    assert not [answer for answer in answers if answer.lower() in shown]

@@ -148,7 +148,8 @@ $n - m$: predict, then move $\Delta$ and $m$ or $n$ and watch the score and its 
             left=f"q, k, m={RELATIVE['m']}, n={RELATIVE['n']}, shift=0, theta={RELATIVE['theta']:g}",
             right=f"q, k, m={RELATIVE['m']}, n={RELATIVE['n']}, shift=9, theta={RELATIVE['theta']:g}",
             lesson="Shift the query and the key together: what does their score do?",
-            thumb_alt="A blue rotated query and an orange rotated key on a circle, with their score in the title.",
+thumbnail_code="thumbnails.relative_invariance_thumbnail(ax=ax)",
+            thumb_alt="Two circles, each with a blue query arrow, an orange key arrow and a pink arc for the angle between them: before a shift (left) and with both positions shifted (right), where both arrows have turned.",
             setup=f"""\
 # The widget's default vectors: q at {RELATIVE['q_angle']:g} degrees, k of length {RELATIVE['k_length']:g} at {RELATIVE['k_angle']:g} degrees.
 q = {_vector_code(RELATIVE['q_angle'], RELATIVE['q_length'])}
@@ -174,8 +175,9 @@ positions. The complex read-out is the same rotation written as $q\,e^{\mathrm{i
             "positions on the circle.",
             function="plot_rotation", left="(1.0, 0.5), position=3, theta=0.3",
             right="(1.0, 0.5), position=21, theta=0.3",
-            lesson="A rotation turns a vector and keeps its length; the angle grows with the position.",
-            thumb_alt="A blue vector q and a green copy turned by 0.9 radians, with the arc between them.",
+            lesson="Turn a vector by mθ, one position after another: does it ever come back to where it started?",
+thumbnail_code="thumbnails.rotation_thumbnail(ax=ax)",
+            thumb_alt="A circle with a blue vector and a green copy of it turned by m theta, a pink arc between them and grey dots on the circle where the copy pointed at the earlier positions.",
         ),
     ),
     Widget(
@@ -184,15 +186,16 @@ positions. The complex read-out is the same rotation written as $q\,e^{\mathrm{i
             "Test a candidate encoding",
             r"""The wish of {doc}`04-deriving-rope` as a picture: a score that depends on the positions only
 through $n - m$ is constant along every diagonal of the matrix of scores over $(m, n)$. Pick a
-candidate $f$ and see whether its diagonals stay one colour; the imaginary part shows why the
-complex wish rules out the parity candidate.""",
+candidate $f$ and see whether its diagonals stay one colour, in the real part (the score) and in
+the imaginary part (the rest of the complex wish).""",
             "The score matrices of the rotation (every diagonal constant) and of the quadratic candidate (not).",
             "Two 16 by 16 heat maps with query position down and key position across. Left, the rotation, with stripes "
             "parallel to the main diagonal, each one colour. Right, the quadratic candidate, whose colours change along "
             "every diagonal.",
             function="plot_candidate_scores", left='"rotation"', right='"quadratic"',
-            lesson="A score that depends on n − m only is constant along every diagonal of the (m, n) matrix.",
-            thumb_alt="A heat map of scores over query and key positions with stripes parallel to the diagonal.",
+            lesson="A score that depends on n − m only is one colour along each diagonal: which candidates give one?",
+thumbnail_code="thumbnails.candidate_thumbnail(ax=ax)",
+            thumb_alt="An 8 by 8 grid of red and blue cells, the scores over query and key positions, with one diagonal of cells crossed by a black line.",
         ),
     ),
     Widget(
@@ -211,8 +214,9 @@ that pair of $R_m x$, turned by $m\theta_i$.""",
             "point at 1, 0.1, 0.01 and 0.001 rad. Right, at m = 32, the top blocks have changed colour and the hands "
             "point at 32, 3.2, 0.32 and 0.032 rad, the last marked as nearly the identity.",
             function="plot_rotation_matrix", left="position=1, dim=8", right="position=32, dim=8",
-            lesson="RoPE's matrix is zero outside its 2 × 2 blocks: each block turns one pair.",
-            thumb_alt="An 8 by 8 heat map, zero except 2 by 2 blocks along the diagonal, times x, with a dial per block.",
+            lesson="RoPE's matrix is zero outside its 2 × 2 blocks: far along, which blocks are still nearly the identity?",
+thumbnail_code="thumbnails.rotation_matrix_thumbnail(ax=ax)",
+            thumb_alt="An 8 by 8 matrix, white except four 2 by 2 coloured blocks outlined in black along its diagonal.",
         ),
     ),
     Widget(
@@ -235,7 +239,8 @@ that chapter's toy head ($d = 8$, base $10\,000$, $\beta = 10$), whose wheels sp
             function="plot_frequency_clocks", left="position=10, dim=8, base=10000.0, context=256, odometer=True",
             right="position=256, dim=8, base=10000.0, context=256, odometer=True",
             lesson="Every pair is a clock hand with its own speed: which of them turn within the context?",
-            thumb_alt="Four clocks at position 10 over the digits 0 0 1 0: two hands turned, two dashed ones barely.",
+thumbnail_code="thumbnails.clocks_thumbnail(ax=ax)",
+            thumb_alt="Four clock faces, one per pair, each with a blue hand pointing a different way.",
         ),
     ),
     Widget(
@@ -244,7 +249,7 @@ that chapter's toy head ($d = 8$, base $10\,000$, $\beta = 10$), whose wheels sp
             "Pair the features two ways",
             """The interleaved and half layouts, the permutation between them, and what it and
 `rotate_half` do to a vector's numbers. A switch loads a previous-token head's weights into the
-other layout's code: its score against $n - m$ loses its peak at $-1$.""",
+other layout's code: what happens to its score against $n - m$?""",
             r"Left, $d = 8$ with pair 1; right, $d = 16$ with pair 3: $x = (1, 2, \dots, d)$, its half layout "
             r"$P\mathbf{x}$ and `rotate_half` of $P\mathbf{x}$ (halves swapped, the new first half negated, in bold), the "
             r"pair's boxes shaded and its lines bold. Below each, a head trained in the interleaved layout to look one "
@@ -257,8 +262,9 @@ other layout's code: its score against $n - m$ loses its peak at $-1$.""",
             function="plot_layouts", left="dim=8, pair=1, scores=False", right="dim=16, pair=3",
             figure_code="fig, (left, right) = plots.new_figure(1, 2, figsize=(10, 5.6))\n"
                         "plots.plot_layouts(dim=8, pair=1, ax=left)\nplots.plot_layouts(dim=16, pair=3, ax=right);",
-            lesson="The interleaved and the half layout pair different features; a permutation maps one to the other.",
-            thumb_alt="Eight numbered boxes in three rows, x, P x and rotate_half of P x, joined by lines.",
+            lesson="Two layouts pair different features: what does a head trained in one do in the other's code?",
+thumbnail_code="thumbnails.layout_thumbnail(ax=ax)",
+            thumb_alt="Two rows of eight coloured boxes, two boxes of each colour: side by side in the top row, four apart in the bottom row, with a line from each box to its place.",
         ),
     ),
     Widget(
@@ -277,7 +283,8 @@ The bounds fall with distance; the widget asks whether the random pairs' score f
             "(28 times at base 10 000).",
             function="plot_decay", left="base=10000.0", right="base=100.0",
             lesson="RoFormer's bound falls with distance: do the scores it bounds fall too?",
-            thumb_alt="Dashed bound lines far above a falling aligned score and a flat band of random scores.",
+thumbnail_code="thumbnails.decay_thumbnail(ax=ax)",
+            thumb_alt="Against distance: a dashed black bound line high above, a blue score falling from the top left, and an orange band of random pairs' scores near zero.",
         ),
     ),
     Widget(
@@ -289,17 +296,16 @@ chapter's steps: the problem (one dial per slow pair, the arc it covered in trai
 hand at position $p$), dividing every frequency (PI, NTK-aware), and keeping the fast pairs while
 dividing the slow ones (YaRN, Llama 3.1). Under "numbers": the attention factor, how far the
 slowest pair turns, and how many of the slow pairs (those that complete less than one turn in
-$L$ tokens) turn further at $p$ than they ever did in training. At $s = 8$ and $p = 8L$ NTK-aware
-scaling leaves 17 of the 18 slow pairs beyond training, although its slowest pair is exactly
-back in range: checking one pair is not enough.
+$L$ tokens) turn further at $p$ than they ever did in training. Each step asks you to predict
+that count before you move the controls.
 
 Step 4 shows a real model's RoPE from `rope_core.atlas` (each layer type with RoPE as its own
 entry): every pair's wavelength as the model ships it (coloured by how much its scaling
 stretched it), and as trained where scaling changed it, against the trained length and the
 maximum positions of its config. Shaded pairs never complete a turn in training; the read-out
 says how many of them turn further at the maximum position than they did in the first training
-length (Llama 3.1 8B: all 29, by 2×, because it ships factor 8 for 16 times that length), and
-whether the model was then trained with its scaling (Llama 3.1 was, so it has seen those angles).""",
+length, and whether the model was then trained with its scaling. Pick your own model: how many
+of its slow pairs leave their trained arc?""",
             r"The widget's four steps at $s = 8$ and $p = sL = 32\,768$ ($d = 128$, base 10 000, $L = 4096$), each dial one "
             r"of six of the 18 slow pairs: its trained arc shaded, its hand at $p$ (orange past the arc), the angle at $p$ "
             r"over the largest trained angle under it. (1) Without scaling all 18 are past their arc, by 8×. (2) PI brings "
@@ -316,8 +322,9 @@ whether the model was then trained with its scaling (Llama 3.1 was, so it has se
                         'gridspec_kw={"height_ratios": [1.25, 2, 2, 2.6]})\n'
                         'for step, ax in zip(("problem", "divide", "bands", "models"), axes):\n'
                         '    plots.plot_context_step(step, factor=8, ax=ax)',
-            lesson="Five ways to stretch a trained context, pair by pair, and what each leaves beyond training.",
-            thumb_alt="Six dials of slow pairs, each hand far past its shaded training arc: the problem, without scaling.",
+            lesson="Five ways to stretch a trained context: which of them keep every slow pair within its trained arc?",
+thumbnail_code="thumbnails.context_thumbnail(ax=ax)",
+            thumb_alt="Six dials of slow pairs in two rows, each with a grey shaded arc, the angles it turned in training, and an orange hand at the end of that arc, where the training length takes it.",
         ),
     ),
     Widget(
@@ -338,19 +345,22 @@ schemes leave none.""",
             "except the last one.",
             function="plot_scaling_pairs", left='"qwen2.5-7b", 4, "default"', right='"qwen2.5-7b", 4, "ntk"',
             lesson="A scheme pair by pair: which slow pairs still turn further than they did in training?",
-            thumb_alt="Bars of turns per pair falling from left to right, the slow pairs' bars orange above their ticks.",
+thumbnail_code="thumbnails.scaling_pairs_thumbnail(ax=ax)",
+            thumb_alt="Blue bars, one per pair, falling from left to right on a log scale, a black tick line across them for the turns in training, a dashed line at one turn, and the slow pairs shaded grey on the right.",
         ),
     ),
     Widget(
         "TrainedModelExplorer", module="trained", js="trained_model.js", css=("trained_model.css", "lesson.css"), demo="tinymodel.analysis",
         card=GalleryCard(
             # Its title and text are its docstring's; its thumbnail is the trained model's
-            # attention by distance, one row per head (the section has no plotting function).
+            # attention by distance, one row per head.
+            lesson="A tiny trained model read at 4× its length: which scheme takes the previous token away "
+                   "from its pair-0 head?",
             thumbnail_code=(
-                "ax.imshow(np.asarray(widgets.TrainedModelExplorer().data['attention']['none']['64']).reshape(8, -1), "
-                "aspect='auto', cmap='viridis', interpolation='nearest')"),
-            thumb_alt="Eight rows of attention by distance, one per head of the trained model: bright cells at distance 1 "
-                      "in layer 0, at the induction distances in layer 1.",
+                "thumbnails.trained_attention_thumbnail(widgets.TrainedModelExplorer().data['attention']['none']['64'], "
+                "ax=ax)"),
+            thumb_alt="A grid of coloured cells, one row per head of the trained model and one column per distance, "
+                      "bright where a head looks.",
         ),
         # Its print figure is the chapter's figure of the same heads.
         print_figure=("11-train-a-tiny-model", "fig-15-heads"),
@@ -374,7 +384,8 @@ must do to the keys it keeps.""",
             "and 0 / 0 to 4 / 4.",
             function="plot_kv_cache", left="4", right="5",
             lesson="Evict the oldest tokens and renumber the rest: what must happen to the keys the cache keeps?",
-            thumb_alt="Five cache slots with dials whose solid hands point away from their dashed ones, borders orange.",
+thumbnail_code="thumbnails.kv_cache_thumbnail(ax=ax)",
+            thumb_alt="Eight cache slots in two rows: five hold a dial with a solid green hand and a dashed grey hand, three are empty.",
         ),
     ),
 )

@@ -135,6 +135,18 @@ def chapters(root: Path | str = ROOT) -> list[Path]:
     return [page.path for page in pages(root) if page.number is not None]
 
 
+def part_one(root: Path | str = ROOT) -> list[Path]:
+    """The chapters of the first numbered part (Part I: the derivation), chapter 1 first.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The chapters whose part is chapter 1's part.
+    """
+    numbered = [page for page in pages(root) if page.number is not None]
+    return [page.path for page in numbered if numbered and page.part == numbered[0].part]
+
+
 def is_myst_notebook(text: str) -> bool:
     """Whether a page's text is a jupytext MyST notebook (code cells the build executes).
 

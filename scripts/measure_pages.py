@@ -34,15 +34,17 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "book" / "_ext"))
 from teach_first import CHECK_LINE, check_statements  # noqa: E402  (the build's own rule for a check)
 
+sys.path.insert(0, str(ROOT / "scripts"))
+import book_pages  # noqa: E402  (the chapters, in the toc's order)
+
 LONG = 88
 MEASURE = 70
 HIDDEN_CLASSES = {"dropdown", "toggle-hidden", "tag_print-only"}  # tag_print-only: not on screen (CSS)
 
 
 def chapter_pages(html: Path) -> list[Path]:
-    """The built chapter pages (``book/NN-*.html``), in file order."""
-    return sorted(path for path in (html / "book").glob("[0-9][0-9]-*.html")
-                  if 'http-equiv="refresh"' not in path.read_text(encoding="utf-8")[:600])
+    """The built chapter pages, in reading order (the chapters of ``_toc.yml``)."""
+    return [html / "book" / f"{source.stem}.html" for source in book_pages.chapters(ROOT)]
 
 
 def is_hidden(element) -> bool:

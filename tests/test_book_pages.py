@@ -29,6 +29,12 @@ def test_chapter_numbers_count_the_numbered_parts_across_parts():
     assert [int(path.name[:2]) for path in book_pages.chapters(ROOT)] == [p.number for p in numbered]
 
 
+def test_part_one_is_the_first_numbered_part():
+    names = [path.name for path in book_pages.part_one(ROOT)]
+    assert names[0].startswith("01-") and len(names) >= 5
+    assert book_pages.chapters(ROOT)[:len(names)] == book_pages.part_one(ROOT)
+
+
 def test_notebooks_are_the_pages_myst_nb_executes():
     expected = [page.path for page in book_pages.pages(ROOT)
                 if is_myst_markdown_notebook(page.path.read_text(encoding="utf-8"))]
@@ -66,6 +72,7 @@ def test_numbering_on_a_made_up_toc(tmp_path):
         ("intro", None), ("start", None), ("a", 1), ("a-more", None), ("b", 2), ("c", 3)]
     assert book_pages.chapters(tmp_path) == [tmp_path / "a.md", tmp_path / "b.md", tmp_path / "c.md"]
     assert book_pages.notebooks(tmp_path) == [tmp_path / "a.md"]
+    assert book_pages.part_one(tmp_path) == [tmp_path / "a.md", tmp_path / "b.md"]
 
 
 @pytest.mark.parametrize("text", [

@@ -92,12 +92,6 @@ def test_every_page_source_is_in_the_toc():
 PAGE_GLOB = re.compile(r"""glob\(\s*f?["'`]([^"'`]*)["'`]""")
 PAGE_GLOB_EXCEPTIONS = {
     ROOT / "scripts" / "book_pages.py": "the one list of pages; unlisted_sources() lists the folder",
-    # Owned by other work in progress, not yet moved to book_pages:
-    ROOT / "scripts" / "measure_pages.py": "globs the built chapters, NN-*.html",
-    ROOT / "tests" / "test_part_one.py": "globs Part I as 0[1-6]-*.md",
-    ROOT / "tests" / "test_shown_code.py": "globs every .md, and Part I as 0[1-6]-*.md",
-    ROOT / "tests" / "test_lab.py": "globs every .md for the notebooks JupyterLab opens",
-    ROOT / "tests" / "test_dependencies.py": "globs every .md for the imports of code cells",
 }
 
 

@@ -21,6 +21,9 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+import book_pages  # noqa: E402  (the notebooks, in the toc's order)
+
 PYTHON_FOLDERS = ("rope_core", "book/_ext", "scripts", "benchmarks", "tests")
 # Import lines inside a chapter's ```{code-cell} blocks.
 CELL = re.compile(r"^```\{code-cell\}[^\n]*\n(.*?)^```", re.MULTILINE | re.DOTALL)
@@ -61,7 +64,7 @@ def imports(root: Path = ROOT) -> dict[str, set[str]]:
     found: dict[str, set[str]] = {}
     modules = [(path, imported_modules(path.read_text(encoding="utf-8")))
                for path in python_files(root)]
-    modules += [(path, chapter_modules(path)) for path in sorted((root / "book").glob("*.md"))]
+    modules += [(path, chapter_modules(path)) for path in book_pages.notebooks(root)]
     for path, names in modules:
         for name in names:
             found.setdefault(name, set()).add(str(path.relative_to(root)))
@@ -120,6 +123,8 @@ def test_an_undeclared_import_is_caught(tmp_path, import_line, module):
     (tmp_path / "conftest.py").write_text("import numpy\n")
     (tmp_path / "scripts").mkdir()
     (tmp_path / "book").mkdir()
+    (tmp_path / "_toc.yml").write_text("format: jb-book\nroot: book/index\n")
+    (tmp_path / "book" / "index.md").write_text("# A page without code\n")
     (tmp_path / "scripts" / "tool.py").write_text(import_line + "\nimport json\nimport tool\n")
     problems = undeclared(tmp_path)
     assert [problem.split(" ")[0] for problem in problems] == [module]

@@ -4,7 +4,7 @@ The server is started with the very command of ``make lab`` (``make -o .venv/.in
 lab``: the same target, minus a re-install), on 127.0.0.1 with a token, from the
 repository root. The tests check that
 
-* the overrides that make ``book/*.md`` open as notebooks are installed and served;
+* the overrides that make the chapters' ``.md`` files open as notebooks are installed and served;
 * jupytext's contents manager is active: every chapter comes back from the contents API
   as a notebook with the same cells jupytext reads from the file;
 * no churn: saving every chapter back through the contents API, as opened and as JupyterLab
@@ -38,6 +38,7 @@ import os
 import re
 import signal
 import subprocess
+import sys
 import threading
 import time
 import urllib.error
@@ -46,7 +47,6 @@ from pathlib import Path
 
 import jupytext
 import pytest
-from myst_nb.core.read import is_myst_markdown_notebook
 from test_widgets_drag_browser import DRAG_DEG, drag, turned
 
 from conftest import ROOT, _open_page
@@ -54,6 +54,9 @@ from conftest import ROOT, _open_page
 pytestmark = [pytest.mark.lab, pytest.mark.browser]
 
 BOOK = ROOT / "book"
+sys.path.insert(0, str(ROOT / "scripts"))
+import book_pages  # noqa: E402  (the notebooks, in the toc's order)
+
 OVERRIDES_SOURCE = ROOT / "scripts" / "jupyterlab-overrides.json"
 START_TIMEOUT = 60  # seconds for `make lab` to print its URL
 # Test-only user settings: autosave ON and frequent (a reader's lab saves every 120 s; the
@@ -78,8 +81,7 @@ def notebook_chapters() -> list[Path]:
     """The pages of ``book/`` that are jupytext notebooks (plain pages are left out)."""
     return [
         path
-        for path in sorted(BOOK.glob("*.md"))
-        if is_myst_markdown_notebook(path.read_text(encoding="utf-8"))
+        for path in book_pages.notebooks(ROOT)
     ]
 
 

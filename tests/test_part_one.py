@@ -10,6 +10,7 @@ chromium at a desktop's and a phone's size.
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -20,7 +21,10 @@ from rope_core import widgets
 
 ROOT = Path(__file__).resolve().parents[1]
 BOOK = ROOT / "book"
-PART_ONE = sorted(BOOK.glob("0[1-6]-*.md"))
+sys.path.insert(0, str(ROOT / "scripts"))
+import book_pages  # noqa: E402  (the chapters, in the toc's order)
+
+PART_ONE = book_pages.part_one(ROOT)
 WAY_IN = [BOOK / "index.md", BOOK / "rope-in-15-minutes.md"]
 NOTATION = BOOK / "notation.md"
 
@@ -59,7 +63,7 @@ def test_every_idea_of_part_one_has_a_home_that_exists():
 
 
 def test_each_widget_is_built_in_one_chapter_only():
-    chapters = PART_ONE + sorted(BOOK.glob("[01][0-9]-*.md"))[len(PART_ONE):]
+    chapters = book_pages.chapters(ROOT)
     for cls in widgets.REGISTRY:
         built_in = [path.stem for path in chapters for cell in code_cells(read(path))
                     if re.search(rf"\b{cls.__name__}\(", cell)]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 from pathlib import Path
 
 import jupytext
@@ -13,7 +14,11 @@ import pytest
 import rope_core
 from rope_core.shown_code import ShownCode, show_code, split_docstring
 
-BOOK = Path(__file__).resolve().parents[1] / "book"
+ROOT = Path(__file__).resolve().parents[1]
+BOOK = ROOT / "book"
+sys.path.insert(0, str(ROOT / "scripts"))
+import book_pages  # noqa: E402  (the pages, in the toc's order)
+
 SHOW_CALL = re.compile(r"^show_code\((?P<arguments>[^)]*)\)\s*$")
 
 
@@ -71,7 +76,7 @@ def test_bad_input_names_the_argument(call, names):
 
 
 def _chapter_cells():
-    for path in sorted(BOOK.glob("*.md")):
+    for path in [page.path for page in book_pages.pages(ROOT)]:
         if "```{code-cell}" in path.read_text(encoding="utf-8"):
             yield path, jupytext.read(path).cells
 
@@ -91,7 +96,7 @@ def _imports(cells):
 
 def test_library_code_is_shown_one_way_only():
     """No page includes files any more: every translator of includes is gone with them."""
-    for path in sorted(BOOK.glob("*.md")):
+    for path in [page.path for page in book_pages.pages(ROOT)]:
         assert "{literalinclude}" not in path.read_text(encoding="utf-8"), path.name
 
 
@@ -120,7 +125,7 @@ def test_part_one_shows_the_maths_only():
     (tests/test_maths.py holds both, and that the public functions compute the same numbers)."""
     from rope_core import maths
 
-    for path in sorted(BOOK.glob("0[1-6]-*.md")):
+    for path in book_pages.part_one(ROOT):
         calls = re.findall(r"^show_code\((.*)\)$", path.read_text(encoding="utf-8"), re.M)
         assert calls, path.name
         for call in calls:

@@ -126,14 +126,17 @@ export function setText(node, text) {
 // other than on this button stops the play. Readers who ask for reduced motion get one step a
 // second instead of eight. Stops when the widget leaves the page.
 export function player(parent, control, { label = "play", interval = 125 } = {}) {
+  // The accessible name starts with the visible word (play / pause), then says what is played.
+  const named = (word) => (label.startsWith(word) ? label : `${word}: ${label}`);
   const button = htmlEl("button", { type: "button", class: "rope-w-play", "aria-pressed": "false",
-    "data-name": "play", "aria-label": `${label}` }, parent, "▶ play");
+    "data-name": "play", "aria-label": named("play") }, parent, "▶ play");
   let timer = null;
   const reduced = () => window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
   const stop = () => {
     if (timer !== null) clearInterval(timer);
     timer = null;
     button.setAttribute("aria-pressed", "false");
+    button.setAttribute("aria-label", named("play"));
     button.textContent = "▶ play";
   };
   const last = () => Number(control.input.max);
@@ -148,6 +151,7 @@ export function player(parent, control, { label = "play", interval = 125 } = {})
     if (timer !== null) { stop(); return; }
     if (Number(control.input.value) >= last()) control.set(0);
     button.setAttribute("aria-pressed", "true");
+    button.setAttribute("aria-label", named("pause"));
     button.textContent = "❚❚ pause";
     timer = setInterval(step, reduced() ? 1000 : interval);
   });

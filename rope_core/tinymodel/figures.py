@@ -55,6 +55,13 @@ def learning_curves(results):
     return fig
 
 
+def _period_axes(ax, title):
+    """An accuracy-against-period panel: the training length marked, accuracy from 0 to 1."""
+    ax.axvline(64, color="0.5", ls=":", lw=1)
+    ax.set(title=title, xlabel="period p (tokens back)", ylim=(0, 1.02))
+    ax.grid(alpha=0.3)
+
+
 def extrapolation(results):
     """Accuracy against period (the distance to look back) at 1x, 2x and 4x the training length."""
     fig, axes = new_figure(1, 4, figsize=(13, 3.4), sharey=True)
@@ -64,19 +71,15 @@ def extrapolation(results):
             if not table:
                 continue
             _period_band(ax, table, label, color)
-        ax.axvline(64, color="0.5", ls=":", lw=1)
-        ax.set(title=f"evaluated at length {length}", xlabel="period p (tokens back)")
-        ax.grid(alpha=0.3)
+        _period_axes(ax, f"evaluated at length {length}")
     axes[0].set_ylabel("accuracy")
     axes[0].legend(fontsize=7, loc="lower left")
     ax = axes[3]
     for scheme, (label, color) in SCHEME_STYLE.items():
         table = summary.accuracy_by_period(results, "rope", scheme, 256)
         _period_band(ax, table, f"RoPE + {label}", color)
-    ax.axvline(64, color="0.5", ls=":", lw=1)
-    ax.set(title="RoPE at 256, by scheme", xlabel="period p (tokens back)", ylim=(0, 1.02))
+    _period_axes(ax, "RoPE at 256, by scheme")
     ax.legend(fontsize=7, loc="lower left")
-    ax.grid(alpha=0.3)
     return fig
 
 
@@ -176,10 +179,7 @@ def schemes_at_both_bases(results, length=256):
             if not table:
                 continue
             _period_band(ax, table, label, color)
-        ax.axvline(64, color="0.5", ls=":", lw=1)
-        ax.set(title=f"base {base:g}, length {length}", xlabel="period p (tokens back)",
-               ylim=(0, 1.02))
-        ax.grid(alpha=0.3)
+        _period_axes(ax, f"base {base:g}, length {length}")
     axes[0].set_ylabel("accuracy")
     axes[0].legend(fontsize=8, loc="lower left")
     return fig
@@ -247,10 +247,7 @@ def partial_rope(results, checks, prefix="p0.5/"):
                      "RoPE, all 8 pairs rotate", ENCODING_STYLE["rope"][1])
         _period_band(ax, summary.control_by_period(checks, "partial_rope", prefix, length),
                      "p-RoPE, pairs 4–7 never rotate", PALETTE["key"])
-        ax.axvline(64, color="0.5", ls=":", lw=1)
-        ax.set(title=f"evaluated at length {length}", xlabel="period p (tokens back)",
-               ylim=(0, 1.02))
-        ax.grid(alpha=0.3)
+        _period_axes(ax, f"evaluated at length {length}")
     axes[0].set_ylabel("accuracy")
     axes[0].legend(fontsize=7, loc="lower left")
     return fig

@@ -302,3 +302,22 @@ def test_chapter_summary_draws_the_committed_numbers(results):
     assert max(heights[b][1], heights[b][4]) < 0.2 < 0.8 < min(heights[b][2:4])
     assert heights[c][3] > heights[c][2] > heights[c][0] > heights[c][1]    # YaRN > NTK > none > PI
     assert heights[d][0] > heights[d][1] and heights[d][3] > heights[d][2]  # the base decides
+
+
+def test_workers_are_spawned_with_one_blas_thread_and_a_reusing_allocator(monkeypatch):
+    import multiprocessing
+
+    for variable in ("OMP_NUM_THREADS", "MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_"):
+        monkeypatch.delenv(variable, raising=False)
+    experiments.worker_environment()
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        seen = pool.apply(_environment)
+    assert seen["OMP_NUM_THREADS"] == "1" and seen["OPENBLAS_NUM_THREADS"] == "1"
+    assert int(seen["MALLOC_MMAP_THRESHOLD_"]) >= 2**30  # big arrays stay on the heap
+    assert int(seen["MALLOC_TRIM_THRESHOLD_"]) >= 2**30
+
+
+def _environment():
+    import os
+
+    return dict(os.environ)

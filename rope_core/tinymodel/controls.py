@@ -462,8 +462,7 @@ def run(out_dir=None, seeds=None, parts=PARTS, workers=2, echo=print):
         raise ValueError(f"workers must be >= 1, got {workers}")
     chosen = {part: tuple(seeds) for part in PARTS} if seeds is not None else None
     job_list = jobs(parts, chosen)
-    for variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-        os.environ[variable] = "1"  # inherited by the worker processes
+    experiments.worker_environment()  # inherited by the spawned worker processes
     path = Path(out_dir) / CONTROLS_FILE
     path.parent.mkdir(parents=True, exist_ok=True)
     used_seeds = {part: sorted({kwargs.get("seed", 0) for p, _, _, kwargs in job_list

@@ -141,8 +141,8 @@ bench: $(VENV)/.installed  ## run the benchmarks (apply_rope always; widgets nee
 EXPERIMENT_WORKERS ?= 2
 EXPERIMENT_NICE ?= 0
 # The controls (other YaRN ramps, equal pretraining, BOS token, learning rates, partial RoPE,
-# a bit-for-bit retraining) run after the main runs, on the same processes: they read them.
-experiments: $(VENV)/.installed  ## retrain every model of the chapter "Train a tiny model" (~14 min on 2 idle cores, then ~8 min of controls; the chapter gives the sum) into rope_core/tinymodel/results/
+# a bit-for-bit retraining) run after the main runs, which they read.
+experiments: $(VENV)/.installed  ## retrain every model of the chapter "Train a tiny model" (~11 min on 2 idle cores, then ~5 min of controls; the chapter gives the sum) into rope_core/tinymodel/results/
 	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 nice -n $(EXPERIMENT_NICE) $(BIN)/python -m rope_core.tinymodel.experiments --workers $(EXPERIMENT_WORKERS)
 	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 nice -n $(EXPERIMENT_NICE) $(BIN)/python -m rope_core.tinymodel.controls --workers $(EXPERIMENT_WORKERS)
 

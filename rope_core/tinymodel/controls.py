@@ -372,7 +372,7 @@ def bit_for_bit():
 PARTS = ("yarn_and_heads", "bit_for_bit", "base270_equal_steps", "beginning_token",
          "learning_rates", "partial_rope")
 #: The seeds each part runs by default (the committed file was made with these). A
-#: pretraining costs about 40 CPU-seconds of one idle core; the seeds are what fits
+#: pretraining costs about 34 CPU-seconds of one idle core; the seeds are what fits
 #: ``make experiments``' budget of 20 minutes on 2 cores (the section on reproducing in the
 #: chapter gives the sum).
 DEFAULT_SEEDS = {"yarn_and_heads": (0,), "bit_for_bit": (0,), "base270_equal_steps": (0,),

@@ -63,8 +63,8 @@ EVAL_PERIODS = {64: (8, 16, 24, 32, 48, 56), 128: (8, 16, 32, 48, 64, 96),
 CHAR_EVAL_CHARACTERS = 4096
 #: CPU seconds of one training step of the induction model (batch 32, length 64) on one
 #: idle core, and of each run's evaluation (measured; used only for the printed estimate).
-STEP_SECONDS = 40e-3
-EVAL_SECONDS = {"rope": 20.0, "other": 2.0, "finetune": 6.0, "characters": 1.0}
+STEP_SECONDS = 21e-3
+EVAL_SECONDS = {"rope": 10.0, "other": 1.0, "finetune": 3.0, "characters": 0.5}
 _BLAS_THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
                           "BLIS_NUM_THREADS", "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS")
 #: glibc's allocator settings for the worker processes (read when a process starts; the workers

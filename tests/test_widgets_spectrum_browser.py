@@ -265,10 +265,11 @@ def test_clocks_every_number_at_random_states(chromium, site, rng):
         np.testing.assert_allclose([float(slow["angle"]), float(slow["theta"]), float(slow["wavelength"])],
                                    [angle[-1], theta[-1], wave[-1]], rtol=1e-9, atol=1e-9)
         numbers = readout_numbers(page.locator('[data-readout="slowest"]').inner_text())
-        # θ_{i} m·θ_{i} (turns) λ_{i}: subscripts are the pair index.
+        # θ_{i} (turns/token) m·θ_{i} (turns) λ_{i}: subscripts are the pair index.
         last = dim // 2 - 1
-        assert numbers == pytest.approx([last, numbers[1], last, numbers[3], numbers[4], last, numbers[6]])
-        for shown, want in zip([numbers[k] for k in (1, 3, 4, 6)], [theta[-1], angle[-1], angle[-1] / (2 * np.pi), wave[-1]]):
+        assert numbers == pytest.approx([last, numbers[1], numbers[2], last, numbers[4], numbers[5], last, numbers[7]])
+        for shown, want in zip([numbers[k] for k in (1, 2, 4, 5, 7)],
+                               [theta[-1], theta[-1] / (2 * np.pi), angle[-1], angle[-1] / (2 * np.pi), wave[-1]]):
             assert_sig3(shown, want)
         # Hover (keyboard focus) a random clock: its numbers.
         i = int(rng.integers(dim // 2))

@@ -81,10 +81,12 @@ function render({ model, el }) {
     typeset(out.summary, `m = ${m}: ${turned} of ${pairs} hands have made a full turn; ${beyond} have λ_i > L = ${L} (grey, dashed: not one turn within L)`);
     Object.assign(out.summary.dataset, { pairs, beyond, turned, context: L, position: m });
     const last = pairs - 1, slowAngle = m * tab.theta[last];
-    typeset(out.fastest, `θ_{0} = ${fmt3(tab.theta[0])}, m·θ_{0} = ${fmt3(m * tab.theta[0])} rad (${fmt3(m * tab.theta[0] / TAU)} turns)`);
-    typeset(out.slowest, `θ_{${last}} = ${fmt3(tab.theta[last])}, m·θ_{${last}} = ${fmt3(slowAngle)} rad (${fmt3(slowAngle / TAU)} turns), λ_{${last}} = ${fmt3(tab.wavelength[last])}`);
-    Object.assign(out.fastest.dataset, { angle: hand(m, tab.theta[0]), theta: tab.theta[0] });
-    Object.assign(out.slowest.dataset, { angle: slowAngle, turns: slowAngle / TAU, theta: tab.theta[last], wavelength: tab.wavelength[last] });
+    // A hand's speed: θ_i / 2π turns for each token m moves on.
+    const fastSpeed = tab.theta[0] / TAU, slowSpeed = tab.theta[last] / TAU;
+    typeset(out.fastest, `θ_{0} = ${fmt3(tab.theta[0])} (${fmt3(fastSpeed)} turns/token), m·θ_{0} = ${fmt3(m * tab.theta[0])} rad (${fmt3(m * tab.theta[0] / TAU)} turns)`);
+    typeset(out.slowest, `θ_{${last}} = ${fmt3(tab.theta[last])} (${fmt3(slowSpeed)} turns/token), m·θ_{${last}} = ${fmt3(slowAngle)} rad (${fmt3(slowAngle / TAU)} turns), λ_{${last}} = ${fmt3(tab.wavelength[last])}`);
+    Object.assign(out.fastest.dataset, { angle: hand(m, tab.theta[0]), theta: tab.theta[0], turnsPerToken: fastSpeed });
+    Object.assign(out.slowest.dataset, { angle: slowAngle, turns: slowAngle / TAU, theta: tab.theta[last], wavelength: tab.wavelength[last], turnsPerToken: slowSpeed });
     ask(tab, m, L, turned);
     hide();
   }

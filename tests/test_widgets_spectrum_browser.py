@@ -261,9 +261,13 @@ def test_clocks_every_number_at_random_states(chromium, site, rng):
         assert [h[1] == "1" for h in hands] == list(wave > context_len)
         summary = dataset(page.locator('[data-readout="summary"]'))
         assert int(summary["beyond"]) == int((wave > context_len).sum()) and int(summary["position"]) == m
-        slow = dataset(page.locator('[data-readout="slowest"]'))
-        np.testing.assert_allclose([float(slow["angle"]), float(slow["theta"]), float(slow["wavelength"])],
-                                   [angle[-1], theta[-1], wave[-1]], rtol=1e-9, atol=1e-9)
+        slow, fast = (dataset(page.locator(f'[data-readout="{name}"]')) for name in ("slowest", "fastest"))
+        # A hand's speed in turns per token is θ_i / 2π.
+        np.testing.assert_allclose([float(slow["angle"]), float(slow["theta"]), float(slow["wavelength"]),
+                                    float(slow["turnsPerToken"]), float(fast["turnsPerToken"])],
+                                   [angle[-1], theta[-1], wave[-1], theta[-1] / (2 * np.pi), theta[0] / (2 * np.pi)],
+                                   rtol=1e-9, atol=1e-9)
+        assert "turns/token" in page.locator('[data-readout="fastest"]').inner_text()
         numbers = readout_numbers(page.locator('[data-readout="slowest"]').inner_text())
         # θ_{i} (turns/token) m·θ_{i} (turns) λ_{i}: subscripts are the pair index.
         last = dim // 2 - 1

@@ -251,10 +251,17 @@ class RelativeInvariance(RopeWidget):
     r"""Two vectors at positions :math:`m` and :math:`n`, and a shift :math:`\Delta` of both:
     the score :math:`\langle R_{m+\Delta} q, R_{n+\Delta} k\rangle` stays put while the drawing
     turns. It opens shifted, with the state before the shift (:math:`\Delta = 0`) as labelled
-    dashed ghosts, the angle between the rotated vectors as an arc, and two strip charts: the
-    score against :math:`\Delta` (flat) and against :math:`n - m` (a cosine), with moving dots.
-    Drag :math:`q` or :math:`k` on the drawing (or turn them with the arrow keys), or press play
-    to watch :math:`\Delta` advance.
+    dashed ghosts, the angle :math:`\gamma` between each pair as an arc, each pair's projection
+    of :math:`k` on the line of :math:`q` (the score is :math:`|q|` times its signed length
+    :math:`|k|\cos\gamma`), and two strip charts: the score against :math:`\Delta` (flat) and
+    against :math:`n - m` (a cosine), with moving dots. A sentence strip above the drawing puts
+    the two words ("dog" for :math:`q`, "man" for :math:`k`) at :math:`m, n` and, after
+    :math:`\Delta` tokens are put in front, at :math:`m + \Delta, n + \Delta`; the end of its
+    :math:`\Delta` bracket and the end of its :math:`n - m` bracket are drag targets of their
+    own. Below the drawing both pairs are drawn again, turned so that :math:`q` points right,
+    side by side: the same :math:`\gamma` and the same projection. Drag :math:`q` or :math:`k`
+    on the drawing (or turn them with the arrow keys), or press play to watch :math:`\Delta`
+    advance.
 
     Their tips follow the pointer: directions are the synced float traits ``q_angle`` and
     ``k_angle`` (degrees), lengths ``q_length`` and ``k_length`` (clamped to ``length_range``),

@@ -1,11 +1,18 @@
 // Shift both positions by Δ: both vectors turn, the angle between them and the score do not.
 // The dial shows R((m+Δ)θ)q and R((n+Δ)θ)k over the dashed state before the shift (Δ = 0), the
-// angle γ between them as an arc; two strip charts show the score against Δ (flat) and against
-// n − m (a cosine). The page does the elementary 2-D rotations (drag.js's rotate); the browser
-// tests check every number and mark against rope_core.
+// angle γ between them as an arc on both pairs, and on both the projection of k on q's line
+// (the score is |q| times its signed length). A sentence strip above puts the two words at their
+// positions, before and after Δ tokens are put in front of them, with a drag target for Δ and
+// one for n − m; a pair of small dials shows both pairs turned so that q points right, where the
+// same γ and the same projection are seen side by side. Two strip charts show the score against
+// Δ (flat) and against n − m (a cosine). The page does the elementary 2-D rotations (drag.js's
+// rotate); the browser tests check every number and mark against rope_core.
 import { svgEl, htmlEl, slider, readout, typeset, keepTextSize, arrow, syncer, hoverable, showTip, hideTip, announcer, keepInReach } from "./common.js";
 import { dial, wrapDeg, rotate, polar, num, vectorLabel, labelAt, dragHandle, playToEnd, clearOfHandles } from "./drag.js";
 import { lesson, question } from "./lesson.js";
+
+// The two words the strip puts at the query's and the key's positions.
+const WORDS = { q: "dog", k: "man" };
 
 function render({ model, el }) {
   const data = model.get("data");
@@ -56,7 +63,12 @@ function render({ model, el }) {
   // sits under the dial, where no vector's label can reach it.
   const column = htmlEl("div", { class: "rope-w-column" }, svg.parentNode);
   const legend = htmlEl("div", { class: "rope-w-hint", "data-label": "ghost-legend" }, null, "dashed: before the shift (Δ = 0)");
-  column.append(svg, legend, strips);
+  const sentence = sentenceStrip();
+  const compare = comparePanels();
+  const compareKey = htmlEl("div", { class: "rope-w-hint", "data-label": "compare-legend" }, null,
+    "below: each pair turned so that q points right; the bar is |k| cos γ, the projection of k on q, and the score is |q| times it");
+  // The dial stays first in the page's order (the strip is shown above it by its CSS order).
+  column.append(svg, sentence.svg, legend, compareKey, compare.svg, strips);
   const ymax = data.length_range[1] * data.length_range[1];
   const sy = (v) => st + (sh - st - sb) * (1 - (v + ymax) / (2 * ymax));
   const chart = (x0, lo, hi, title, axis, w = half) => {
@@ -126,6 +138,196 @@ function render({ model, el }) {
     return { pm, pn, q, k, rq, rk, gq, gk, score: dot(rq, rk), reference: dot(gq, gk) };
   }
 
+  // The sentence strip: one cell per token position 0 … 2·max, in two rows, before the shift
+  // and after Δ tokens were put in front. The query's word sits at m (m + Δ), the key's at
+  // n (n + Δ); a bracket joins them (its length is n − m on both rows), and a second bracket on
+  // the lower row spans the Δ tokens put in front. The end of each bracket is a drag target:
+  // the Δ bracket's end moves both words, the n − m bracket's end moves the key's word.
+  function sentenceStrip() {
+    const W = 340, H = 136, left = 8, cells = 2 * data.max_position + 1, pitch = (W - 2 * left) / cells;
+    const strip = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, width: W, height: H, class: "rope-w-svg rope-w-sentence",
+      role: "group", "aria-label": "the two words in the text, before and after the shift" }, null);
+    keepTextSize(strip);
+    const cellX = (i) => left + (i + 0.5) * pitch;   // the centre of position i's cell
+    const rows = {};
+    for (const [name, y0] of [["before", 0], ["after", 66]]) {
+      const g = svgEl("g", { "data-row": name }, strip);
+      const caption = svgEl("text", { x: left, y: y0 + 11, class: "rope-w-muted-text", "data-part": "caption", style: "font-size: calc(12px * var(--rope-w-scale, 1))" }, g);
+      const cellLayer = svgEl("g", {}, g);
+      for (let i = 0; i < cells; i++) {
+        svgEl("rect", { x: left + i * pitch + 0.6, y: y0 + 30, width: Math.max(pitch - 1.2, 1), height: 9, rx: 1.5,
+          class: "rope-w-outline", "data-cell": i }, cellLayer);
+      }
+      const chip = (cls) => svgEl("rect", { y: y0 + 27, width: Math.max(pitch + 2, 8), height: 15, rx: 2,
+        style: `fill: var(--rope-w-${cls})`, "data-word": cls }, g);
+      // The words in the text colour (q's and k's colours are too light for text), over chips in them.
+      const word = (cls) => svgEl("text", { y: y0 + 24, "text-anchor": "middle", class: "rope-w-label", style: "font-weight: 600; font-size: calc(12px * var(--rope-w-scale, 1))", "data-word-label": cls }, g);
+      const bracket = svgEl("path", { class: "rope-w-outline", style: "stroke-width: 1.5", "data-bracket": "offset" }, g);
+      const offsetText = svgEl("text", { y: y0 + 61, "text-anchor": "middle", class: "rope-w-muted-text", style: "font-size: calc(12px * var(--rope-w-scale, 1))", "data-bracket-label": "offset" }, g);
+      rows[name] = { y0, caption, chips: { q: chip("q"), k: chip("k") }, words: { q: word("q"), k: word("k") }, bracket, offsetText };
+    }
+    rows.after.front = svgEl("path", { style: "stroke: var(--rope-w-accent); stroke-width: 2; fill: none", "data-bracket": "shift" }, rows.after.caption.parentNode);
+    const handleLayer = svgEl("g", {}, strip);
+    const makeHandle = (name, label, valueOf, stepTo) => {
+      const g = svgEl("g", { tabindex: 0, role: "slider", focusable: "true", "aria-label": label, "aria-valuemin": 0,
+        "aria-valuemax": data.max_position, "data-strip-handle": name, style: "cursor: ew-resize; touch-action: none" }, handleLayer);
+      svgEl("circle", { r: 22, style: "fill: transparent" }, g);   // a 44 px target for a finger
+      svgEl("circle", { r: 7, style: "fill: var(--rope-w-bg, #fff); stroke: var(--rope-w-accent); stroke-width: 2.5" }, g);
+      // The pointer's x, in the strip's own units, picks the whole position nearest to it.
+      const fromPointer = (event) => {
+        const point = strip.createSVGPoint();
+        point.x = event.clientX; point.y = event.clientY;
+        return point.matrixTransform(strip.getScreenCTM().inverse()).x;
+      };
+      let dragging = false;
+      // Not every browser honours touch-action on an SVG child: a finger on the handle must not
+      // scroll the page instead of dragging it.
+      g.addEventListener("touchstart", (event) => event.preventDefault(), { passive: false });
+      g.addEventListener("pointerdown", (event) => {
+        dragging = true;
+        g.setPointerCapture(event.pointerId);
+        event.preventDefault();
+      });
+      g.addEventListener("pointermove", (event) => { if (dragging) stepTo(valueOf(fromPointer(event))); });
+      for (const type of ["pointerup", "pointercancel"]) g.addEventListener(type, () => { dragging = false; });
+      g.addEventListener("keydown", (event) => {
+        const steps = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1, PageUp: 5, PageDown: -5 };
+        const now = Number(g.getAttribute("aria-valuenow"));
+        let next = null;
+        if (event.key in steps) next = now + steps[event.key];
+        else if (event.key === "Home") next = 0;
+        else if (event.key === "End") next = data.max_position;
+        if (next === null) return;
+        event.preventDefault();
+        event.stopPropagation();
+        stepTo(next);
+      });
+      return g;
+    };
+    // Both go through their slider, so the slider, the kernel and play hear of it as of a slider move.
+    const moveSlider = (name, index) => {
+      const control = controlsOf[name], i = Math.min(data.max_position, Math.max(0, Math.round(index)));
+      if (Number(control.input.value) === i) return;
+      control.input.value = i;
+      control.input.dispatchEvent(new Event("input", { bubbles: true }));
+    };
+    const handles = {
+      shift: makeHandle("shift", "shift Δ: tokens put in front of both words (drag the end of the lower bracket; arrow keys step by one)",
+        (x) => (x - left) / pitch, (v) => moveSlider("shift", v)),
+    };
+    if (!compact) {
+      handles.offset = makeHandle("offset", "distance n − m: moves the key's word and leaves the query's (drag the end of the upper bracket; arrow keys step by one)",
+        (x) => (x - left) / pitch - 0.5 - state.m, (v) => moveSlider("n", state.m + v));
+    }
+    const minus = (v) => String(v).replace("-", "−");
+    function place() {
+      const { m, n, s } = state;
+      const at = { before: { q: m, k: n }, after: { q: m + s, k: n + s } };
+      for (const [name, row] of Object.entries(rows)) {
+        const { y0 } = row;
+        for (const who of ["q", "k"]) {
+          const x = cellX(at[name][who]);
+          row.chips[who].setAttribute("x", x - Number(row.chips[who].getAttribute("width")) / 2);
+          row.chips[who].dataset.position = at[name][who];
+          row.words[who].textContent = WORDS[who];
+        }
+        // Words closer than their own width would print over each other: each then leans away
+        // from the other, from either side of the point halfway between them.
+        const xq = cellX(at[name].q), xk = cellX(at[name].k), yb = y0 + 47;
+        const apart = Math.abs(xq - xk) >= 34;
+        for (const [who, x, other] of [["q", xq, xk], ["k", xk, xq]]) {
+          const lean = apart ? "middle" : (x < other || (x === other && who === "q") ? "end" : "start");
+          row.words[who].setAttribute("text-anchor", lean);
+          row.words[who].setAttribute("x", apart ? x : (xq + xk) / 2 + (lean === "end" ? -1.5 : 1.5));
+        }
+        row.bracket.setAttribute("d", `M ${xq} ${yb - 4} V ${yb} H ${xk} V ${yb - 4}`);
+        Object.assign(row.bracket.dataset, { from: at[name].q, to: at[name].k });
+        // The bracket's label on its line, past its right end and clear of the handle there; near
+        // the right edge, under the bracket, below every handle's ring.
+        const text = `n − m = ${minus(n - m)}`, right = Math.max(xq, xk), fits = right + 14 + 8 * text.length <= W;
+        row.offsetText.setAttribute("x", fits ? right + 14 : Math.min(W - 40, Math.max(40, (xq + xk) / 2)));
+        row.offsetText.setAttribute("y", yb + (fits ? 4 : 20));
+        row.offsetText.setAttribute("text-anchor", fits ? "start" : "middle");
+        row.offsetText.textContent = text;
+      }
+      rows.before.caption.textContent = `before the shift: “${WORDS.q}” (q) at m = ${m}, “${WORDS.k}” (k) at n = ${n}`;
+      rows.after.caption.textContent = s === 0 ? "after the shift: nothing put in front (Δ = 0)"
+        : `after ${s} token${s === 1 ? "" : "s"} put in front: the same words at ${m + s} and ${n + s}`;
+      // The lower row: the Δ tokens put in front are shaded; its bracket ends where the text now starts.
+      rows.after.caption.parentNode.querySelectorAll("rect[data-cell]").forEach((cell) => {
+        cell.style.fill = Number(cell.dataset.cell) < s ? "var(--rope-w-accent)" : "";
+        cell.style.fillOpacity = Number(cell.dataset.cell) < s ? "0.35" : "";
+      });
+      const yShift = rows.after.y0 + 47, xShift = left + s * pitch;
+      rows.after.front.setAttribute("d", `M ${left} ${yShift - 4} V ${yShift} H ${xShift}`);
+      rows.after.front.dataset.to = s;
+      handles.shift.setAttribute("transform", `translate(${xShift} ${yShift})`);
+      handles.shift.setAttribute("aria-valuenow", s);
+      handles.shift.setAttribute("aria-valuetext", `Δ = ${s}: the words at ${m + s} and ${n + s}`);
+      if (handles.offset) {
+        handles.offset.setAttribute("transform", `translate(${cellX(n)} ${rows.before.y0 + 47})`);
+        // Its value is n − m, which can be negative: the range is the n that the slider allows.
+        handles.offset.setAttribute("aria-valuemin", -m);
+        handles.offset.setAttribute("aria-valuemax", data.max_position - m);
+        handles.offset.setAttribute("aria-valuenow", n - m);
+        handles.offset.setAttribute("aria-valuetext", `n − m = ${minus(n - m)} (key at n = ${n})`);
+      }
+    }
+    strip.style.order = "-2";   // above the dial (which is -1): the text first, then its arrows
+    return { svg: strip, place, handles };
+  }
+
+  // The two pairs turned so that q points right, side by side: before the shift and after it.
+  // Each shows γ as an arc and the projection of k on q's direction, |k| cos γ, as a thick
+  // segment along q (a dotted drop from k's tip): the score is |q| times its signed length.
+  function comparePanels() {
+    const W = 340, H = 160, half = W / 2, unit = 46, cy = 78;
+    const box = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, width: W, height: H, class: "rope-w-svg rope-w-compare",
+      role: "img", "aria-label": "both pairs turned so that q points right: the angle γ and the projection of k on q, before and after the shift" }, null);
+    keepTextSize(box);
+    const panels = {};
+    for (const [name, x0] of [["before", 0], ["after", half]]) {
+      const g = svgEl("g", { "data-compare": name }, box);
+      const cx = x0 + half / 2;
+      svgEl("line", { x1: x0 + 8, x2: x0 + half - 8, y1: cy, y2: cy, class: "rope-w-axis" }, g);
+      panels[name] = {
+        g, cx,
+        title: svgEl("text", { x: x0 + 8, y: 13, class: "rope-w-muted-text", style: "font-size: calc(12px * var(--rope-w-scale, 1))", "data-part": "title" }, g),
+        projection: svgEl("line", { style: "stroke: var(--rope-w-accent); stroke-width: 6; stroke-linecap: butt; opacity: 0.8", "data-part": "projection" }, g),
+        drop: svgEl("line", { class: "rope-w-outline", style: "stroke-dasharray: 2 3", "data-part": "drop" }, g),
+        arrows: svgEl("g", {}, g),
+        arc: svgEl("path", { class: "rope-w-arc", "data-part": "gamma" }, g),
+        gammaText: svgEl("text", { y: H - 22, x: x0 + 8, style: "font-size: calc(12px * var(--rope-w-scale, 1))", "data-part": "gamma-text" }, g),
+        scoreText: svgEl("text", { y: H - 6, x: x0 + 8, style: "font-size: calc(12px * var(--rope-w-scale, 1))", "data-part": "score-text" }, g),
+      };
+    }
+    svgEl("line", { x1: half, x2: half, y1: 4, y2: H - 4, class: "rope-w-axis" }, box);
+    function place(pairs) {
+      for (const [name, [a, b]] of Object.entries(pairs)) {
+        const p = panels[name];
+        const lq = Math.hypot(a[0], a[1]), lk = Math.hypot(b[0], b[1]);
+        let gamma = Math.atan2(b[1], b[0]) - Math.atan2(a[1], a[0]);
+        gamma = ((gamma % (2 * Math.PI)) + 2 * Math.PI) % (2 * Math.PI);
+        const X = (v) => p.cx + unit * v, Y = (v) => cy - unit * v;
+        const kx = lk * Math.cos(gamma), ky = lk * Math.sin(gamma);
+        p.arrows.replaceChildren();
+        arrow(p.arrows, X(0), Y(0), X(lq), Y(0), "q").dataset.part = "q";
+        arrow(p.arrows, X(0), Y(0), X(kx), Y(ky), "k").dataset.part = "k";
+        for (const [node, attrs] of [[p.projection, { x1: X(0), y1: Y(0), x2: X(kx), y2: Y(0) }], [p.drop, { x1: X(kx), y1: Y(ky), x2: X(kx), y2: Y(0) }]]) {
+          for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+        }
+        const r = 0.32, end = [r * Math.cos(gamma), r * Math.sin(gamma)];
+        p.arc.setAttribute("d", `M ${X(r)} ${Y(0)} A ${unit * r} ${unit * r} 0 ${gamma > Math.PI ? 1 : 0} 0 ${X(end[0])} ${Y(end[1])}`);
+        const score = lq * kx;
+        Object.assign(p.g.dataset, { gamma: (gamma * 180) / Math.PI, projection: kx, q: lq, score });
+        p.title.textContent = name === "before" ? "before the shift (Δ = 0)" : `after the shift (Δ = ${state.s})`;
+        p.gammaText.textContent = `γ = ${num(wrapDeg((gamma * 180) / Math.PI))}°, bar ${num(kx)}`;
+        p.scoreText.textContent = `score = ${num(score)}`;
+      }
+    }
+    return { svg: box, place };
+  }
+
   // The arc of γ from a to b (counter-clockwise), radius r; its label at the middle, further out.
   function angleArc(a, b, r, cls, name, parent = arcLayer) {
     const start = Math.atan2(a[1], a[0]);
@@ -135,6 +337,17 @@ function render({ model, el }) {
     svgEl("path", { d: `M ${px(p0[0])} ${py(p0[1])} A ${scale * r} ${scale * r} 0 ${gamma > Math.PI ? 1 : 0} 0 ${px(p1[0])} ${py(p1[1])}`,
       class: cls, "data-arc": name }, parent);
     return gamma;
+  }
+
+  // The projection of b on a's line, (a·b / |a|²) a: a thick segment from the centre along a,
+  // and a dotted drop from b's tip; its signed length |b| cos γ times |a| is the score.
+  function projection(a, b, name, parent) {
+    const t = dot(a, b) / dot(a, a), foot = [t * a[0], t * a[1]];
+    const g = svgEl("g", { "data-projection": name, "aria-hidden": "true" }, parent);
+    svgEl("line", { x1: centre, y1: centre, x2: px(foot[0]), y2: py(foot[1]), "data-part": "length",
+      style: `stroke: var(--rope-w-accent); stroke-width: 5; opacity: ${name === "ghost" ? 0.35 : 0.7}` }, g);
+    svgEl("line", { x1: px(b[0]), y1: py(b[1]), x2: px(foot[0]), y2: py(foot[1]), "data-part": "drop",
+      class: "rope-w-outline", style: "stroke-dasharray: 2 3" }, g);
   }
 
   function draw() {
@@ -159,8 +372,15 @@ function render({ model, el }) {
         ghostLabels.push(label);
         label.classList.add("rope-w-muted-text");
       }
-      angleArc(gq, gk, 0.42, "rope-w-outline rope-w-dashed", "ghost", ghostLayer);
+      const ghostGamma = angleArc(gq, gk, 0.42, "rope-w-outline rope-w-dashed", "ghost", ghostLayer);
+      const ghostMid = Math.atan2(gq[1], gq[0]) + ghostGamma / 2;
+      const label = svgEl("text", { x: px(0.53 * Math.cos(ghostMid)), y: py(0.53 * Math.sin(ghostMid)), "text-anchor": "middle",
+        "dominant-baseline": "middle", class: "rope-w-halo rope-w-muted-text", "data-label": "ghost-gamma" }, ghostLayer);
+      label.textContent = "γ";
+      ghostLabels.push(label);
+      projection(gq, gk, "ghost", ghostLayer);
     }
+    projection(rq, rk, "rotated", arcLayer);
     const gamma = angleArc(rq, rk, 0.3, "rope-w-arc", "gamma");
     const mid = Math.atan2(rq[1], rq[0]) + gamma / 2;
     const gammaLabel = svgEl("text", { x: px(0.17 * Math.cos(mid)), y: py(0.17 * Math.sin(mid)), "text-anchor": "middle", "dominant-baseline": "middle",
@@ -210,6 +430,8 @@ function render({ model, el }) {
       hit.style.display = dotKinds[i] === "ghost" && !ghosts ? "none" : "";
     });
     if (pointed !== null) showDot(pointed, false);
+    sentence.place();
+    compare.place({ before: [gq, gk], after: [rq, rk] });
     const minus = (v) => String(v).replace("-", "−");
     out.positions.textContent = `m + Δ = ${pm}, n + Δ = ${pn}, n − m = ${minus(state.n - state.m)}`;
     const between = wrapDeg(state.k - state.q + degOf((pn - pm) * theta));
@@ -268,7 +490,7 @@ function render({ model, el }) {
   out.lengths = readout(details, "lengths", "");
   // Until the reader predicts, what shows the answer is hidden: the score, the dashed state
   // before the shift and the strips of the score.
-  const conceal = [out.score.parentNode, out.reference.parentNode, out.strip.parentNode, ghostLayer, legend, strips];
+  const conceal = [out.score.parentNode, out.reference.parentNode, out.strip.parentNode, ghostLayer, legend, compareKey, compare.svg, strips];
   const ask = question(controls, compact ? {
     prompt: "Δ can run up to " + top + ". Will the score move?",
     reached: () => seen.shift.size >= 3, conceal,

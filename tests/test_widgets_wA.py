@@ -1,5 +1,6 @@
 """RelativeInvariance's sentence strip, its drag targets for Δ and n − m, the pairs compared
-with q turned to point right, and the projections on the dial.
+with q turned to point right, and the projections on the dial; RotationExplorer's turning grid
+and the leg each matrix entry lights.
 
 Opens the built gallery in Debian's chromium (no kernel). Every number and mark is read back
 from the page and compared with ``rope_core.demos.rotation.relative_state`` at the state the
@@ -318,4 +319,94 @@ def test_the_strip_handles_drag_by_touch_at_390_px(chromium, book_server):
         assert not log.problems(), log.problems()
     finally:
         context.close()
+
+
+# RotationExplorer: the grid turned by mθ, and the leg each matrix entry is.
+
+ROTATION_GRID = r"""(root) => {
+  const svg = root.querySelector("svg.rope-w-svg");
+  const axis = svg.querySelector("circle.rope-w-axis");
+  const cx = Number(axis.getAttribute("cx")), cy = Number(axis.getAttribute("cy")), unit = Number(axis.getAttribute("r"));
+  const grid = svg.querySelector('[data-mark="grid"]');
+  // Each line's ends as drawn on the screen, mapped back into the dial's data units.
+  const toSvg = svg.getScreenCTM().inverse();
+  const lines = [...grid.querySelectorAll("line")].map((line) => {
+    const m = toSvg.multiply(line.getScreenCTM());
+    const end = (x, y) => { const p = new DOMPoint(Number(line.getAttribute(x)), Number(line.getAttribute(y))).matrixTransform(m);
+      return [(p.x - cx) / unit, (cy - p.y) / unit]; };
+    return { name: line.dataset.grid, ends: [end("x1", "y1"), end("x2", "y2")] };
+  });
+  return { angle: Number(grid.dataset.angle), lines };
+}"""
+
+ROTATION_LEG = r"""(root) => {
+  const svg = root.querySelector("svg.rope-w-svg");
+  const axis = svg.querySelector("circle.rope-w-axis");
+  const cx = Number(axis.getAttribute("cx")), cy = Number(axis.getAttribute("cy")), unit = Number(axis.getAttribute("r"));
+  const layer = svg.querySelector('[data-mark="legs"]');
+  const leg = layer.querySelector("line[data-leg]");
+  if (!leg) return null;
+  const data = (x, y) => [(Number(leg.getAttribute(x)) - cx) / unit, (cy - Number(leg.getAttribute(y))) / unit];
+  const label = layer.querySelector("text[data-leg-label]");
+  const b = label.getBBox();
+  const handles = [...svg.querySelectorAll("[data-handle]")].map((h) => h.getAttribute("transform").match(/[-\d.]+/g).slice(0, 2).map(Number));
+  return { entry: layer.dataset.entry, value: Number(layer.dataset.value), from: data("x1", "y1"), to: data("x2", "y2"),
+           label: label.textContent, box: [b.x, b.y, b.x + b.width, b.y + b.height], handles };
+}"""
+
+
+@pytest.fixture
+def rotation(gallery):
+    page, log = gallery
+    root = gallery_widget(page, "RotationExplorer")
+    root.locator("svg").first.evaluate("(svg) => svg.scrollIntoView({block: 'center', behavior: 'instant'})")
+    yield page, root
+    assert not log.problems(), log.problems()
+
+
+def test_the_grid_turns_by_m_theta_and_each_entry_lights_its_leg(rotation):
+    page, root = rotation
+    data = W.RotationExplorer().data
+    rng = np.random.default_rng(2)
+    states = [(0, 3), (3, 3), (64, 4), (13, 0)] + [(int(rng.integers(0, 65)), int(rng.integers(0, 5))) for _ in range(4)]
+    for m, t in states:
+        set_slider(root, "theta", t)
+        set_slider(root, "position", m)
+        angle = m * data["thetas"][t]
+        turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+        grid = root.evaluate(ROTATION_GRID)
+        assert abs(((grid["angle"] - np.degrees(angle)) + 180) % 360 - 180) < 1e-6, (grid["angle"], angle)
+        # Every grid line is the line of the unturned grid turned counter-clockwise by mθ.
+        assert len(grid["lines"]) == 14
+        for line in grid["lines"]:
+            axis_name, value = line["name"].split("=")
+            value = float(value)
+            ends = [[value, -1.75], [value, 1.75]] if axis_name == "x" else [[-1.75, value], [1.75, value]]
+            np.testing.assert_allclose(line["ends"], [turn @ e for e in ends], atol=1e-4)
+        for i in (0, 1):
+            for j in (0, 1):
+                cell = root.locator(f'td[data-row="{i}"][data-col="{j}"]')
+                cell.focus()
+                leg = root.evaluate(ROTATION_LEG)
+                column = turn[:, j]     # R e_j
+                expected_from = [0.0, 0.0] if i == 0 else [column[0], 0.0]
+                expected_to = [column[0], 0.0] if i == 0 else list(column)
+                assert leg["entry"] == f"{i},{j}"
+                np.testing.assert_allclose([leg["from"], leg["to"]], [expected_from, expected_to], atol=1e-9)
+                # The leg's signed length is the entry's value, which is the matrix's own entry.
+                assert abs(leg["value"] - turn[i, j]) < 1e-12
+                assert abs(float(cell.get_attribute("data-value")) - turn[i, j]) < 1e-12
+                assert leg["label"] == [["cos mθ", "−sin mθ"], ["sin mθ", "cos mθ"]][i][j]
+                assert leg["label"] in cell.get_attribute("aria-label")
+                x0, y0, x1, y1 = leg["box"]
+                assert x0 >= 0 and y0 >= 0 and x1 <= 340 and y1 <= 340, leg["box"]
+                for hx, hy in leg["handles"]:   # the ring of a handle is 12 units
+                    assert not (x0 - 12 < hx < x1 + 12 and y0 - 12 < hy < y1 + 12), (leg, m, t)
+                cell.evaluate("(td) => td.blur()")
+                assert root.evaluate(ROTATION_LEG) is None
+    # The mouse too: pointing at an entry lights its leg, leaving it clears it.
+    root.locator('td[data-row="1"][data-col="0"]').hover()
+    assert root.evaluate(ROTATION_LEG)["entry"] == "1,0"
+    page.mouse.move(0, 0)
+    assert root.evaluate(ROTATION_LEG) is None
 

@@ -90,7 +90,11 @@ class RotationExplorer(RopeWidget):
     degrees) and its length (``q_length``, clamped to ``length_range``; the "length of q"
     slider's stops ``lengths`` set it too) are continuous, so the page rotates :math:`q` itself
     with :math:`\cos m\theta`, :math:`\sin m\theta`; ``state()`` gives the same numbers from
-    rope_core (``rope_core.demos.rotation``).
+    rope_core (``rope_core.demos.rotation``). A faint grid of the plane turns by
+    :math:`m\theta` with it, and pointing at (or focusing) an entry of the printed matrix draws
+    the leg of its column's arrow that the entry is: :math:`R e_0 = (\cos m\theta, \sin m\theta)`
+    and :math:`R e_1 = (-\sin m\theta, \cos m\theta)`, each a walk along :math:`x`, then
+    along :math:`y`.
 
     Parameters
     ----------

@@ -1,6 +1,7 @@
 // Rotate q by mθ: q, R(mθ)q, the rotated axis vectors R e₀ and R e₁ (the columns of the live
-// 2×2 matrix, drawn in the matrix's colours), the arc mθ labelled in place, and the trail of
-// earlier positions (numbered on hover, the closest return so far ringed). The page turns q with
+// 2×2 matrix, drawn in the matrix's colours) over a faint grid of the plane turned with them,
+// the arc mθ labelled in place, and the trail of earlier positions (numbered on hover, the
+// closest return so far ringed). A matrix entry pointed at or focused draws its leg. The page turns q with
 // cos mθ, sin mθ (drag.js's rotate); the table (angles, offsets, closest returns) is Python's.
 import { svgEl, htmlEl, slider, readout, typeset, setText, arrow, moveArrow, syncer, showTip as showBubble, hideTip as hideBubble, announcer, keepInReach } from "./common.js";
 import { dial, wrapDeg, rotate, polar, num, vectorLabel, labelAt, dragHandle, stepHandle, playToEnd, clearOfHandles } from "./drag.js";
@@ -14,10 +15,24 @@ function render({ model, el }) {
     label: "q and its rotation R(mθ)q; drag the tip of q to turn it, or the tip of R(mθ)q to move m", scale,
   });
   const root = svg.closest(".rope-w");
-  lesson(root, "R(mθ) turns q by mθ and keeps its length; its columns are where it sends the axis vectors e₀ and e₁ (dashed). Drag the rotated arrow round: it snaps to the angles mθ of whole positions m.");
+  lesson(root, "R(mθ) turns q by mθ and keeps its length; its columns are where it sends the axis vectors e₀ and e₁ (dashed). Drag the rotated arrow round: it snaps to the angles mθ of whole positions m. Point at an entry of the matrix to see which leg of its column's arrow it is.");
   const say = announcer(root);
   // The furthest position the reader has reached, per θ: the question is answered past its return.
   const furthest = {};
+  // A faint grid of the whole plane, turned by mθ with q: the matrix moves every point, not one
+  // arrow. One transform per frame turns it; the lines through the centre are R e₀'s and R e₁'s.
+  const clip = `rope-w-grid-clip-${Math.random().toString(36).slice(2, 9)}`;
+  svgEl("circle", { cx: centre, cy: centre, r: 1.75 * scale }, svgEl("clipPath", { id: clip }, svg));
+  const gridClip = svgEl("g", { "clip-path": `url(#${clip})`, "aria-hidden": "true" }, svg);
+  const grid = svgEl("g", { "data-mark": "grid" }, gridClip);
+  for (let v = -1.5; v <= 1.5; v += 0.5) {
+    const style = `stroke: var(--rope-w-rot); stroke-width: ${v === 0 ? 1.2 : 0.8}; opacity: ${v === 0 ? 0.4 : 0.22}`;
+    svgEl("line", { x1: px(v), y1: py(-1.75), x2: px(v), y2: py(1.75), style, "data-grid": `x=${v}` }, grid);
+    svgEl("line", { x1: px(-1.75), y1: py(v), x2: px(1.75), y2: py(v), style, "data-grid": `y=${v}` }, grid);
+  }
+  // The leg of R e₀ or R e₁ that a hovered or focused matrix entry is: its cos or its sin.
+  const legLayer = svgEl("g", { "data-mark": "legs" }, svg);
+  let legShown = null;   // [row, column] of the entry pointed at or focused, or null
   const axes = svgEl("g", { "data-mark": "axes" }, svg);
   const trail = svgEl("g", { "data-mark": "trail" }, svg);
   const ring = svgEl("circle", { r: 6, class: "rope-w-closest", "data-mark": "closest" }, svg);
@@ -107,6 +122,53 @@ function render({ model, el }) {
   // What the trail dots were last placed for (q and θ): a new m alone shows or hides dots.
   let trailFor = null, shownDots = 0;
 
+  // Entry (i, j) of R(mθ) is coordinate i of column j's arrow: R e₀ = (cos mθ, sin mθ) is the
+  // walk cos mθ along x then sin mθ up; R e₁ = (−sin mθ, cos mθ) the walk −sin mθ, then cos mθ.
+  // The entry's leg of that walk is drawn thick in its column's colour, with its name.
+  const LEG_NAMES = [["cos mθ", "−sin mθ"], ["sin mθ", "cos mθ"]];
+  function showLeg(cell) {
+    legShown = cell;
+    legLayer.replaceChildren();
+    matrixCells.flat().forEach((td) => {
+      td.style.outline = cell && td === matrixCells[cell[0]][cell[1]] ? "2px solid currentColor" : "";
+    });
+    if (!cell) { delete legLayer.dataset.entry; return; }
+    const [i, j] = cell, angle = state.m * data.thetas[state.t];
+    const c = Math.cos(angle), s = Math.sin(angle);
+    const column = j === 0 ? [c, s] : [-s, c];
+    const from = i === 0 ? [0, 0] : [column[0], 0], to = i === 0 ? [column[0], 0] : column;
+    const colour = `var(--rope-w-e${j})`;
+    svgEl("line", { x1: px(from[0]), y1: py(from[1]), x2: px(to[0]), y2: py(to[1]), "data-leg": `${i},${j}`,
+      style: `stroke: ${colour}; stroke-width: 5; stroke-linecap: round; opacity: 0.85` }, legLayer);
+    // The other leg of the same walk, thin, so that the two legs and the arrow close a triangle.
+    const other = i === 0 ? [[column[0], 0], column] : [[0, 0], [column[0], 0]];
+    svgEl("line", { x1: px(other[0][0]), y1: py(other[0][1]), x2: px(other[1][0]), y2: py(other[1][1]),
+      class: "rope-w-outline", style: "stroke-dasharray: 2 3" }, legLayer);
+    // The name beside the middle of the leg, on the side away from the arrow, clear of the handles.
+    const mid = [(from[0] + to[0]) / 2, (from[1] + to[1]) / 2];
+    const away = i === 0 ? [0, column[1] > 0 ? -0.13 : 0.13] : [column[0] > 0 ? 0.3 : -0.3, 0];
+    const q = polar(state.length, state.angle), r = rotate(q, angle);
+    const tips = [[px(q[0]), py(q[1])], [px(r[0]), py(r[1])]];
+    // Of a few spots beside the leg (either side, then further out), the first that covers no
+    // handle and no other label; the labels are measured only while an entry is shown.
+    const others = [qLabel, rotatedLabel, arcLabel, ringLabel, ...axisLabels].filter((node) => node.textContent && node.style.display !== "none")
+      .map((node) => node.getBBox());
+    const halfWidth = 4 * LEG_NAMES[i][j].length + 3, halfHeight = 9;
+    // Nor the column's own arrow, nor q's, nor R(mθ)q's (points along each).
+    const along = [column, q, r].flatMap((v) => [0.2, 0.4, 0.6, 0.8, 1].map((f) => [px(f * v[0]), py(f * v[1])]));
+    const covers = (x, y, [ax, ay]) => Math.abs(ax - x) < halfWidth && Math.abs(ay - y) < halfHeight;
+    const clear = ([x, y]) => others.every((b) => x + halfWidth < b.x || x - halfWidth > b.x + b.width || y + halfHeight < b.y || y - halfHeight > b.y + b.height)
+      && !along.some((point) => covers(x, y, point)) && clearOfHandles(x, y, LEG_NAMES[i][j], tips)[0] === x
+      && x - halfWidth >= 0 && x + halfWidth <= 340 && y - halfHeight >= 0 && y + halfHeight <= 340;
+    const aside = [away, [away[1] * 2.3, away[0] / 2.3]];   // beside the leg, or across it
+    const spots = aside.flatMap((a) => [1, -1, 2, -2, 3, -3].map((k) => [px(mid[0] + k * a[0]), py(mid[1] + k * a[1])]));
+    const [x, y] = spots.find(clear) ?? clearOfHandles(...spots[0], LEG_NAMES[i][j], tips);
+    const label = svgEl("text", { x, y, "text-anchor": "middle", "dominant-baseline": "middle",
+      class: `rope-w-halo rope-w-e${j}-text`, "data-leg-label": `${i},${j}` }, legLayer);
+    label.textContent = LEG_NAMES[i][j];
+    Object.assign(legLayer.dataset, { entry: `${i},${j}`, value: i === 0 ? column[0] : column[1] });
+  }
+
   function draw() {
     const { t, m } = state;
     const theta = data.thetas[t];
@@ -114,6 +176,10 @@ function render({ model, el }) {
     const r = rotate(q, m * theta);          // R(mθ) q, computed here for continuous q
     const c = Math.cos(m * theta), s = Math.sin(m * theta);   // the same turn as r
     // R e₀ = (cos, sin) and R e₁ = (−sin, cos): the matrix's columns, dashed, unit length.
+    // SVG's rotate turns clockwise on the screen (y points down): −mθ turns the plane by +mθ.
+    grid.setAttribute("transform", `rotate(${-data.angle_deg[t][m]} ${centre} ${centre})`);
+    grid.dataset.angle = data.angle_deg[t][m];
+    showLeg(legShown);
     moveArrow(axisArrows[0], centre, centre, px(c), py(s));
     moveArrow(axisArrows[1], centre, centre, px(-s), py(c));
     place(axisLabels[0], [px(1.14 * c), py(1.14 * s)]);
@@ -205,6 +271,7 @@ function render({ model, el }) {
     [[c, -s], [s, c]].forEach((row, i) => row.forEach((v, j) => {
       setText(matrixCells[i][j], num(v));
       matrixCells[i][j].dataset.value = v;
+      matrixCells[i][j].setAttribute("aria-label", `row ${i + 1}, column ${j + 1}: ${LEG_NAMES[i][j]} = ${num(v)}, the ${i === 0 ? "x" : "y"} part of R e${j === 0 ? "₀" : "₁"}`);
     }));
     if (best >= 0) {
       setText(out.closest, `m = ${best}, ${num(bestOffset)} rad (${num((bestOffset * 180) / Math.PI)}°) from q`);
@@ -243,13 +310,22 @@ function render({ model, el }) {
   controls.insertBefore(playToEnd(controls, controlsOf.position, "play m").button, controls.firstChild);
   keepInReach(controlsOf.position);
   controlsOf.theta = slider(controls, { label: "frequency θ", name: "theta", values: data.thetas, index: state.t, format: (v) => `${v} rad`, onInput: sync("t", "theta_index") });
-  // The matrix R(mθ), live, its columns coloured like R e₀ and R e₁.
+  // The matrix R(mθ), live, its columns coloured like R e₀ and R e₁. Pointing at an entry (or
+  // focusing it, or tapping it) draws the leg of its column's arrow that the entry is.
   const matrixRow = htmlEl("div", { class: "rope-w-readout rope-w-matrix-row" }, controls);
   typeset(htmlEl("span", { class: "rope-w-readout-label" }, matrixRow), "R(mθ) =");
-  const matrix = htmlEl("table", { class: "rope-w-matrix", "data-readout": "matrix", "aria-label": "the rotation matrix R(mθ)" }, matrixRow);
-  const matrixCells = [0, 1].map(() => {
+  const matrix = htmlEl("table", { class: "rope-w-matrix", "data-readout": "matrix", "aria-label": "the rotation matrix R(mθ); focus an entry to see it in the drawing" }, matrixRow);
+  const matrixCells = [0, 1].map((i) => {
     const tr = htmlEl("tr", {}, matrix);
-    return [0, 1].map((j) => htmlEl("td", { class: `rope-w-col${j}`, "data-col": j }, tr));
+    return [0, 1].map((j) => {
+      const cell = htmlEl("td", { class: `rope-w-col${j}`, "data-col": j, "data-row": i, tabindex: 0 }, tr);
+      cell.addEventListener("mouseenter", () => showLeg([i, j]));
+      cell.addEventListener("focus", () => showLeg([i, j]));
+      cell.addEventListener("pointerdown", () => showLeg([i, j]));
+      cell.addEventListener("mouseleave", () => { if (document.activeElement !== cell) showLeg(null); });
+      cell.addEventListener("blur", () => showLeg(null));
+      return cell;
+    });
   });
   out.angle = readout(controls, "angle", "mθ =");
   out.q = readout(controls, "q", "q =");

@@ -15,7 +15,8 @@ import numpy as np
 
 from .._checks import check_int
 
-__all__ = ["CANDIDATES", "CANDIDATE_DEFAULTS", "candidate_table", "diagonal_spread", "encode"]
+__all__ = ["CANDIDATES", "CANDIDATE_ALGEBRA", "CANDIDATE_DEFAULTS", "CANDIDATE_MORE_CONTENTS", "candidate_table",
+           "diagonal_spread", "encode"]
 
 #: The chapter's candidates: name -> (formula as the book writes it, what it tries).
 CANDIDATES = {
@@ -30,6 +31,23 @@ CANDIDATES = {
 
 #: The widget's query and key (complex), frequency and positions 0 .. size - 1.
 CANDIDATE_DEFAULTS = {"q": 0.9397 + 0.3420j, "k": 0.2071 + 0.7727j, "theta": 0.5, "size": 16}
+
+#: Further contents (q, k) the widget offers after the default one: the wish must hold for every
+#: content. The first pair has two different lengths; the second two equal ones (both √0.72),
+#: the one kind of content for which "by content" happens to pass.
+CANDIDATE_MORE_CONTENTS = ((-0.35 + 0.62j, 0.9 - 0.2j), (0.6 + 0.6j, 0.84 + 0.12j))
+
+#: For each candidate, the one line of algebra of f(q, m) conj(f(k, n)) that decides it: what is
+#: left of m and n. tests/test_widgets_wA.py checks each line against ``encode``.
+CANDIDATE_ALGEBRA = {
+    "rotation": "q e^{imθ} · conj(k e^{inθ}) = q k̄ e^{i(m−n)θ}: only m − n is left",
+    "no position": "q · k̄: no position is left at all (every diagonal constant, but the order is lost)",
+    "additive": "(q + a_m)(k̄ + ā_n) = q k̄ + q ā_n + a_m k̄ + a_m ā_n, a_m = (e^{imθ} − 1)/2: the middle terms see n alone and m alone",
+    "growing": "1.01^{m+n} q k̄ e^{i(m−n)θ}: the growth sees m + n",
+    "quadratic": "q k̄ e^{i(m² − n²)θ/8} = q k̄ e^{i(m−n)(m+n)θ/8}: the angle sees m + n too",
+    "by content": "q k̄ e^{i(m|q| − n|k|)θ}: a function of m − n only when |q| = |k|",
+    "parity": "Re: Re(q k̄) when n − m is even, Re(q k) when odd, so n − m only; Im: its sign flips with m",
+}
 
 
 def _check_complex(value, name):

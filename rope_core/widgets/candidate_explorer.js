@@ -3,8 +3,13 @@
 // Python's (rope_core.demos.candidates); the page picks a table and draws it. Every candidate's
 // matrix is drawn small at once, and the reader taps those predicted to be one colour along
 // every diagonal before any verdict shows; one of them is drawn large with a diagonal's strip.
+// A button steps through a few contents (q, k), each with its own tables from Python: the wish
+// is asked of every content. After the prediction the candidate shown gets its line of algebra.
 import { svgEl, htmlEl, slider, readout, fmt3, typeset, frame, keepTextSize, syncer, stepButtons, showTip, hideTip, setText, announcer, keepInReach } from "./common.js";
 import { lesson, question } from "./lesson.js";
+
+// a + bi, as the read-outs write numbers.
+const complexText = ([re, im]) => `${fmt3(re)} ${im < 0 ? "−" : "+"} ${fmt3(Math.abs(im))}i`;
 
 function render({ model, el }) {
   const data = model.get("data");
@@ -14,7 +19,10 @@ function render({ model, el }) {
   const { root, svg, controls } = frame(el, { title: "Is the score a function of n − m only?", width, height });
   lesson(root, "A score that depends on the positions only through n − m is the same all along each diagonal of the (m, n) matrix: every diagonal is one colour (a Toeplitz matrix). Here are seven candidates f side by side; point at one to see it large.");
   const say = announcer(root);
-  const state = { c: model.get("candidate_index"), p: model.get("part_index"), d: model.get("diagonal_index") };
+  const state = { c: model.get("candidate_index"), p: model.get("part_index"), d: model.get("diagonal_index"), x: model.get("content_index") ?? 0 };
+  // Every content (q, k) the page can show: the first is the widget's own, then Python's others.
+  const contents = [{ q: data.q, k: data.k, tables: data.tables }, ...(data.more ?? [])];
+  const tables = () => contents[state.x].tables;
   const out = {};
   svg.setAttribute("role", "group");
 
@@ -58,8 +66,10 @@ function render({ model, el }) {
   };
   // The wish is about the score (the real part): a candidate meets it when every diagonal of
   // its real part is constant, as Python measured (largest spread below 1e-6).
-  const largest = (c, part) => Math.max(...data.tables[c][`${part}_spread`]);
-  const meetsWish = (c) => largest(c, "real") < 1e-6;
+  // A verdict is about the content shown; the wish holds only if it holds for every content.
+  const largestOf = (content, c, part) => Math.max(...content.tables[c][`${part}_spread`]);
+  const largest = (c, part) => largestOf(contents[state.x], c, part);
+  const meetsWish = (c) => contents.every((content) => largestOf(content, c, "real") < 1e-6);
 
   // The chosen diagonal as a strip: the score against m along n − m = δ (flat when constant).
   const sw = 300, sh = 120, sl = 40, sr = 10, st = 26, sb = 24;
@@ -84,7 +94,7 @@ function render({ model, el }) {
   let pointed = null;
   function showCell(m, n) {
     pointed = [m, n];
-    const part = state.p === 0 ? "real" : "imag", v = data.tables[state.c][part][m][n];
+    const part = state.p === 0 ? "real" : "imag", v = tables()[state.c][part][m][n];
     out.cell.textContent = `m = ${m}, n = ${n} (n − m = ${String(n - m).replace("-", "−")}): ${part === "real" ? "score" : "imaginary part"} ${fmt3(v)}`;
     Object.assign(out.cell.dataset, { m, n, value: v });
   }
@@ -95,7 +105,7 @@ function render({ model, el }) {
     for (const k of ["m", "n", "value"]) delete out.cell.dataset[k];
   }
   function draw() {
-    const tab = data.tables[state.c];
+    const tab = tables()[state.c];
     if (pointed) showCell(...pointed);
     const part = state.p === 0 ? "real" : "imag";
     const matrix = tab[part], spreads = tab[`${part}_spread`];
@@ -110,7 +120,7 @@ function render({ model, el }) {
     outline.setAttribute("points", diagonalPoints(delta, cell, left, top));
     outline.dataset.offset = delta;
     minis.forEach((mini, c) => {
-      const values = data.tables[c][part];
+      const values = tables()[c][part];
       if (mini.painted !== values) {
         mini.painted = values;
         values.forEach((row, m) => row.forEach((v, n) => paint(mini.rects[m][n], v)));
@@ -134,6 +144,11 @@ function render({ model, el }) {
     setText(stripTitle, `${part === "real" ? "score" : "imaginary part"} along n − m = ${String(delta).replace("-", "−")}`);
     const spread = spreads[state.d];
     typeset(out.formula, data.formulas[state.c]);
+    typeset(out.why, data.algebra[state.c]);
+    out.why.dataset.candidate = state.c;
+    const { q, k } = contents[state.x];
+    out.setting.textContent = `positions 0 … ${size - 1}, θ = ${data.theta}, q = ${complexText(q)}, k = ${complexText(k)} (content ${state.x + 1} of ${contents.length})`;
+    Object.assign(out.setting.dataset, { content: state.x, q: q.join(","), k: k.join(",") });
     setText(out.diagonal, `from ${fmt3(Math.min(...along.map((a) => a[1])))} to ${fmt3(Math.max(...along.map((a) => a[1])))}: ${spread < 1e-6 ? "constant" : `spread ${fmt3(spread)}`}`);
     Object.assign(out.diagonal.dataset, { offset: delta, spread });
     let worst = 0;
@@ -186,8 +201,18 @@ function render({ model, el }) {
   out.formula = readout(controls, "formula", "");
   out.formula.setAttribute("data-name", "shown");
   out.setting = readout(controls, "setting", "");
-  out.setting.textContent = `positions 0 … ${size - 1}, θ = ${data.theta}, q = ${fmt3(data.q[0])} + ${fmt3(data.q[1])}i, k = ${fmt3(data.k[0])} + ${fmt3(data.k[1])}i`;
   Object.assign(out.setting.dataset, { theta: data.theta, size });
+  // The next content: the same candidates for another q and k (the last one wraps round).
+  const another = htmlEl("button", { type: "button", class: "rope-w-step-button", "data-name": "content",
+    "aria-label": "another q and k: the same candidates for the next content" }, controls, "another q, k");
+  another.addEventListener("click", () => {
+    state.x = (state.x + 1) % contents.length;
+    model.set("content_index", state.x);
+    model.save_changes();
+    draw();
+  });
+  another.addEventListener("keydown", (event) => event.stopPropagation());
+  model.on("change:content_index", () => { if (model.get("content_index") !== state.x) { state.x = model.get("content_index"); draw(); } });
   const partButtons = choices(controls, "part of the product", ["real part (the score)", "imaginary part"], "part_index", "p");
   const sync = syncer(model, state, draw);
   const diagonal = slider(controls, { label: "diagonal n − m", name: "diagonal", values: data.offsets, index: state.d,
@@ -212,23 +237,33 @@ function render({ model, el }) {
   out.cell.setAttribute("aria-live", "polite");
   out.diagonal = readout(controls, "diagonal", "on this diagonal:");
   out.verdict = readout(controls, "verdict", "the whole matrix:");
+  out.why = readout(controls, "why", "why:");
   hideCell();
+  // A candidate that passes for some contents and not others (by content, when |q| = |k|).
+  const contentOnly = () => data.names.map((name, c) => {
+    const passing = contents.map((content, x) => (largestOf(content, c, "real") < 1e-6 ? x : null)).filter((x) => x !== null);
+    if (!passing.length || passing.length === contents.length) return "";
+    const lengths = passing.map((x) => `|q| = ${fmt3(Math.hypot(...contents[x].q))}, |k| = ${fmt3(Math.hypot(...contents[x].k))}`);
+    return ` ${name} keeps every diagonal one colour only for content ${passing.map((x) => x + 1).join(", ")} (${lengths.join("; ")}); the wish asks it of every q and k.`;
+  }).join("");
   const ask = question(root, {
     prompt: "Which candidates make every diagonal of the score one colour? Tap each one you expect to, then check.",
     several: "check my prediction",
     // The verdicts (under each small matrix, and for the whole large one) would answer it:
     // hidden until the reader commits to a set.
-    conceal: [out.verdict.parentNode, ...minis.map((mini) => mini.badge)],
+    conceal: [out.verdict.parentNode, out.why.parentNode, ...minis.map((mini) => mini.badge)],
     choices: minis.map((mini, c) => ({ label: mini.name, picture: mini.picture, correct: () => meetsWish(c) })),
     explain: (picked) => {
       const list = (cs) => (cs.length ? cs.map((c) => data.names[c]).join(", ") : "none");
       const right = data.names.map((_, c) => c).filter(meetsWish);
       const missed = right.filter((c) => !picked.includes(c)), extra = picked.filter((c) => !meetsWish(c));
-      const worst = (c) => fmt3(largest(c, "real"));
+      // How far a candidate misses the wish: its largest spread over every content.
+      const worst = (c) => fmt3(Math.max(...contents.map((content) => largestOf(content, c, "real"))));
       return `Every diagonal of the score is constant for ${list(right)}.`
         + (missed.length ? ` You left out ${list(missed)}.` : "")
         + (extra.length ? ` ${extra.map((c) => `${data.names[c]} changes along a diagonal by up to ${worst(c)}`).join("; ")}.` : "")
-        + ` Parity passes this real wish; its imaginary part (the complex wish) does not: spread ${fmt3(largest(data.names.indexOf("parity"), "imag"))}.`;
+        + ` Parity passes this real wish; its imaginary part (the complex wish) does not: spread ${fmt3(largest(data.names.indexOf("parity"), "imag"))}.`
+        + contentOnly();
     },
   });
   // The question and its small matrices go above the large drawing, across the widget's width.

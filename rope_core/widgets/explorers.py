@@ -11,7 +11,13 @@ from .. import (
     atlas,
 )
 from .._checks import check_dim
-from ..demos.candidates import CANDIDATE_DEFAULTS, CANDIDATES, candidate_table
+from ..demos.candidates import (
+    CANDIDATE_ALGEBRA,
+    CANDIDATE_DEFAULTS,
+    CANDIDATE_MORE_CONTENTS,
+    CANDIDATES,
+    candidate_table,
+)
 from ..demos.context import (
     BAND_NAMES,
     CONTEXT_DEFAULTS,
@@ -197,13 +203,18 @@ class CandidateExplorer(RopeWidget):
     A slider picks a diagonal :math:`n - m`, drawn beside the matrix as the score against
     :math:`m` (flat exactly when the diagonal is constant); a toggle shows the imaginary part of
     the product instead, which the complex wish also asks to depend on :math:`n - m` only (the
-    parity candidate passes the real wish and fails this one). Every number is
+    parity candidate passes the real wish and fails this one). A button steps through the
+    contents :math:`(q, k)`, since the wish must hold for every content (the trait
+    ``content_index``); once the reader has predicted, the candidate shown gets its one line of
+    algebra (:data:`rope_core.demos.candidates.CANDIDATE_ALGEBRA`). Every number is
     :func:`rope_core.demos.candidates.candidate_table`.
 
     Parameters
     ----------
     q, k : complex
-        The query and the key, as complex numbers.
+        The query and the key, as complex numbers (the first content).
+    more_contents : sequence of (complex, complex)
+        Further contents :math:`(q, k)` the page steps through.
     theta : float
         Angle per position of the candidates that turn.
     size : int
@@ -213,17 +224,26 @@ class CandidateExplorer(RopeWidget):
     _esm = module("candidate_explorer")
     _css = _LESSON_CSS
     _sliders = {"candidate_index": lambda w: len(CANDIDATES), "part_index": lambda w: 2,
-                "diagonal_index": lambda w: 2 * w._size - 1}
+                "diagonal_index": lambda w: 2 * w._size - 1, "content_index": lambda w: len(w._tables)}
     candidate_index = traitlets.Int(0).tag(sync=True)
     part_index = traitlets.Int(0).tag(sync=True)
     diagonal_index = traitlets.Int(CANDIDATE_DEFAULTS["size"] - 1 + 3).tag(sync=True)
+    content_index = traitlets.Int(0).tag(sync=True)
 
     def __init__(self, q=CANDIDATE_DEFAULTS["q"], k=CANDIDATE_DEFAULTS["k"], theta=CANDIDATE_DEFAULTS["theta"],
-                 size=CANDIDATE_DEFAULTS["size"], **kwargs):
+                 size=CANDIDATE_DEFAULTS["size"], more_contents=CANDIDATE_MORE_CONTENTS, **kwargs):
         self._size = check_max_position(size, "size", upper=24)
         if self._size < 2:
             raise ValueError(f"size must be an integer in [2, 24], got {size!r}")
-        self._table = candidate_table(q, k, theta, self._size)
+        try:
+            contents = [(q, k), *[tuple(pair) for pair in more_contents]]
+        except TypeError:
+            raise ValueError(f"more_contents must be a sequence of (q, k) pairs, got {more_contents!r}") from None
+        if any(len(pair) != 2 for pair in contents):
+            raise ValueError(f"more_contents must be a sequence of (q, k) pairs, got {more_contents!r}")
+        # candidate_table checks each q and k (finite complex numbers) and theta.
+        self._tables = [candidate_table(cq, ck, theta, self._size) for cq, ck in contents]
+        self._table = self._tables[0]
         if "diagonal_index" not in kwargs:
             kwargs["diagonal_index"] = self._size - 1 + min(3, self._size - 1)
         super().__init__(**kwargs)
@@ -231,24 +251,33 @@ class CandidateExplorer(RopeWidget):
 
     def _compute(self):
         t = self._table
-        scale = max(float(np.abs(t[name][part]).max()) for name in t["names"] for part in ("real", "imag"))
+        # One colour scale for every candidate and every content.
+        scale = max(float(np.abs(c[name][part]).max()) for c in self._tables for name in t["names"] for part in ("real", "imag"))
+
+        def content(c):
+            return {"q": [c["q"].real, c["q"].imag], "k": [c["k"].real, c["k"].imag],
+                    "tables": [{part: table(c[name][part]) for part in ("real", "imag", "real_spread", "imag_spread")}
+                               for name in c["names"]]}
+
+        first = content(t)
         return {
             "names": t["names"], "formulas": [CANDIDATES[name][0] for name in t["names"]],
             "ideas": [CANDIDATES[name][1] for name in t["names"]],
+            "algebra": [CANDIDATE_ALGEBRA[name] for name in t["names"]],
             "positions": t["positions"].tolist(), "offsets": t["offsets"].tolist(), "theta": t["theta"],
-            "q": [t["q"].real, t["q"].imag], "k": [t["k"].real, t["k"].imag], "scale": round(scale, 6),
-            "tables": [{part: table(t[name][part]) for part in ("real", "imag", "real_spread", "imag_spread")}
-                       for name in t["names"]],
+            "q": first["q"], "k": first["k"], "scale": round(scale, 6), "tables": first["tables"],
+            "more": [content(c) for c in self._tables[1:]],
         }
 
     def state(self):
         """The matrix and diagonal the page shows now, from rope_core: ``demos.candidates``."""
-        name = self._table["names"][self.candidate_index]
+        shown = self._tables[self.content_index]
+        name = shown["names"][self.candidate_index]
         part = ("real", "imag")[self.part_index]
-        offset = int(self._table["offsets"][self.diagonal_index])
-        matrix = self._table[name][part]
+        offset = int(shown["offsets"][self.diagonal_index])
+        matrix = shown[name][part]
         return {"name": name, "part": part, "matrix": matrix, "offset": offset,
-                "diagonal": np.diagonal(matrix, offset=offset), "spreads": self._table[name][f"{part}_spread"]}
+                "diagonal": np.diagonal(matrix, offset=offset), "spreads": shown[name][f"{part}_spread"]}
 
 
 class RelativeInvariance(RopeWidget):

@@ -376,14 +376,42 @@ def check_relative_invariance(root, python_widget):
     assert set(drawn["arrows"]) == names, drawn["arrows"]
     for name in names:
         assert_drawn_at(drawn["arrows"][name], expected[name], name)
+    # A dashed arrow's label whose own spot covers a label placed before it is moved clear
+    # (data-moved); the others sit where assert_labelled says.
+    moved = root.evaluate(GHOST_MOVED)
     for name in names - {"rotated_q", "rotated_k"}:
-        assert_labelled(drawn, name, expected[name], 0.3)
+        if moved.get(name):
+            assert_clear_of_labels_and_handles(drawn, name, expected[name])
+        else:
+            assert_labelled(drawn, name, expected[name], 0.3)
     check_relative_marks(root, python_widget, expected, m, n, s)
     np.testing.assert_allclose(drawn["handles"]["q"], expected["rotated_q"], atol=1e-6)
     np.testing.assert_allclose(drawn["handles"]["k"], expected["rotated_k"], atol=1e-6)
     for name in ("rotated_q", "rotated_k"):
         assert_labelled(drawn, name, expected[name], 0.3)
     return qa, ka
+
+
+GHOST_MOVED = r"""(root) => Object.fromEntries([...root.querySelector("svg.rope-w-svg").querySelectorAll("text[data-vector]")]
+  .map((t) => [t.dataset.vector, t.dataset.moved === "1"]))"""
+
+
+def assert_clear_of_labels_and_handles(drawn, name, tip):
+    """A label moved off another: its text covers no other label and no handle's ring, inside
+    the drawing, and still near its arrow's tip (within the 120-unit search plus its own spot)."""
+    cx, cy, unit = drawn["frame"]
+    x, y, width, height = drawn["labels"][name]["box"]
+    for other, label in drawn["labels"].items():
+        if other == name:
+            continue
+        ox, oy, ow, oh = label["box"]
+        assert x + width <= ox + 1 or ox + ow <= x + 1 or y + height <= oy + 1 or oy + oh <= y + 1, (name, other, drawn["labels"])
+    for hx, hy in handles_in_units(drawn):
+        gap = np.hypot(max(x - hx, hx - (x + width), 0.0), max(y - hy, hy - (y + height), 0.0))
+        assert gap >= HANDLE_RING, (name, gap)
+    assert 0 <= x and x + width <= drawn["size"] and 0 <= y and y + height <= drawn["size"], (name, x, y)
+    tip_x, tip_y = cx + unit * tip[0], cy - unit * tip[1]
+    assert np.hypot(x + width / 2 - tip_x, y + height / 2 - tip_y) <= 200, (name, tip, drawn["labels"][name])
 
 
 # The arcs of γ (drawing units → data units through the unit circle) and the strip charts' points.

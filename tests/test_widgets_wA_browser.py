@@ -472,3 +472,45 @@ def test_another_content_redraws_every_candidate_and_the_algebra_waits(candidate
               for q, k in [(CANDIDATE_DEFAULTS["q"], CANDIDATE_DEFAULTS["k"]), *CANDIDATE_MORE_CONTENTS]]
     miss = readout_number(re.search(r"by content changes along a diagonal by up to (\d+(?:\.\d+)?)", feedback).group(1))
     assert abs(miss - max(misses)) <= 5e-3 * max(misses), (feedback, misses)
+
+
+DIAL_LABELS = r"""(root) => [...root.querySelector("svg.rope-w-svg").querySelectorAll("text[data-vector]")]
+  .filter((t) => !t.closest('[style*="display: none"]'))
+  .map((t) => { const b = t.getBBox(); return { name: t.dataset.vector, moved: t.dataset.moved === "1", box: [b.x, b.y, b.x + b.width, b.y + b.height] }; })"""
+
+
+def test_the_dashed_labels_never_cover_another_label(relative):
+    """In random states (positions, shift, and q and k turned by their handles' keys) a dashed
+    arrow's label covers no other label of the dial: where its own spot would, it moved."""
+    page, root = relative
+    rng = np.random.default_rng(11)
+    top = W.RelativeInvariance().data["max_position"]
+    moved = 0
+    for _ in range(14):
+        for name, value in (("m", int(rng.integers(0, top + 1))), ("n", int(rng.integers(0, top + 1))), ("shift", int(rng.integers(1, top + 1)))):
+            set_slider(root, name, value)
+        for key in ("q", "k"):
+            handle = root.locator(f'[data-handle="{key}"]')
+            handle.focus()
+            for _ in range(int(rng.integers(0, 8))):
+                handle.press("Shift+ArrowRight")
+        labels = root.evaluate(DIAL_LABELS)
+        for label in labels:
+            if not label["name"].startswith("ghost"):
+                continue
+            moved += label["moved"]
+            for other in labels:
+                if other is not label:
+                    assert not overlap(label["box"], other["box"], margin=1.0), (label, other)
+    # Some of these states need a move, so the check above saw moved labels too.
+    assert moved >= 1
+
+
+def test_the_controls_stay_beside_the_drawings_on_a_desktop(relative):
+    """At 1280 px the column of drawings (strip, dial, pairs, strips) keeps its 340 px and the
+    controls sit beside it, not below it."""
+    page, root = relative
+    column = root.locator(".rope-w-column").bounding_box()
+    slider_box = root.locator('input[data-name="shift"]').bounding_box()
+    assert column["width"] <= 360, column
+    assert slider_box["x"] >= column["x"] + column["width"], (column, slider_box)

@@ -65,7 +65,8 @@ function render({ model, el }) {
   const legend = htmlEl("div", { class: "rope-w-hint", "data-label": "ghost-legend" }, null, "dashed: before the shift (Δ = 0)");
   const sentence = sentenceStrip();
   const compare = comparePanels();
-  const compareKey = htmlEl("div", { class: "rope-w-hint", "data-label": "compare-legend" }, null,
+  // As wide as the drawings (a long line would widen the column and push the controls below).
+  const compareKey = htmlEl("div", { class: "rope-w-hint", "data-label": "compare-legend", style: "max-width: 340px" }, null,
     "below: each pair turned so that q points right; the bar is |k| cos γ, the projection of k on q, and the score is |q| times it");
   // The dial stays first in the page's order (the strip is shown above it by its CSS order).
   column.append(svg, sentence.svg, legend, compareKey, compare.svg, strips);
@@ -393,14 +394,41 @@ function render({ model, el }) {
     vectorLabel(layer, ...labelAt(px, py, rk, 0.3, labels.k), labels.k).dataset.vector = "rotated_k";
     handles.q.place(px(rq[0]), py(rq[1]), state.q);
     handles.k.place(px(rk[0]), py(rk[1]), state.k);
-    // No label under a handle: each goes where it was meant to, or the nearest clear spot.
+    // No label under a handle: each goes where it was meant to, or the nearest clear spot. The
+    // dashed arrows' labels, placed last, also keep off the labels placed before them: where
+    // theirs would cover one, they go to the nearest spot on rings about it that is clear of
+    // both (data-moved says so).
     const tips = [[px(rq[0]), py(rq[1])], [px(rk[0]), py(rk[1])]];
-    for (const node of [...ghostLabels, ...layer.querySelectorAll("text"), gammaLabel]) {
+    const placed = [];   // [x, y, half width, half height] of the labels placed so far
+    const boxOf = (x, y, text) => [x, y, 4 * String(text).length + 3, 9];
+    const apart = ([x, y, w, h]) => placed.every(([x2, y2, w2, h2]) => Math.abs(x - x2) >= w + w2 || Math.abs(y - y2) >= h + h2);
+    const free = (x, y, text) => {
+      const [cx, cy] = clearOfHandles(x, y, text, tips);
+      const box = boxOf(x, y, text);
+      return cx === x && cy === y && apart(box) && x - box[2] >= 0 && x + box[2] <= 340 && y - box[3] >= 0 && y + box[3] <= 340;
+    };
+    for (const node of [...layer.querySelectorAll("text"), gammaLabel, ...(ghosts ? ghostLabels : [])]) {
       if (!node.dataset.anchor) node.dataset.anchor = `${node.getAttribute("x")},${node.getAttribute("y")}`;
       const [x, y] = node.dataset.anchor.split(",").map(Number);
-      const [cx, cy] = clearOfHandles(x, y, node.ropeLabel ?? node.textContent, tips);
-      node.setAttribute("x", cx);
-      node.setAttribute("y", cy);
+      const text = node.ropeLabel ?? node.textContent;
+      let spot = clearOfHandles(x, y, text, tips);
+      const ghostLabel = ghostLabels.includes(node);
+      if (ghostLabel && !apart(boxOf(...spot, text))) {
+        let found = null;
+        for (let radius = 8; !found && radius <= 120; radius += 8) {
+          for (let k = 0; !found && k < 16; k++) {
+            const a = (k * Math.PI) / 8, cx = spot[0] + radius * Math.cos(a), cy = spot[1] + radius * Math.sin(a);
+            if (free(cx, cy, text)) found = [cx, cy];
+          }
+        }
+        if (found) spot = found;
+        node.dataset.moved = found ? "1" : "";
+      } else if (ghostLabel) {
+        node.dataset.moved = "";
+      }
+      node.setAttribute("x", spot[0]);
+      node.setAttribute("y", spot[1]);
+      placed.push(boxOf(spot[0], spot[1], text));
     }
 
     // Strip charts: the page's own rotations at every Δ and every n − m (checked in the tests).

@@ -390,7 +390,7 @@ function render({ model, el }) {
         return;
       }
       smooth = real;
-      show(m, Math.LN10 * DECADES_PER_SECOND * (real + 1));
+      show(m, Math.LN10 * DECADES_PER_SECOND * (m + 1));
       frameId = requestAnimationFrame(tick);
     };
     button.addEventListener("click", () => {

@@ -10,6 +10,7 @@ and compares them with rope_core.
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 from _browser import DESKTOP, after_frames, dataset, open_page, serve, set_slider
@@ -119,6 +120,9 @@ def test_clock_hands_turn_smoothly_between_tokens_in_the_time_lapse(opened):
 
 
 def test_clock_time_lapse_halts_on_L_then_runs_on(opened):
+    # Chapter 5 states it; this test checks it.
+    chapter = " ".join((Path(__file__).parents[1] / "book" / "05-d-dimensions.md").read_text().split())
+    assert "press the time-lapse, which runs $m$ on a logarithmic clock and halts at $m = L$." in chapter
     page, widget = opened("FrequencyClocks")
     positions = widget.data["positions"]
     for L in (256, 64):

@@ -685,9 +685,11 @@ def test_odometer_spells_m_in_base_10_for_the_chapters_toy_head(chromium, site):
         assert spelled() == f"{m:04d}", (m, spelled())   # as many wheels as m needs, four at least
         assert f"m = {m} in base 10" in page.locator('text[data-label="odometer-note"]').text_content()
     check_clock_counters_and_odometer(page, data["positions"][-1], 8, 1e4, data["contexts"][2])
-    set_slider(page, "position", data["positions"].index(64))
+    # From m = L = 256 (a run from below L halts on it): log10(m + 1) grows 0.4 a second, so
+    # after 3 s m ≈ 4000, between stops.
+    set_slider(page, "position", data["positions"].index(256))
     page.locator('button[data-name="play"]').click()
-    page.wait_for_timeout(3000)  # log10(m + 1) grows 0.4 a second: m ≈ 1000, between stops
+    page.wait_for_timeout(3000)
     page.locator('button[data-name="play"]').click()
     m = int(page.locator('output[data-name="position"]').inner_text())
     assert m not in data["positions"], m  # between two stops: the page computes the digits itself

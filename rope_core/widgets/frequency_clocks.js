@@ -25,6 +25,9 @@ function render({ model, el }) {
   let data = model.get("data"), positionSlider = null;
   // The time-lapse's position between stops (null: the slider's stop is shown).
   let lapse = null;
+  // While the time-lapse runs, the hands turn at the unrounded m of the moment (so they move
+  // smoothly, not a token at a time); the numbers say the whole m it has passed.
+  let smooth = null;
   // What the last full drawing was for: a new position only turns the hands and moves the m
   // line; a new base or context restyles the same marks; a new d (another number of pairs)
   // puts that d's drawing in, made once and kept (the per-slider redraw budget is 4 ms, a
@@ -60,19 +63,27 @@ function render({ model, el }) {
       svg.replaceChildren(...drawn.nodes);
     }
     if (drawn.tab !== tab || drawn.c !== state.c || drawn.predicted !== predicted()) restyle(tab);
+    // The hands' m: the time-lapse's unrounded one, else the whole m shown.
+    const turning = smooth !== null && smooth >= m && smooth < m + 1 ? smooth : m;
+    const previous = drawn.handsAt;
     drawn.m = m;
+    drawn.handsAt = turning;
+    svg.dataset.handsAt = turning;
     let beyond = 0, turned = 0;
-    drawn.clocks.forEach(({ group, hand: pointer, counter, cx, cy, radius, knob }, i) => {
+    drawn.clocks.forEach(({ group, hand: pointer, counter, cx, cy, radius, knob, sweep }, i) => {
       const far = tab.beyond_context[state.c][i] && predicted();
       if (tab.beyond_context[state.c][i]) beyond++;
       const angle = hand(m, tab.theta[i]), turns = m * tab.theta[i] / TAU;
+      const drawnAngle = hand(turning, tab.theta[i]);
       if (turns >= 1) turned++;
       group.setAttribute("data-angle", angle);
+      group.setAttribute("data-drawn-angle", drawnAngle);
+      drawSweep(sweep, cx, cy, radius, smooth !== null && previous !== undefined ? (turning - previous) * tab.theta[i] : 0, drawnAngle);
       group.setAttribute("aria-label", `pair ${i}: angle ${fmt3(angle)} rad, ${fmt3(turns)} turns${far ? ", does not complete a turn within the context" : ""}`);
       // Angles are counter-clockwise from 3 o'clock, as in the rotation explorer.
-      moveArrow(pointer, cx, cy, cx + radius * Math.cos(angle), cy - radius * Math.sin(angle));
-      knob.setAttribute("cx", cx + radius * Math.cos(angle));
-      knob.setAttribute("cy", cy - radius * Math.sin(angle));
+      moveArrow(pointer, cx, cy, cx + radius * Math.cos(drawnAngle), cy - radius * Math.sin(drawnAngle));
+      knob.setAttribute("cx", cx + radius * Math.cos(drawnAngle));
+      knob.setAttribute("cy", cy - radius * Math.sin(drawnAngle));
       setText(counter, `${fmt3(turns)} turns`);
       counter.setAttribute("data-turns", turns);
     });
@@ -121,13 +132,16 @@ function render({ model, el }) {
       const group = svgEl("g", { "data-pair": i }, svg);
       svgEl("circle", { cx, cy, r: radius + 4, class: "rope-w-clock-hit" }, group);
       const face = svgEl("circle", { cx, cy, r: radius, class: "rope-w-meaning" }, group);
+      // The angle the hand swept since the last frame of the time-lapse: a thin wedge for a
+      // slow hand, the whole face for one turning a full turn or more a frame (a blur).
+      const sweep = svgEl("path", { class: "rope-w-clock-sweep", "data-sweep": i, d: "" }, group);
       const pointer = arrow(group, cx, cy, cx + radius, cy, "q");
       // The hand's tip is a grip: turning it turns m (see grabHand).
       const knob = svgEl("circle", { cx: cx + radius, cy, r: Math.max(14, radius * 0.35), class: "rope-w-hand-grip", "data-grip": i }, group);
       grabHand(knob, i, cx, cy);
       typeset(svgEl("text", { x: cx - radius - 2, y: cy - radius + 4, "text-anchor": "end", class: "rope-w-muted-text", "data-label": i }, group), cell > 60 ? `θ_{${i}}` : `${i}`);
       const counter = svgEl("text", { x: cx, y: cy + radius + 16, "text-anchor": "middle", "data-counter": i }, group);
-      clocks.push({ group, face, hand: pointer, counter, cx, cy, radius, knob });
+      clocks.push({ group, face, hand: pointer, counter, cx, cy, radius, knob, sweep });
     }
     const result = { tab: null, c: null, m: null, clocks };
     // Hover reads the table and position of the moment, not those the faces were drawn for.
@@ -283,6 +297,19 @@ function render({ model, el }) {
     const apart = Math.abs(y - yContext) < 15 ? (y >= yContext ? 15 : -15) : 0;
     label.setAttribute("y", (apart ? yContext + apart : y) + 4);
   }
+  // The wedge a hand swept in the last frame: `swept` radians counter-clockwise up to `angle`
+  // (none when the hand stood still; the whole face from a full turn on).
+  function drawSweep(path, cx, cy, radius, swept, angle) {
+    path.dataset.swept = swept;
+    if (!(swept > 1e-3)) { path.setAttribute("d", ""); return; }
+    if (swept >= TAU) {
+      path.setAttribute("d", `M ${cx + radius} ${cy} A ${radius} ${radius} 0 1 0 ${cx - radius} ${cy} A ${radius} ${radius} 0 1 0 ${cx + radius} ${cy} Z`);
+      return;
+    }
+    const from = angle - swept, at = (a) => `${cx + radius * Math.cos(a)} ${cy - radius * Math.sin(a)}`;
+    // SVG's y points down, so a counter-clockwise arc on the page has sweep-flag 0.
+    path.setAttribute("d", `M ${cx} ${cy} L ${at(from)} A ${radius} ${radius} 0 ${swept > Math.PI ? 1 : 0} 0 ${at(angle)} Z`);
+  }
   // Grab a hand and turn it: m follows, by the angle turned since the press over that pair's
   // θ_i (unwrapped, so several turns add up; counter-clockwise is forward), rounded to a
   // whole position and kept on the slider's range. A fast hand moves m a token at a time, a
@@ -340,14 +367,30 @@ function render({ model, el }) {
       frameId = timer = null;
       button.setAttribute("aria-pressed", "false");
       button.textContent = "▶ time-lapse";
+      // Stopped, the hands stand at the whole m the numbers say.
+      if (smooth !== null) { smooth = null; if (button.isConnected) draw(); }
+    };
+    // The m the question names: a time-lapse that reaches the context length L halts on it
+    // exactly, the frame the question asks about (▶ again runs on from there: only a run that
+    // started below L halts on it).
+    const held = (m) => {
+      const L = data.contexts[state.c];
+      return from < L && m >= L ? L : null;
     };
     const tick = (now) => {
       if (!button.isConnected) { stop(); return; }
       if (start === null) start = now;
       const x = Math.log10(from + 1) + DECADES_PER_SECOND * (now - start) / 1000;
-      const m = Math.min(last(), Math.round(10 ** x - 1));
+      const real = Math.min(last(), 10 ** x - 1), m = Math.floor(real);
+      const L = held(real);
+      if (L !== null || m >= last()) {
+        smooth = null;
+        show(L ?? last(), null);
+        stop();
+        return;
+      }
+      smooth = real;
       show(m, Math.LN10 * DECADES_PER_SECOND * (m + 1));
-      if (m >= last()) { stop(); return; }
       frameId = requestAnimationFrame(tick);
     };
     button.addEventListener("click", () => {
@@ -359,9 +402,9 @@ function render({ model, el }) {
       if (reduced()) {
         // One step a second, each doubling m (a time-lapse without motion in between).
         timer = setInterval(() => {
-          const m = Math.min(last(), Math.max(1, 2 * position()));
+          const doubled = Math.min(last(), Math.max(1, 2 * position())), m = held(doubled) ?? doubled;
           show(m, null);
-          if (m >= last()) stop();
+          if (m >= last() || m !== doubled) stop();
         }, 1000);
       } else {
         frameId = requestAnimationFrame(tick);

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
-from _browser import PHONE, goto, open_page
+from _browser import PHONE, axe_serious, goto, open_page
 
 from rope_core.widgets import TrainedModelExplorer
 
@@ -149,6 +151,57 @@ def test_phone_tap_on_the_row_picks_a_query(chromium, book_server, data):
         # The row fits the phone's width.
         box = root.locator("rect.rope-w-row-hit").bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+        assert not log.page_errors and not log.console_errors, (log.page_errors, log.console_errors)
+    finally:
+        context.close()
+
+
+def test_pair_buttons_are_bars_of_their_wavelength(explorer, data):
+    # Each bar's height is linear in log wavelength, and the dashed line sits at the training
+    # length on the same scale: under it the pairs that turn at least once within 64 tokens.
+    root, _ = explorer
+    lam = data["wavelengths"]
+    for layer in range(data["n_layers"]):
+        bars = [root.locator(f'button.rope-w-pair[data-layer="{layer}"][data-pair="{i}"] .rope-w-pair-bar').bounding_box()
+                for i in range(len(lam))]
+        heights = [bar["height"] for bar in bars]
+        slope = (heights[-1] - heights[0]) / math.log(lam[-1] / lam[0])
+        assert slope > 0, heights
+        for height, wavelength in zip(heights, lam):
+            assert height == pytest.approx(heights[0] + slope * math.log(wavelength / lam[0]), abs=1.0)
+        line = root.locator(f'[aria-label="pairs of layer {layer}"] .rope-w-pair-trained').bounding_box()
+        centre = line["y"] + line["height"] / 2
+        for bar, wavelength in zip(bars, lam):
+            # a bar's top lies slope * ln(lambda / 64) above the line (below it when negative)
+            assert centre - bar["y"] == pytest.approx(slope * math.log(wavelength / data["training_length"]), abs=1.0)
+            below = wavelength <= data["training_length"]
+            assert (bar["y"] >= centre - 0.5) == below, (layer, wavelength)
+
+
+def test_drawing_and_controls_side_by_side_on_a_desktop(explorer):
+    # The body of the other widgets: the 440-unit drawing left, the controls beside it, on
+    # the chapter page at 1280 px; every pair button of a layer in one row.
+    root, _ = explorer
+    drawing = root.locator("svg.rope-w-svg").first.bounding_box()
+    controls = root.locator(".rope-w-controls").first.bounding_box()
+    assert drawing["x"] + drawing["width"] <= controls["x"], (drawing, controls)
+    assert abs(drawing["y"] - controls["y"]) < 40, (drawing, controls)
+    for layer in range(2):
+        tops = root.locator(f'button.rope-w-pair[data-layer="{layer}"]').evaluate_all(
+            "(bs) => bs.map((b) => b.getBoundingClientRect()).map((r) => [r.top, r.right])")
+        assert len({round(top) for top, _ in tops}) == 1, tops
+        assert max(right for _, right in tops) <= controls["x"] + controls["width"] + 1, tops
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_no_serious_axe_violation_in_the_explorer(chromium, book_server, theme):
+    # After an interaction (a strip chosen, a pair off), in both colour schemes.
+    context, page, log = open_page(chromium, theme)
+    try:
+        root = _load(page, book_server)
+        root.locator('g.rope-w-strip[data-layer="1"][data-head="2"]').click()
+        root.locator('button.rope-w-pair[data-layer="0"][data-pair="0"]').click()
+        assert axe_serious(page, include=[".rope-w:has([data-arcs])"]) == []
         assert not log.page_errors and not log.console_errors, (log.page_errors, log.console_errors)
     finally:
         context.close()

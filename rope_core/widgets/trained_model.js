@@ -7,12 +7,13 @@ import { svgEl, htmlEl, slider, readout, frame, syncer, announcer, keepInReach }
 import { lesson, question } from "./lesson.js";
 
 const SCHEME_LABELS = { none: "no scaling", PI: "PI", NTK: "NTK-aware", YaRN: "YaRN" };
-// Below this width (CSS pixels) the heads stack in one column, each label under its strip.
+// Below this width (CSS pixels) the drawing is 360 units wide (a phone), else 440: the width of
+// the other widgets' drawings, so that the controls sit beside it in the book's column.
 const NARROW = 560;
 
 function render({ model, el }) {
   const data = model.get("data");
-  const { root, svg, controls } = frame(el, { title: "Inside the trained model: where each head looks", width: 640, height: 300 });
+  const { root, svg, controls } = frame(el, { title: "Inside the trained model: where each head looks", width: 440, height: 300 });
   const state = { s: model.get("scheme"), n: model.get("length"), off: [model.get("off0"), model.get("off1")], q: model.get("query") };
   const out = {};
   const fast = data.fast_head;
@@ -31,21 +32,21 @@ function render({ model, el }) {
   // the head most on the induction targets; a click on a strip or the head buttons picks another.
   const chosen = [fast, layer1.indexOf(Math.max(...layer1))];
 
-  // Strips are laid out again when the widget crosses NARROW (one column on a phone).
-  let strips = [], columns = 0, row = null;
+  // The drawing is laid out again when the widget crosses NARROW; the strips are one column,
+  // layer 0's heads above layer 1's.
+  let strips = [], width = 0, row = null;
   function layout() {
     const shown = root.getBoundingClientRect().width || 640;
-    const wanted = shown < NARROW ? 1 : 2;
-    if (wanted === columns) return false;
-    columns = wanted;
+    const wanted = shown < NARROW ? 360 : 440;
+    if (wanted === width) return false;
+    width = wanted;
     while (svg.firstChild) svg.removeChild(svg.firstChild);
     strips = [];
     // Units per CSS pixel stay near 1 in both layouts, so 13 px labels fit under their strips.
-    const width = columns === 2 ? 640 : 360, gapX = 24, stripH = columns === 2 ? 40 : 44, labelH = 20, gapY = 8;
-    const stripW = columns === 2 ? (width - 16 - gapX) / 2 : width - 16;
+    const stripH = width === 360 ? 44 : 36, labelH = 20, gapY = 8, stripW = width - 16;
     const rowH = stripH + labelH + gapY, headerH = 24;
     // The row: arcs of layer 0 bulge up from it, those of layer 1 down; each half is archH tall.
-    const archH = columns === 2 ? 78 : 70, cellH = 16;
+    const archH = 70, cellH = 16;
     const rowTop = archH + 20;
     row = { x: 8, w: width - 16, y: rowTop, h: cellH, archH };
     row.title = [svgEl("text", { x: 8, y: 14, class: "rope-w-muted-text", "data-arc-title": 0 }, svg),
@@ -80,8 +81,7 @@ function render({ model, el }) {
     const stripsTop = legendTop + ly + 14;
     let height = 0;
     for (let layer = 0; layer < data.n_layers; layer++) {
-      const x = columns === 2 ? 8 + layer * (stripW + gapX) : 8;
-      const top = columns === 2 ? stripsTop + headerH : stripsTop + layer * (headerH + data.n_heads * rowH) + headerH;
+      const x = 8, top = stripsTop + layer * (headerH + data.n_heads * rowH) + headerH;
       svgEl("text", { x, y: top - 8, class: "rope-w-layer-title" }, svg).textContent = `layer ${layer}`;
       for (let head = 0; head < data.n_heads; head++) {
         const y = top + head * rowH;
@@ -103,7 +103,7 @@ function render({ model, el }) {
     svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
     svg.setAttribute("width", width);
     svg.setAttribute("height", height);
-    root.dataset.columns = String(columns);
+    root.dataset.columns = "1";  // columns of strips
     return true;
   }
 

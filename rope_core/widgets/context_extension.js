@@ -263,6 +263,8 @@ function render({ model, el }) {
     pick.hidden = step.schemes.length < 2;
     factorSlider.input.parentElement.hidden = step.key === "problem";
     state.seen.add(`${state.s} ${state.f} ${state.p}`);
+    // Step 2 draws both of its schemes' hands: the reader has seen both.
+    if (step.key === "divide") for (const m of step.schemes) state.seen.add(`${data.methods.indexOf(m)} ${state.f} ${state.p}`);
     plot.draw();
     dials.draw();
     for (const v of views) v.mark(state.pair);
@@ -299,7 +301,7 @@ function render({ model, el }) {
         text = `Answer at s = ${factor}, p = sL = ${count(data.positions[p])}: PI brings back all ${n} slow pairs (${pi.beyond_count[p]} outside), NTK-aware leaves ${ntk.beyond_count[p]} outside, worst ${num(ntk.worst_ratio[p])}×. `
           + `PI pays on the fast pairs: pair 0's wavelength is ${num(10 ** pi.log10_wavelength[0])} tokens instead of ${num(10 ** data.per_factor[f].default.log10_wavelength[0])}; NTK-aware keeps it.`;
       } else {
-        text = `Question: set p = sL (${count(data.factors[state.f] * L)} for s = ${data.factors[state.f]}) and try both schemes: which brings every slow pair back inside its arc, and what does it do to pair 0?`;
+        text = `Question: each dial has a hand per scheme (the chosen one solid, the other dashed). Set p = sL (${count(data.factors[state.f] * L)} for s = ${data.factors[state.f]}): which brings every slow pair back inside its arc, and what does it do to pair 0?`;
       }
     } else if (step.key === "bands") {
       const kept = entry.band.filter((b) => b === 0).length;
@@ -368,11 +370,14 @@ function render({ model, el }) {
       const trained = svgEl("path", { class: "rope-w-trained-arc" }, group);
       const past = svgEl("path", { class: "rope-w-past-arc" }, group);
       const hand = arrow(group, cx, cy, cx + radius, cy, "q");
+      // Step 2 overlays the step's other scheme: a second, thinner hand in that scheme's colour.
+      const second = arrow(group, cx, cy, cx + radius, cy, "k rope-w-second-hand");
+      second.setAttribute("visibility", "hidden");
       svgEl("text", { x: cx, y: cy - radius - 5, "text-anchor": "middle", class: "rope-w-muted-text", "data-dial-pair": i }, group).textContent = `i = ${i}`;
       const label = svgEl("text", { x: cx, y: cy + radius + 16, "text-anchor": "middle", "data-dial-label": i }, group);
       group.addEventListener("pointerenter", () => setPair(i));
       group.addEventListener("pointerdown", () => { setPair(i); showTip(group, out.pair); });
-      return { i, cx, cy, group, trained, past, hand, label };
+      return { i, cx, cy, group, trained, past, hand, second, label };
     });
     const ring = svgEl("circle", { r: radius + 4, class: "rope-w-hovered", visibility: "hidden" }, svg);
     views.push({ mark: (i) => {
@@ -384,8 +389,23 @@ function render({ model, el }) {
       svg,
       draw() {
         const entry = data.per_factor[state.f][method()];
-        let outside = 0;
-        for (const { i, cx, cy, trained, past, hand, label, group } of marks) {
+        // In step 2 both schemes' hands: the chosen one solid, the other dashed; every hand is
+        // orange once it is past its arc, as in the other steps.
+        const overlay = STEPS[state.step].key === "divide";
+        const otherMethod = overlay ? STEPS[state.step].schemes.find((m) => m !== method()) : null;
+        const otherEntry = otherMethod ? data.per_factor[state.f][otherMethod] : null;
+        legend.replaceChildren();
+        if (overlay) {
+          legend.append("shaded: trained angle · hands at p: ");
+          for (const [m, solid] of [[method(), true], [otherMethod, false]]) {
+            svgEl("tspan", { class: "rope-w-hand-key", "data-hand-key": m }, legend).textContent = solid ? "━━" : "╌╌";
+            legend.append(` ${SHORT[m]}  `);
+          }
+        } else {
+          legend.textContent = "shaded: angle reached in training · hand: angle at p";
+        }
+        let outside = 0, otherOutside = 0;
+        for (const { i, cx, cy, trained, past, hand, second, label, group } of marks) {
           const arc = TAU * data.turns_in_training[i], ratio = reach(entry, i), angle = arc * ratio;
           // reach_per_token carries 7 significant digits: a pair brought back to 1× is not past it.
           const beyond = ratio > 1 + 1e-6;
@@ -397,10 +417,24 @@ function render({ model, el }) {
           const shown = num(ratio);
           setText(label, `${shown}×`);
           Object.assign(group.dataset, { ratio, angle, arc, beyond: beyond ? "1" : "0" });
-          group.setAttribute("aria-label", `dial of pair ${i}: turned ${shown} times its trained angle${beyond ? ", past its trained arc" : ""}`);
+          let also = "";
+          second.setAttribute("visibility", overlay ? "visible" : "hidden");
+          if (overlay) {
+            const otherRatio = reach(otherEntry, i), otherAngle = arc * otherRatio, otherBeyond = otherRatio > 1 + 1e-6;
+            if (otherBeyond) otherOutside++;
+            moveArrow(second, cx, cy, cx + radius * Math.cos(otherAngle), cy - radius * Math.sin(otherAngle));
+            second.setAttribute("class", `${otherBeyond ? "k" : "q"} rope-w-second-hand`);
+            Object.assign(group.dataset, { otherMethod, otherRatio, otherAngle, otherBeyond: otherBeyond ? "1" : "0" });
+            also = `; under ${data.labels[data.methods.indexOf(otherMethod)]} ${num(otherRatio)} times`;
+          } else {
+            for (const key of ["otherMethod", "otherRatio", "otherAngle", "otherBeyond"]) delete group.dataset[key];
+          }
+          group.setAttribute("aria-label", `dial of pair ${i}: turned ${shown} times its trained angle${beyond ? ", past its trained arc" : ""}${also}`);
         }
-        setText(out.answer, `${outside} of ${marks.length} slow pairs past their trained arc at p = ${count(data.positions[state.p])} (${data.labels[data.methods.indexOf(method())]})`);
+        setText(out.answer, `${outside} of ${marks.length} slow pairs past their trained arc at p = ${count(data.positions[state.p])} (${data.labels[data.methods.indexOf(method())]})`
+          + (overlay ? `; ${otherOutside} under ${data.labels[data.methods.indexOf(otherMethod)]}` : ""));
         Object.assign(out.answer.dataset, { outside, slow: marks.length });
+        if (overlay) out.answer.dataset.otherOutside = otherOutside; else delete out.answer.dataset.otherOutside;
         if (predictions[STEPS[state.step].key] !== undefined) say(out.answer.textContent);
       },
     };

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from _browser import axe_serious, dataset, gallery_widget, open_gallery, set_slider
+from _browser import axe_serious, axis_inverse, dataset, gallery_widget, open_gallery, set_slider
 from test_widgets_context_browser import METHODS, choose_step, predict, scheme_numbers
 
 from rope_core import widgets as W
@@ -81,6 +81,68 @@ def test_step_2_overlays_both_schemes_at_random_states(chromium, book_server, rn
             choose_step(root, step)
             assert root.locator('svg[data-plot="dials"] g.rope-w-second-hand[visibility="visible"]').count() == 0
             assert "otherOutside" not in dataset(root.locator('[data-readout="dials"]'))
+        assert not log.problems(), log.problems()
+    finally:
+        context.close()
+
+
+PANEL = """(svg) => {
+  const num = (el, k) => Number(el.getAttribute(k));
+  return {
+    y: [...svg.querySelectorAll("line[data-y-tick]")].map((l) => [+l.dataset.yTick, num(l, "y1"), num(l, "y2")]),
+    x: [...svg.querySelectorAll("line[data-x-tick]")].map((l) => [+l.dataset.xTick, num(l, "x1"), num(l, "x2")]),
+    dots: [...svg.querySelectorAll("circle[data-pair]")].map((c) => [+c.dataset.pair, num(c, "cx"), num(c, "cy")]),
+  };
+}"""
+
+
+def drawn_dots(svg):
+    got = svg.evaluate(PANEL)
+    x_of, y_of = axis_inverse(got["x"]), axis_inverse(got["y"])
+    return got["y"], {pair: (float(x_of(cx)), float(y_of(cy))) for pair, cx, cy in got["dots"]}
+
+
+def test_step_4_draws_a_second_model_on_the_same_axis(chromium, book_server, rng):
+    context, page, log = open_gallery(chromium, book_server)
+    try:
+        root, data = gallery_widget(page, "ContextExtension"), W.ContextExtension().data
+        root.scroll_into_view_if_needed()
+        labels = [entry["label"] for entry in data["models"]]
+        choose_step(root, "models")
+        assert root.locator('[data-panel="compare"]').count() == 0  # none until asked for
+        pairs = [("Llama 3.1 8B", "Llama 3 8B")] + [tuple(labels[j] for j in rng.choice(len(labels), 2, replace=False)) for _ in range(3)]
+        for first, second in pairs:
+            i, j = labels.index(first), labels.index(second)
+            root.locator('select[data-name="model"]').select_option(str(i))
+            root.locator('select[data-name="compare"]').select_option(str(j))
+            panel = root.locator('[data-panel="compare"]')
+            assert panel.is_visible()
+            main_svg = root.locator('[data-panel="model"] svg')
+            compare_svg = panel.locator("svg")
+            # One y axis for both, covering both models' wavelengths.
+            main_ticks, main_dots = drawn_dots(main_svg)
+            compare_ticks, compare_dots = drawn_dots(compare_svg)
+            assert [t[0] for t in main_ticks] == [t[0] for t in compare_ticks]
+            for index, dots in ((i, main_dots), (j, compare_dots)):
+                values = data["models"][index]["log10_wavelength"]
+                assert sorted(dots) == [k for k, v in enumerate(values) if v is not None], (first, second)
+                for k, (x, y) in dots.items():
+                    assert x == pytest.approx(k, abs=1e-6) and y == pytest.approx(values[k], abs=1e-6), (labels[index], k)
+            assert dataset(root.locator('[data-readout="compare"]'))["name"] == data["models"][j]["name"]
+            assert dataset(root.locator('[data-readout="model"]'))["name"] == data["models"][i]["name"]
+            # The pair picked on the first is marked and read out on the second.
+            pair = int(rng.integers(min(len(data["models"][i]["log10_wavelength"]), len(data["models"][j]["log10_wavelength"]))))
+            main_svg.locator(f'rect[data-target="{pair}"]').hover()
+            shown = dataset(root.locator('[data-readout="compare-pair"]'))
+            assert int(shown["pair"]) == pair
+            value = data["models"][j]["log10_wavelength"][pair]
+            if value is None:
+                assert shown["wavelength"] == ""
+            else:
+                assert float(shown["wavelength"]) == pytest.approx(10 ** value, rel=1e-6)
+        assert axe_serious(page, include=[".rope-w:has(button[data-step])"]) == []
+        root.locator('select[data-name="compare"]').select_option("-1")
+        assert root.locator('[data-panel="compare"]').is_hidden()
         assert not log.problems(), log.problems()
     finally:
         context.close()

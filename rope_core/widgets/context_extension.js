@@ -311,7 +311,7 @@ function render({ model, el }) {
         : `Question: set p = sL (${count(data.factors[state.f] * L)} for s = ${data.factors[state.f]}): how many fast pairs does ${data.labels[state.s]} leave untouched, and are the slow ones back inside their arcs?`;
     } else {
       answered = true;
-      text = "Pick a model: its pairs as shipped, the unscaled ones it started from (dashed), and whether it was trained with its scaling.";
+      text = "Pick a model, and a second to compare: its pairs as shipped, the unscaled ones it started from (dashed), and whether it was trained with its scaling.";
     }
     // The answer shows only after the reader's prediction for this step, with its verdict.
     const choices = PREDICTIONS[step.key] || [];
@@ -616,18 +616,64 @@ function renderModels(model, data, state, root, views, setPair) {
   state.m = model.get("model_index");
   select.selectedIndex = state.m;
   select.addEventListener("keydown", (event) => event.stopPropagation());
+  // A second model, drawn in its own panel under the first on its own axes, the same pair
+  // marked on both: two models' spectra and training lengths compared in one view.
+  const comparePick = htmlEl("div", { class: "rope-w-control rope-w-select" }, section);
+  const compareId = `rope-w-compare-${Math.random().toString(36).slice(2, 9)}`;
+  htmlEl("label", { for: compareId }, comparePick, "compare with");
+  const compareSelect = htmlEl("select", { id: compareId, "data-name": "compare" }, comparePick);
+  htmlEl("option", { value: -1 }, compareSelect, "no second model");
+  data.models.forEach((entry, i) => htmlEl("option", { value: i }, compareSelect, entry.label));
+  compareSelect.addEventListener("keydown", (event) => event.stopPropagation());
+  state.compare = -1;
+  // Compared, the two panels share one y axis, so heights compare across them.
+  const both = () => (state.compare >= 0 ? [state.m, state.compare] : [state.m]);
+  const main = modelPanel(section, data, state, () => state.m, "model", setPair, both);
+  let second = null;
+  compareSelect.addEventListener("change", () => {
+    state.compare = Number(compareSelect.value);
+    if (state.compare >= 0 && !second) second = modelPanel(section, data, state, () => state.compare, "compare", setPair, both);
+    if (second) second.body.hidden = state.compare < 0;
+    draw();
+  });
+  views.push({ mark: (i) => {
+    if (section.hidden) return;
+    main.markPair(i);
+    if (second && state.compare >= 0) second.markPair(i);
+  } });
+  function draw() {
+    main.draw();
+    if (second && state.compare >= 0) second.draw();
+  }
+  select.addEventListener("change", () => {
+    state.m = select.selectedIndex;
+    model.set("model_index", state.m);
+    model.save_changes();
+    draw();
+  });
+  model.on("change:model_index", () => {
+    const i = model.get("model_index");
+    if (i !== state.m) { state.m = i; select.selectedIndex = i; draw(); }
+  });
+  return { section, draw };
+}
+// One model's panel of the models step: its pairs' wavelengths (shaded where a pair turns less
+// than once in training), the training and max-position lines, the chosen pair's numbers and
+// the model's read-out. `index()` is the model shown; `name` names its read-outs.
+// `shared()` lists the models whose wavelengths and lines share its y axis (both compared ones).
+function modelPanel(section, data, state, index, name, setPair, shared = () => [index()]) {
   const width = 440, height = 300, left = 50, right = 114, top = 12, bottom = 40;
-  const body = htmlEl("div", { class: "rope-w-body" }, section);
+  const body = htmlEl("div", { class: "rope-w-body", "data-panel": name }, section);
   const svg = svgEl("svg", { viewBox: `0 0 ${width} ${height}`, width, height, role: "img",
-    class: "rope-w-svg rope-w-large", "aria-label": "wavelength of every pair of the chosen model; arrow keys pick a pair" }, body);
+    class: "rope-w-svg rope-w-large", "aria-label": `wavelength of every pair of the ${name === "model" ? "chosen" : "compared"} model; arrow keys pick a pair` }, body);
   keepTextSize(svg);
   const panel = htmlEl("div", { class: "rope-w-controls" }, body);
-  const pairShown = htmlEl("div", { class: "rope-w-readout", "data-readout": "model-pair" }, panel);
-  const shown = htmlEl("div", { class: "rope-w-readout", "data-readout": "model", "aria-live": "polite" }, panel);
+  const pairShown = htmlEl("div", { class: "rope-w-readout", "data-readout": `${name}-pair` }, panel);
+  const shown = htmlEl("div", { class: "rope-w-readout", "data-readout": name, "aria-live": "polite" }, panel);
   let mark = null, geometry = null, drawnFor = null;
 
   function markPair(i) {
-    const m = data.models[state.m];
+    const m = data.models[index()];
     if (!mark) return;
     mark.replaceChildren();
     pairShown.replaceChildren();
@@ -649,16 +695,19 @@ function renderModels(model, data, state, root, views, setPair) {
     htmlEl("div", {}, pairShown, m.slow.includes(i) ? "less than one turn in training (slow)" : "at least one turn in training");
     Object.assign(pairShown.dataset, { pair: i, wavelength, trained, band, slow: m.slow.includes(i) ? "1" : "0" });
   }
-  views.push({ mark: (i) => { if (!section.hidden) markPair(i); } });
 
   function draw() {
-    if (drawnFor === state.m) { markPair(state.pair); return; }
-    drawnFor = state.m;
-    const m = data.models[state.m];
+    const key = shared().join(" ");
+    if (drawnFor === key) { markPair(state.pair); return; }
+    drawnFor = key;
+    const m = data.models[index()];
     const n = m.log10_wavelength.length;
-    const lines = [m.training, m.context].filter((v) => v !== null && v !== undefined);
-    const values = m.log10_wavelength.filter((v) => v !== null)
-      .concat((m.log10_wavelength_trained || []).filter((v) => v !== null), lines.map(Math.log10));
+    const values = shared().flatMap((j) => {
+      const other = data.models[j];
+      const lines = [other.training, other.context].filter((v) => v !== null && v !== undefined);
+      return other.log10_wavelength.filter((v) => v !== null)
+        .concat((other.log10_wavelength_trained || []).filter((v) => v !== null), lines.map(Math.log10));
+    });
     const ymin = Math.floor(Math.min(...values)), ymax = Math.max(Math.ceil(Math.max(...values)), ymin + 1);
     const px = (i) => left + (width - left - right) * (n > 1 ? i / (n - 1) : 0.5);
     const py = (v) => top + (height - top - bottom) * (1 - (v - ymin) / (ymax - ymin));
@@ -745,17 +794,8 @@ function renderModels(model, data, state, root, views, setPair) {
       beyond: m.beyond ?? "", worst: m.worst ?? "", scalingTrained: m.scaling_trained === null ? "" : m.scaling_trained ? "1" : "0",
       longest: Math.max(...m.log10_wavelength.filter((v) => v !== null)) });
   }
-  keyboardPairs(svg, () => data.models[state.m].log10_wavelength.length, setPair, () => state.pair);
-  select.addEventListener("change", () => {
-    state.m = select.selectedIndex;
-    model.set("model_index", state.m);
-    model.save_changes();
-    draw();
-  });
-  model.on("change:model_index", () => {
-    const i = model.get("model_index");
-    if (i !== state.m) { state.m = i; select.selectedIndex = i; draw(); }
-  });
-  return { section, draw };
+  keyboardPairs(svg, () => data.models[index()].log10_wavelength.length, setPair, () => state.pair);
+  return { body, draw, markPair };
 }
+
 export default { render };

@@ -110,7 +110,7 @@ def test_step_4_draws_a_second_model_on_the_same_axis(chromium, book_server, rng
         labels = [entry["label"] for entry in data["models"]]
         choose_step(root, "models")
         assert root.locator('[data-panel="compare"]').count() == 0  # none until asked for
-        pairs = [("Llama 3.1 8B", "Llama 3 8B")] + [tuple(labels[j] for j in rng.choice(len(labels), 2, replace=False)) for _ in range(3)]
+        pairs = [("Llama 3.1 8B", "Llama 3 8B")] + [tuple(labels[j] for j in rng.choice(len(labels), 2, replace=False)) for _ in range(6)]
         for first, second in pairs:
             i, j = labels.index(first), labels.index(second)
             root.locator('select[data-name="model"]').select_option(str(i))
@@ -128,6 +128,10 @@ def test_step_4_draws_a_second_model_on_the_same_axis(chromium, book_server, rng
                 assert sorted(dots) == [k for k, v in enumerate(values) if v is not None], (first, second)
                 for k, (x, y) in dots.items():
                     assert x == pytest.approx(k, abs=1e-6) and y == pytest.approx(values[k], abs=1e-6), (labels[index], k)
+            # The right margin's line labels (trained, max positions) of each panel: none stacked.
+            for svg in (main_svg, compare_svg):
+                heights = sorted(svg.locator("text[data-label]").evaluate_all("(ts) => ts.map((t) => Number(t.getAttribute('y')))"))
+                assert all(b - a >= 13 for a, b in zip(heights, heights[1:])), (first, second, heights)
             assert dataset(root.locator('[data-readout="compare"]'))["name"] == data["models"][j]["name"]
             assert dataset(root.locator('[data-readout="model"]'))["name"] == data["models"][i]["name"]
             # The pair picked on the first is marked and read out on the second.

@@ -263,6 +263,8 @@ function render({ model, el }) {
     pick.hidden = step.schemes.length < 2;
     factorSlider.input.parentElement.hidden = step.key === "problem";
     state.seen.add(`${state.s} ${state.f} ${state.p}`);
+    // Step 2 draws both of its schemes' hands: the reader has seen both.
+    if (step.key === "divide") for (const m of step.schemes) state.seen.add(`${data.methods.indexOf(m)} ${state.f} ${state.p}`);
     plot.draw();
     dials.draw();
     for (const v of views) v.mark(state.pair);
@@ -299,7 +301,7 @@ function render({ model, el }) {
         text = `Answer at s = ${factor}, p = sL = ${count(data.positions[p])}: PI brings back all ${n} slow pairs (${pi.beyond_count[p]} outside), NTK-aware leaves ${ntk.beyond_count[p]} outside, worst ${num(ntk.worst_ratio[p])}×. `
           + `PI pays on the fast pairs: pair 0's wavelength is ${num(10 ** pi.log10_wavelength[0])} tokens instead of ${num(10 ** data.per_factor[f].default.log10_wavelength[0])}; NTK-aware keeps it.`;
       } else {
-        text = `Question: set p = sL (${count(data.factors[state.f] * L)} for s = ${data.factors[state.f]}) and try both schemes: which brings every slow pair back inside its arc, and what does it do to pair 0?`;
+        text = `Question: each dial has a hand per scheme (the chosen one solid, the other dashed). Set p = sL (${count(data.factors[state.f] * L)} for s = ${data.factors[state.f]}): which brings every slow pair back inside its arc, and what does it do to pair 0?`;
       }
     } else if (step.key === "bands") {
       const kept = entry.band.filter((b) => b === 0).length;
@@ -309,7 +311,7 @@ function render({ model, el }) {
         : `Question: set p = sL (${count(data.factors[state.f] * L)} for s = ${data.factors[state.f]}): how many fast pairs does ${data.labels[state.s]} leave untouched, and are the slow ones back inside their arcs?`;
     } else {
       answered = true;
-      text = "Pick a model: its pairs as shipped, the unscaled ones it started from (dashed), and whether it was trained with its scaling.";
+      text = "Pick a model, and a second to compare: its pairs as shipped, the unscaled ones it started from (dashed), and whether it was trained with its scaling.";
     }
     // The answer shows only after the reader's prediction for this step, with its verdict.
     const choices = PREDICTIONS[step.key] || [];
@@ -368,11 +370,14 @@ function render({ model, el }) {
       const trained = svgEl("path", { class: "rope-w-trained-arc" }, group);
       const past = svgEl("path", { class: "rope-w-past-arc" }, group);
       const hand = arrow(group, cx, cy, cx + radius, cy, "q");
+      // Step 2 overlays the step's other scheme: a second, thinner hand in that scheme's colour.
+      const second = arrow(group, cx, cy, cx + radius, cy, "k rope-w-second-hand");
+      second.setAttribute("visibility", "hidden");
       svgEl("text", { x: cx, y: cy - radius - 5, "text-anchor": "middle", class: "rope-w-muted-text", "data-dial-pair": i }, group).textContent = `i = ${i}`;
       const label = svgEl("text", { x: cx, y: cy + radius + 16, "text-anchor": "middle", "data-dial-label": i }, group);
       group.addEventListener("pointerenter", () => setPair(i));
       group.addEventListener("pointerdown", () => { setPair(i); showTip(group, out.pair); });
-      return { i, cx, cy, group, trained, past, hand, label };
+      return { i, cx, cy, group, trained, past, hand, second, label };
     });
     const ring = svgEl("circle", { r: radius + 4, class: "rope-w-hovered", visibility: "hidden" }, svg);
     views.push({ mark: (i) => {
@@ -384,8 +389,23 @@ function render({ model, el }) {
       svg,
       draw() {
         const entry = data.per_factor[state.f][method()];
-        let outside = 0;
-        for (const { i, cx, cy, trained, past, hand, label, group } of marks) {
+        // In step 2 both schemes' hands: the chosen one solid, the other dashed; every hand is
+        // orange once it is past its arc, as in the other steps.
+        const overlay = STEPS[state.step].key === "divide";
+        const otherMethod = overlay ? STEPS[state.step].schemes.find((m) => m !== method()) : null;
+        const otherEntry = otherMethod ? data.per_factor[state.f][otherMethod] : null;
+        legend.replaceChildren();
+        if (overlay) {
+          legend.append("shaded: trained angle · hands at p: ");
+          for (const [m, solid] of [[method(), true], [otherMethod, false]]) {
+            svgEl("tspan", { class: "rope-w-hand-key", "data-hand-key": m }, legend).textContent = solid ? "━━" : "╌╌";
+            legend.append(` ${SHORT[m]}  `);
+          }
+        } else {
+          legend.textContent = "shaded: angle reached in training · hand: angle at p";
+        }
+        let outside = 0, otherOutside = 0;
+        for (const { i, cx, cy, trained, past, hand, second, label, group } of marks) {
           const arc = TAU * data.turns_in_training[i], ratio = reach(entry, i), angle = arc * ratio;
           // reach_per_token carries 7 significant digits: a pair brought back to 1× is not past it.
           const beyond = ratio > 1 + 1e-6;
@@ -397,10 +417,24 @@ function render({ model, el }) {
           const shown = num(ratio);
           setText(label, `${shown}×`);
           Object.assign(group.dataset, { ratio, angle, arc, beyond: beyond ? "1" : "0" });
-          group.setAttribute("aria-label", `dial of pair ${i}: turned ${shown} times its trained angle${beyond ? ", past its trained arc" : ""}`);
+          let also = "";
+          second.setAttribute("visibility", overlay ? "visible" : "hidden");
+          if (overlay) {
+            const otherRatio = reach(otherEntry, i), otherAngle = arc * otherRatio, otherBeyond = otherRatio > 1 + 1e-6;
+            if (otherBeyond) otherOutside++;
+            moveArrow(second, cx, cy, cx + radius * Math.cos(otherAngle), cy - radius * Math.sin(otherAngle));
+            second.setAttribute("class", `${otherBeyond ? "k" : "q"} rope-w-second-hand`);
+            Object.assign(group.dataset, { otherMethod, otherRatio, otherAngle, otherBeyond: otherBeyond ? "1" : "0" });
+            also = `; under ${data.labels[data.methods.indexOf(otherMethod)]} ${num(otherRatio)} times`;
+          } else {
+            for (const key of ["otherMethod", "otherRatio", "otherAngle", "otherBeyond"]) delete group.dataset[key];
+          }
+          group.setAttribute("aria-label", `dial of pair ${i}: turned ${shown} times its trained angle${beyond ? ", past its trained arc" : ""}${also}`);
         }
-        setText(out.answer, `${outside} of ${marks.length} slow pairs past their trained arc at p = ${count(data.positions[state.p])} (${data.labels[data.methods.indexOf(method())]})`);
+        setText(out.answer, `${outside} of ${marks.length} slow pairs past their trained arc at p = ${count(data.positions[state.p])} (${data.labels[data.methods.indexOf(method())]})`
+          + (overlay ? `; ${otherOutside} under ${data.labels[data.methods.indexOf(otherMethod)]}` : ""));
         Object.assign(out.answer.dataset, { outside, slow: marks.length });
+        if (overlay) out.answer.dataset.otherOutside = otherOutside; else delete out.answer.dataset.otherOutside;
         if (predictions[STEPS[state.step].key] !== undefined) say(out.answer.textContent);
       },
     };
@@ -582,18 +616,64 @@ function renderModels(model, data, state, root, views, setPair) {
   state.m = model.get("model_index");
   select.selectedIndex = state.m;
   select.addEventListener("keydown", (event) => event.stopPropagation());
+  // A second model, drawn in its own panel under the first on its own axes, the same pair
+  // marked on both: two models' spectra and training lengths compared in one view.
+  const comparePick = htmlEl("div", { class: "rope-w-control rope-w-select" }, section);
+  const compareId = `rope-w-compare-${Math.random().toString(36).slice(2, 9)}`;
+  htmlEl("label", { for: compareId }, comparePick, "compare with");
+  const compareSelect = htmlEl("select", { id: compareId, "data-name": "compare" }, comparePick);
+  htmlEl("option", { value: -1 }, compareSelect, "no second model");
+  data.models.forEach((entry, i) => htmlEl("option", { value: i }, compareSelect, entry.label));
+  compareSelect.addEventListener("keydown", (event) => event.stopPropagation());
+  state.compare = -1;
+  // Compared, the two panels share one y axis, so heights compare across them.
+  const both = () => (state.compare >= 0 ? [state.m, state.compare] : [state.m]);
+  const main = modelPanel(section, data, state, () => state.m, "model", setPair, both);
+  let second = null;
+  compareSelect.addEventListener("change", () => {
+    state.compare = Number(compareSelect.value);
+    if (state.compare >= 0 && !second) second = modelPanel(section, data, state, () => state.compare, "compare", setPair, both);
+    if (second) second.body.hidden = state.compare < 0;
+    draw();
+  });
+  views.push({ mark: (i) => {
+    if (section.hidden) return;
+    main.markPair(i);
+    if (second && state.compare >= 0) second.markPair(i);
+  } });
+  function draw() {
+    main.draw();
+    if (second && state.compare >= 0) second.draw();
+  }
+  select.addEventListener("change", () => {
+    state.m = select.selectedIndex;
+    model.set("model_index", state.m);
+    model.save_changes();
+    draw();
+  });
+  model.on("change:model_index", () => {
+    const i = model.get("model_index");
+    if (i !== state.m) { state.m = i; select.selectedIndex = i; draw(); }
+  });
+  return { section, draw };
+}
+// One model's panel of the models step: its pairs' wavelengths (shaded where a pair turns less
+// than once in training), the training and max-position lines, the chosen pair's numbers and
+// the model's read-out. `index()` is the model shown; `name` names its read-outs.
+// `shared()` lists the models whose wavelengths and lines share its y axis (both compared ones).
+function modelPanel(section, data, state, index, name, setPair, shared = () => [index()]) {
   const width = 440, height = 300, left = 50, right = 114, top = 12, bottom = 40;
-  const body = htmlEl("div", { class: "rope-w-body" }, section);
+  const body = htmlEl("div", { class: "rope-w-body", "data-panel": name }, section);
   const svg = svgEl("svg", { viewBox: `0 0 ${width} ${height}`, width, height, role: "img",
-    class: "rope-w-svg rope-w-large", "aria-label": "wavelength of every pair of the chosen model; arrow keys pick a pair" }, body);
+    class: "rope-w-svg rope-w-large", "aria-label": `wavelength of every pair of the ${name === "model" ? "chosen" : "compared"} model; arrow keys pick a pair` }, body);
   keepTextSize(svg);
   const panel = htmlEl("div", { class: "rope-w-controls" }, body);
-  const pairShown = htmlEl("div", { class: "rope-w-readout", "data-readout": "model-pair" }, panel);
-  const shown = htmlEl("div", { class: "rope-w-readout", "data-readout": "model", "aria-live": "polite" }, panel);
+  const pairShown = htmlEl("div", { class: "rope-w-readout", "data-readout": `${name}-pair` }, panel);
+  const shown = htmlEl("div", { class: "rope-w-readout", "data-readout": name, "aria-live": "polite" }, panel);
   let mark = null, geometry = null, drawnFor = null;
 
   function markPair(i) {
-    const m = data.models[state.m];
+    const m = data.models[index()];
     if (!mark) return;
     mark.replaceChildren();
     pairShown.replaceChildren();
@@ -615,16 +695,19 @@ function renderModels(model, data, state, root, views, setPair) {
     htmlEl("div", {}, pairShown, m.slow.includes(i) ? "less than one turn in training (slow)" : "at least one turn in training");
     Object.assign(pairShown.dataset, { pair: i, wavelength, trained, band, slow: m.slow.includes(i) ? "1" : "0" });
   }
-  views.push({ mark: (i) => { if (!section.hidden) markPair(i); } });
 
   function draw() {
-    if (drawnFor === state.m) { markPair(state.pair); return; }
-    drawnFor = state.m;
-    const m = data.models[state.m];
+    const key = shared().join(" ");
+    if (drawnFor === key) { markPair(state.pair); return; }
+    drawnFor = key;
+    const m = data.models[index()];
     const n = m.log10_wavelength.length;
-    const lines = [m.training, m.context].filter((v) => v !== null && v !== undefined);
-    const values = m.log10_wavelength.filter((v) => v !== null)
-      .concat((m.log10_wavelength_trained || []).filter((v) => v !== null), lines.map(Math.log10));
+    const values = shared().flatMap((j) => {
+      const other = data.models[j];
+      const lines = [other.training, other.context].filter((v) => v !== null && v !== undefined);
+      return other.log10_wavelength.filter((v) => v !== null)
+        .concat((other.log10_wavelength_trained || []).filter((v) => v !== null), lines.map(Math.log10));
+    });
     const ymin = Math.floor(Math.min(...values)), ymax = Math.max(Math.ceil(Math.max(...values)), ymin + 1);
     const px = (i) => left + (width - left - right) * (n > 1 ? i / (n - 1) : 0.5);
     const py = (v) => top + (height - top - bottom) * (1 - (v - ymin) / (ymax - ymin));
@@ -711,17 +794,8 @@ function renderModels(model, data, state, root, views, setPair) {
       beyond: m.beyond ?? "", worst: m.worst ?? "", scalingTrained: m.scaling_trained === null ? "" : m.scaling_trained ? "1" : "0",
       longest: Math.max(...m.log10_wavelength.filter((v) => v !== null)) });
   }
-  keyboardPairs(svg, () => data.models[state.m].log10_wavelength.length, setPair, () => state.pair);
-  select.addEventListener("change", () => {
-    state.m = select.selectedIndex;
-    model.set("model_index", state.m);
-    model.save_changes();
-    draw();
-  });
-  model.on("change:model_index", () => {
-    const i = model.get("model_index");
-    if (i !== state.m) { state.m = i; select.selectedIndex = i; draw(); }
-  });
-  return { section, draw };
+  keyboardPairs(svg, () => data.models[index()].log10_wavelength.length, setPair, () => state.pair);
+  return { body, draw, markPair };
 }
+
 export default { render };

@@ -1,18 +1,20 @@
-// The trained tiny model: each head's attention by distance (averaged over the last queries of
-// rows of one period) under an extension scheme and length, and the accuracy with pairs switched
-// off, layer by layer. Every
-// number comes from Python (rope_core.tinymodel.analysis.explorer_tables); this only draws.
+// The trained tiny model: the repeating row with arcs from a chosen query to where one head of
+// each layer looks, each head's attention by distance (averaged over the last queries of rows of
+// one period) under an extension scheme and length, and the accuracy with pairs switched off,
+// layer by layer. Every number comes from Python (rope_core.tinymodel.analysis.explorer_tables
+// and rope_core.widgets.trained.query_arcs); this only draws.
 import { svgEl, htmlEl, slider, readout, frame, syncer, announcer, keepInReach } from "./common.js";
 import { lesson, question } from "./lesson.js";
 
 const SCHEME_LABELS = { none: "no scaling", PI: "PI", NTK: "NTK-aware", YaRN: "YaRN" };
-// Below this width (CSS pixels) the heads stack in one column, each label under its strip.
+// Below this width (CSS pixels) the drawing is 360 units wide (a phone), else 440: the width of
+// the other widgets' drawings, so that the controls sit beside it in the book's column.
 const NARROW = 560;
 
 function render({ model, el }) {
   const data = model.get("data");
-  const { root, svg, controls } = frame(el, { title: "Inside the trained model: where each head looks", width: 640, height: 300 });
-  const state = { s: model.get("scheme"), n: model.get("length"), off: [model.get("off0"), model.get("off1")] };
+  const { root, svg, controls } = frame(el, { title: "Inside the trained model: where each head looks", width: 440, height: 300 });
+  const state = { s: model.get("scheme"), n: model.get("length"), off: [model.get("off0"), model.get("off1")], q: model.get("query") };
   const out = {};
   const fast = data.fast_head;
   // Weights by distance d = 0 .. length-1: the previous token is d = 1, the induction targets
@@ -25,35 +27,68 @@ function render({ model, el }) {
   const previousHeads = first[0].map((w, h) => [w[1], h]).filter(([w]) => w > 0.3).map(([, h]) => h);
   const layer1 = first[1].map(onCopies);
   const many = previousHeads.length > 1;
-  lesson(root, `Each strip is one head's attention by distance, the query at its right edge (mean over the last ${train} queries of rows that repeat every ${data.period} tokens). At the training length, ${train}, layer 0's head${many ? "s" : ""} ${previousHeads.join(" and ")} ${many ? "put" : "puts"} ${many ? "their" : "its"} attention on the previous token (orange), and each head of layer 1 puts ${Math.min(...layer1).toFixed(2)} to ${Math.max(...layer1).toFixed(2)} of its attention on the induction targets (green): the two steps of the copy. Heights are √weight, so that thin spreads stay visible.`);
+  lesson(root, `The row repeats every ${data.period} tokens. Pick a query among its last ${data.arc_queries} (tap or drag the row, or the query slider): arcs show where a head of layer 0 (above) and of layer 1 (below) look from it. Each strip is a head's mean attention by distance (√weight): at length ${train}, layer 0's head${many ? "s" : ""} ${previousHeads.join(" and ")} ${many ? "look" : "looks"} at t − 1 (orange), and layer 1's heads put ${Math.min(...layer1).toFixed(2)} to ${Math.max(...layer1).toFixed(2)} on the induction targets (green).`);
+  // The head whose arcs each layer draws: layer 0 the previous-token head built on pair 0, layer 1
+  // the head most on the induction targets; a click on a strip or the head buttons picks another.
+  const chosen = [fast, layer1.indexOf(Math.max(...layer1))];
 
-  // Strips are laid out again when the widget crosses NARROW (one column on a phone).
-  let strips = [], columns = 0;
+  // The drawing is laid out again when the widget crosses NARROW; the strips are one column,
+  // layer 0's heads above layer 1's.
+  let strips = [], width = 0, row = null;
   function layout() {
     const shown = root.getBoundingClientRect().width || 640;
-    const wanted = shown < NARROW ? 1 : 2;
-    if (wanted === columns) return false;
-    columns = wanted;
+    const wanted = shown < NARROW ? 360 : 440;
+    if (wanted === width) return false;
+    width = wanted;
     while (svg.firstChild) svg.removeChild(svg.firstChild);
     strips = [];
     // Units per CSS pixel stay near 1 in both layouts, so 13 px labels fit under their strips.
-    const width = columns === 2 ? 640 : 360, gapX = 24, stripH = columns === 2 ? 40 : 44, labelH = 20, gapY = 8;
-    const stripW = columns === 2 ? (width - 16 - gapX) / 2 : width - 16;
+    const stripH = width === 360 ? 44 : 36, labelH = 20, gapY = 8, stripW = width - 16;
     const rowH = stripH + labelH + gapY, headerH = 24;
-    const legend = svgEl("g", {}, svg);
-    svgEl("line", { x1: 8, x2: 26, y1: 10, y2: 10, class: "rope-w-meaning rope-w-prev-line" }, legend);
-    svgEl("text", { x: 30, y: 14 }, legend).textContent = "t − 1";
-    svgEl("line", { x1: 84, x2: 102, y1: 10, y2: 10, class: "rope-w-meaning rope-w-target-line" }, legend);
-    svgEl("text", { x: 106, y: 14 }, legend).textContent = "induction targets";
+    // The row: arcs of layer 0 bulge up from it, those of layer 1 down; each half is archH tall.
+    const archH = 70, cellH = 16;
+    const rowTop = archH + 20;
+    row = { x: 8, w: width - 16, y: rowTop, h: cellH, archH };
+    row.title = [svgEl("text", { x: 8, y: 14, class: "rope-w-muted-text", "data-arc-title": 0 }, svg),
+      svgEl("text", { x: 8, y: rowTop + cellH + archH + 14, class: "rope-w-muted-text", "data-arc-title": 1 }, svg)];
+    row.marks = svgEl("g", {}, svg);
+    row.cells = svgEl("g", {}, svg);
+    row.arcs = [svgEl("g", { "data-arcs": 0 }, svg), svgEl("g", { "data-arcs": 1 }, svg)];
+    // A press anywhere on the row picks the query nearest to it among the last ones (a tall
+    // band, the whole row wide: a finger finds it at every length).
+    row.hit = svgEl("rect", { x: 8, width: width - 16, y: rowTop - 14, height: cellH + 28, class: "rope-w-row-hit" }, svg);
+    const pick = (event) => {
+      const box = svg.getBoundingClientRect(), scale = width / box.width;
+      const x = (event.clientX - box.left) * scale, length = data.lengths[state.n];
+      const first = length - data.arc_queries, at = Math.floor((x - row.x) / (row.w / length));
+      const q = Math.min(data.arc_queries - 1, Math.max(0, at - first));
+      if (q !== state.q) querySlider.set(q);
+    };
+    row.hit.addEventListener("pointerdown", (event) => { event.preventDefault(); row.hit.setPointerCapture?.(event.pointerId); pick(event); });
+    row.hit.addEventListener("pointermove", (event) => { if (event.buttons) pick(event); });
+    const legendTop = rowTop + cellH + 2 * archH - 8 + 24;
+    const legend = svgEl("g", { transform: `translate(0 ${legendTop})` }, svg);
+    // Legend entries run left to right and wrap to a second line in one column.
+    let lx = 8, ly = 10;
+    for (const [text, cls, chars] of [["t − 1", "prev", 5], ["induction targets", "target", 17], ["query", "query", 5], ["earlier copies of its token", "copy", 27]]) {
+      const w = 26 + 7.2 * chars;
+      if (lx + w > width) { lx = 8; ly += 20; }
+      if (cls === "prev" || cls === "target") svgEl("line", { x1: lx, x2: lx + 18, y1: ly, y2: ly, class: `rope-w-meaning rope-w-${cls}-line` }, legend);
+      else svgEl("rect", { x: lx + 4, y: ly - 6, width: 10, height: 12, class: `rope-w-token rope-w-${cls}-token` }, legend);
+      svgEl("text", { x: lx + 22, y: ly + 4 }, legend).textContent = text;
+      lx += w + 10;
+    }
+    const stripsTop = legendTop + ly + 14;
     let height = 0;
     for (let layer = 0; layer < data.n_layers; layer++) {
-      const x = columns === 2 ? 8 + layer * (stripW + gapX) : 8;
-      const top = columns === 2 ? 24 + headerH : 24 + layer * (headerH + data.n_heads * rowH) + headerH;
+      const x = 8, top = stripsTop + layer * (headerH + data.n_heads * rowH) + headerH;
       svgEl("text", { x, y: top - 8, class: "rope-w-layer-title" }, svg).textContent = `layer ${layer}`;
       for (let head = 0; head < data.n_heads; head++) {
         const y = top + head * rowH;
-        const g = svgEl("g", { "data-layer": layer, "data-head": head }, svg);
-        svgEl("rect", { x, y, width: stripW, height: stripH, class: "rope-w-outline" }, g);
+        const g = svgEl("g", { "data-layer": layer, "data-head": head, class: "rope-w-strip" }, svg);
+        const outline = svgEl("rect", { x, y, width: stripW, height: stripH, class: "rope-w-outline" }, g);
+        // A click on a strip draws that head's arcs (the head buttons do it by keyboard).
+        g.addEventListener("click", () => chooseHead(layer, head));
         const area = svgEl("path", { class: "rope-w-attention" }, g);
         const prev = svgEl("line", { y1: y, y2: y + stripH, class: "rope-w-meaning rope-w-prev-line" }, g);
         const target = svgEl("path", { class: "rope-w-meaning rope-w-target-line" }, g);
@@ -61,14 +96,14 @@ function render({ model, el }) {
         const prevDot = svgEl("circle", { r: 3.5, class: "rope-w-prev-dot" }, g);
         const targetDot = svgEl("circle", { r: 3.5, class: "rope-w-target-dot" }, g);
         const label = svgEl("text", { x, y: y + stripH + 15, class: "rope-w-muted-text" }, g);
-        strips.push({ layer, head, x, y, w: stripW, h: stripH, area, prev, target, prevDot, targetDot, label });
+        strips.push({ layer, head, x, y, w: stripW, h: stripH, g, outline, area, prev, target, prevDot, targetDot, label });
         height = Math.max(height, y + rowH);
       }
     }
     svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
     svg.setAttribute("width", width);
     svg.setAttribute("height", height);
-    root.dataset.columns = String(columns);
+    root.dataset.columns = "1";  // columns of strips
     return true;
   }
 
@@ -96,6 +131,11 @@ function render({ model, el }) {
     }
     out.accuracy.textContent = `${data.accuracy[scheme][String(length)].toFixed(2)} (${SCHEME_LABELS[scheme]}, length ${length}, trained at ${data.training_length})`;
     out.accuracy.dataset.value = data.accuracy[scheme][String(length)];
+    drawRow(scheme, length);
+    // The query slider names a position, which moves with the length.
+    const named = `token ${length - data.arc_queries + state.q} of ${length}`;
+    querySlider.output.textContent = named;
+    querySlider.input.setAttribute("aria-valuetext", named);
     for (let layer = 0; layer < data.n_layers; layer++) {
       const bits = state.off[layer];
       const off = data.wavelengths.map((_, i) => i).filter((i) => bits >> i & 1);
@@ -110,6 +150,54 @@ function render({ model, el }) {
       if (out.ask.predicted()) say(`${SCHEME_LABELS[scheme]}, length ${length}: accuracy ${data.accuracy[scheme][String(length)].toFixed(2)}; head ${fast} of layer 0 puts ${rows[0][fast][1].toFixed(2)} on t − 1`);
       out.ask.refresh();
     }
+  }
+  // The row of `length` tokens: a cell per token, the query's own token filled wherever it
+  // occurs (its earlier copies), the query outlined, ticks at t − 1 and at the tokens after
+  // the earlier copies (the induction targets), and one arc per key a chosen head looks at.
+  function drawRow(scheme, length) {
+    const tokens = data.tokens[String(length)], cell = row.w / length, first = length - data.arc_queries;
+    const t = first + state.q, xOf = (s) => row.x + (s + 0.5) * cell;
+    for (const g of [row.cells, row.marks, ...row.arcs]) while (g.firstChild) g.removeChild(g.firstChild);
+    svgEl("rect", { x: row.x + first * cell, y: row.y - 3, width: data.arc_queries * cell, height: row.h + 6, class: "rope-w-query-band" }, row.cells);
+    tokens.forEach((id, s) => {
+      const cls = s === t ? "rope-w-token rope-w-query-token" : id === tokens[t] && s < t ? "rope-w-token rope-w-copy-token" : "rope-w-token";
+      svgEl("rect", { x: row.x + s * cell + 0.5, y: row.y, width: Math.max(0.5, cell - 1), height: row.h, class: cls, "data-position": s }, row.cells);
+    });
+    const targets = tokens.map((id, s) => s).filter((s) => s > 0 && s <= t && tokens[s - 1] === tokens[t]);
+    svgEl("path", { d: `M ${xOf(t - 1)} ${row.y - 4} V ${row.y + row.h + 4}`, class: "rope-w-meaning rope-w-prev-line" }, row.marks);
+    svgEl("path", { d: targets.map((s) => `M ${xOf(s)} ${row.y - 4} V ${row.y + row.h + 4}`).join(" "), class: "rope-w-meaning rope-w-target-line" }, row.marks);
+    const spoken = [];
+    for (let layer = 0; layer < data.n_layers && layer < 2; layer++) {
+      const head = chosen[layer], flat = data.arcs[scheme][String(length)][layer][head][state.q];
+      const keys = [];
+      for (let j = 0; j < flat.length; j += 2) keys.push([flat[j], flat[j + 1] / 100]);
+      // Layer 0 bulges up, layer 1 down; an arc's height grows with its span, up to archH.
+      const sign = layer === 0 ? -1 : 1, base = layer === 0 ? row.y - 2 : row.y + row.h + 2;
+      for (const [s, w] of keys) {
+        const x0 = xOf(t), x1 = xOf(s), span = Math.abs(x0 - x1);
+        const lift = Math.min(row.archH - 6, 10 + span / 2);
+        // A quadratic curve peaks at half its control point's height.
+        svgEl("path", { d: `M ${x0} ${base} Q ${(x0 + x1) / 2} ${base + sign * 2 * lift} ${x1} ${base}`,
+          class: "rope-w-arc", "stroke-width": (1 + 6 * w).toFixed(2), "stroke-opacity": (0.35 + 0.65 * w).toFixed(2),
+          "data-key": s, "data-weight": w }, row.arcs[layer]);
+        svgEl("circle", { cx: x1, cy: base, r: 2 + 3 * w, class: "rope-w-arc-end" }, row.arcs[layer]);
+      }
+      const where = keys.length ? keys.map(([s, w]) => `${s} (${w.toFixed(2)})`).join(", ") : "no key over 0.10";
+      row.title[layer].textContent = `layer ${layer}, head ${head} → ${where}`;
+      Object.assign(row.arcs[layer].dataset, { head, keys: keys.map(([s]) => s).join(","), weights: keys.map(([, w]) => w).join(",") });
+      spoken.push(`layer ${layer} head ${head} looks at ${where}`);
+    }
+    Object.assign(row.cells.dataset, { query: t, token: tokens[t], targets: targets.join(","), previous: t - 1 });
+    for (const s of strips) s.g.classList.toggle("rope-w-chosen", chosen[s.layer] === s.head);
+    out.arcs.textContent = `token ${t} (id ${tokens[t]}), earlier copies at ${tokens.map((id, s) => s).filter((s) => s < t && tokens[s] === tokens[t]).join(", ") || "none"}; ${spoken.join("; ")}`;
+    out.arcs.dataset.query = t;
+    return spoken;
+  }
+  function chooseHead(layer, head) {
+    if (chosen[layer] === head) return;
+    chosen[layer] = head;
+    out.heads[layer].forEach((b, j) => { b.setAttribute("aria-checked", String(j === head)); b.setAttribute("tabindex", j === head ? "0" : "-1"); });
+    say(drawRow(data.schemes[state.s], data.lengths[state.n])[layer]);
   }
   const say = announcer(root);
   const seen = new Set();   // the "scheme length" settings the reader has looked at
@@ -141,6 +229,35 @@ function render({ model, el }) {
     schemeButtons.forEach((b, j) => b.setAttribute("tabindex", j === state.s ? "0" : "-1"));
   });
   keepInReach(slider(controls, { label: "length", name: "length", values: data.lengths, index: state.n, format: (n) => `${n} (${n / data.training_length}×)`, onInput: sync("n", "length") }));
+  // The query: one of the row's last tokens (its position depends on the length); the arcs
+  // it moves are said once, after the slider has said its own value.
+  const queryInput = sync("q", "query");
+  const onQuery = (i) => { queryInput(i); say(out.arcs.textContent); };
+  onQuery.follow = queryInput.follow;
+  const querySlider = slider(controls, { label: "query", name: "query", values: Array.from({ length: data.arc_queries }, (_, i) => i), index: state.q,
+    format: (i) => `token ${data.lengths[state.n] - data.arc_queries + i} of ${data.lengths[state.n]}`, onInput: onQuery });
+  out.arcs = readout(controls, "arcs", "from the query:");
+  // One row of head buttons per layer: which head's arcs the row draws.
+  out.heads = [];
+  for (let layer = 0; layer < Math.min(2, data.n_layers); layer++) {
+    const group = htmlEl("div", { class: "rope-w-choices rope-w-heads", role: "radiogroup", "aria-label": `arcs of layer ${layer}: head`, "data-name": `head${layer}` }, controls);
+    htmlEl("span", { class: "rope-w-readout-label", "aria-hidden": "true" }, group, `layer ${layer} arcs: head`);
+    out.heads.push(Array.from({ length: data.n_heads }, (_, head) => {
+      const button = htmlEl("button", { type: "button", role: "radio", class: "rope-w-answer rope-w-choice", "data-layer": layer, "data-head": head,
+        "aria-label": `layer ${layer} head ${head}`, "aria-checked": String(head === chosen[layer]), tabindex: head === chosen[layer] ? "0" : "-1" }, group, String(head));
+      button.addEventListener("click", () => chooseHead(layer, head));
+      button.addEventListener("keydown", (event) => {
+        const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+        event.stopPropagation();
+        if (!step) return;
+        event.preventDefault();
+        const next = (head + step + data.n_heads) % data.n_heads;
+        out.heads[layer][next].focus();
+        chooseHead(layer, next);
+      });
+      return button;
+    }));
+  }
   // Two accuracies are shown, of two measurements: this one is the mean over every period the
   // run tested; the pair switches below use the rows of one period (their own baseline).
   out.accuracy = readout(controls, "accuracy", "accuracy (mean over the periods tested):");
@@ -166,15 +283,26 @@ function render({ model, el }) {
       + (keeps("none") ? "With no scaling it keeps most of it." : `The fall starts with no scaling: positions past ${train} are angles the model never trained on, for every pair.`)
       + ` A scheme changes how far it falls, not whether the lengths are new.`,
   });
-  htmlEl("div", { class: "rope-w-readout-label", "data-readout": "ablation-intro" }, controls, `Switch pairs off in every query of a layer: accuracy on rows of period ${data.period} at length ${data.training_length}, ${data.ablation[0][0].toFixed(2)} with every pair on. Pair i has wavelength λᵢ:`);
+  htmlEl("div", { class: "rope-w-readout-label", "data-readout": "ablation-intro" }, controls, `Switch pairs off in every query of a layer: accuracy on rows of period ${data.period} at length ${data.training_length}, ${data.ablation[0][0].toFixed(2)} with every pair on. Each button's bar is its pair's wavelength λᵢ (log scale); the dashed line is ${data.training_length} tokens, the training length:`);
   out.buttons = [];
   out.ablation = [];
+  // Bar heights in CSS pixels, log λ from the fastest pair (BAR_LOW) to the slowest (BAR_LOW + BAR_SPAN).
+  const BAR_LOW = 6, BAR_SPAN = 46;
+  const lambdaLow = Math.min(...data.wavelengths), lambdaHigh = Math.max(...data.wavelengths);
+  const barHeight = (lambda) => BAR_LOW + BAR_SPAN * Math.log(lambda / lambdaLow) / Math.log(lambdaHigh / lambdaLow);
   for (let layer = 0; layer < data.n_layers; layer++) {
     const row = htmlEl("div", { class: "rope-w-pairs", role: "group", "aria-label": `pairs of layer ${layer}` }, controls);
     htmlEl("span", { class: "rope-w-readout-label" }, row, `layer ${layer}`);
+    const bars = htmlEl("div", { class: "rope-w-pair-bars" }, row);
+    // The training length on the bars' scale: pairs under it turn once or more within 64 tokens.
+    const trainedLine = htmlEl("div", { class: "rope-w-pair-trained", "aria-hidden": "true", "data-lambda": data.training_length }, bars);
+    trainedLine.style.bottom = `calc(var(--rope-w-pair-base) + ${barHeight(data.training_length).toFixed(1)}px)`;
     out.buttons.push(data.wavelengths.map((lambda, i) => {
       const button = htmlEl("button", { type: "button", class: "rope-w-pair", "data-layer": layer, "data-pair": i,
-        "aria-label": `layer ${layer} pair ${i} (wavelength ${lambda} tokens)`, title: `λ = ${lambda} tokens` }, row, String(i));
+        "aria-label": `layer ${layer} pair ${i} (wavelength ${lambda} tokens)`, title: `λ = ${lambda} tokens` }, bars);
+      const bar = htmlEl("span", { class: "rope-w-pair-bar", "aria-hidden": "true", "data-lambda": lambda }, button);
+      bar.style.height = `${barHeight(lambda).toFixed(1)}px`;
+      htmlEl("span", { class: "rope-w-pair-index", "aria-hidden": "true" }, button, String(i));
       button.addEventListener("click", () => {
         state.off[layer] ^= 1 << i;
         model.set(`off${layer}`, state.off[layer]);

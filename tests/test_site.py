@@ -78,7 +78,7 @@ def probe_page(directory, files=False):
         embedded = f'<script type="{widget_state.STATE_TYPE}">{json.dumps(state)}</script>'
     (directory / "probe.html").write_text(
         "<!doctype html><html lang='en'><head><title>probe</title>"
-        '<script type="module" src="rope-widgets.js"></script></head><body>'
+        '<script type="module" async src="rope-widgets.js"></script></head><body>'
         f"<div id=a>{view % 'probe'}</div><div id=b>{view % 'probe'}</div><div id=c>{view % 'slider'}</div>"
         f"{embedded}</body></html>"
     )
@@ -148,6 +148,72 @@ def test_loader_fetches_the_first_widget_first_and_says_when_a_file_fails(tmp_pa
             errors = [e for e in log.console_errors if "[rope-widgets]" in e]
             assert len(errors) == 2 and all("widget probe failed" in e for e in errors), log.console_errors
             context.close()
+
+
+def test_loader_draws_a_view_while_the_rest_of_the_page_is_still_on_its_way(tmp_path, chromium):
+    """The loader (an async module in ``<head>``) draws the first view as soon as the parser
+    has reached it, from the state file the ``<head>`` preload names (the manifest at the end
+    of ``<body>`` is not there yet), and the views that come later once they arrive: here the
+    server holds the page's second half back until the first view is drawn (or 10 s)."""
+    import http.server
+    import threading
+
+    probe_page(tmp_path, files=True)
+    whole = (tmp_path / "probe.html").read_text()
+    preload = '<link rel="preload" as="fetch" crossorigin href="state/probe.json" data-rope-model="probe">'
+    whole = whole.replace("</head>", preload + "</head>")
+    cut = whole.index("<div id=b>")
+    drawn = threading.Event()
+
+    class Halves(http.server.SimpleHTTPRequestHandler):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, directory=str(tmp_path), **kwargs)
+
+        def log_message(self, format, *args):  # signature fixed by the base class
+            pass
+
+        def do_GET(self):
+            if self.path == "/drawn":
+                drawn.set()
+                self.send_response(204)
+                self.end_headers()
+                return
+            if self.path != "/probe.html":
+                return super().do_GET()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.end_headers()
+            # Past the browser's first-chunk buffering, so that the parser sees the first half.
+            self.wfile.write(whole[:cut].encode() + b"<!--" + b" " * 4096 + b"-->")
+            self.wfile.flush()
+            drawn.wait(10)
+            self.wfile.write(whole[cut:].encode())
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Halves)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        context, page, log = open_page(chromium)
+        # Once the first probe shows, note whether the page was still being parsed, and let
+        # the server send the rest.
+        page.add_init_script("""new MutationObserver((records, watcher) => {
+          if (!document.querySelector('#a .probe')) return;
+          watcher.disconnect();
+          window.__drawnWhile = document.readyState;
+          fetch('/drawn');
+        }).observe(document, {childList: true, subtree: true});""")
+        page.goto(f"{url}/probe.html", wait_until="load")
+        page.wait_for_function("document.documentElement.dataset.ropeWidgets === 'ready'")
+        assert drawn.is_set()
+        assert page.evaluate("window.__drawnWhile") == "loading"
+        # The views of the second half are drawn too, the model shared with the first.
+        assert page.locator("#b .probe").inner_text() == "41"
+        assert "needs a running notebook" in page.locator("#c").inner_text()
+        assert log.problems() == []
+        context.close()
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 @pytest.mark.book

@@ -162,17 +162,18 @@ def test_the_first_widgets_files_are_asked_for_while_the_page_arrives(tmp_path):
     page.parent.mkdir()
     view = '<script type="{}">{{"model_id": "{}"}}</script>'
     urls = {m: f"../_static/rope-widgets/book/gallery/{m}.json" for m in ("m1", "m2")}
-    page.write_text("<body>" + view.format(widget_state.VIEW_TYPE, "m1") + "<p>between</p>"
+    page.write_text("<head><title>t</title></head><body>" + view.format(widget_state.VIEW_TYPE, "m1") + "<p>between</p>"
                     + view.format(widget_state.VIEW_TYPE, "m2")
                     + f'<script type="{widget_state.URLS_TYPE}">{json.dumps(urls)}</script></body>')
     assert widget_state.add_first_widget_preloads(page) == 4
     html = page.read_text()
-    links = html[html.index("</script>") + len("</script>"):html.index("<p>between</p>")]
+    # In <head>, where the browser meets them before the page's first bytes of text.
+    links = html[html.index("</title>") + len("</title>"):html.index("</head>")]
     assert links == ('<link rel="preload" as="fetch" crossorigin href="../_static/rope-widgets/book/gallery/m1.json" '
-                     'data-rope-first-widget>'
+                     'data-rope-model="m1" data-rope-first-widget>'
                      '<link rel="modulepreload" href="../_static/rope-widgets/first.js?v=abc" data-rope-first-widget>'
                      '<link rel="modulepreload" href="../_static/rope-widgets/common.js?v=c1" data-rope-first-widget>'
-                     '<link rel="modulepreload" href="../_static/rope-widgets/drag.js" data-rope-first-widget>')
+                     '<link rel="modulepreload" href="../_static/rope-widgets/drag.js" data-rope-first-widget>\n')
     assert "second" not in links
     assert widget_state.add_first_widget_preloads(page) == 0  # once
 

@@ -57,6 +57,7 @@ ROOT = SITE.parents[1]
 THEME_ICONS = "scripts/fontawesome.js"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 PARSE_TIME_SCRIPTS = ("documentation_options.js",)
+WIDGET_LOADER = "rope-site/rope-widgets.js"
 
 # (Font Awesome pack, icon name): every icon the theme and the book's buttons show.
 ICONS = [
@@ -295,7 +296,7 @@ def add_image_sizes(page: Path) -> int:
 # buttons, toggles, tabs, the theme's) shared the bandwidth with the style sheet and the page
 # that first paint waits for. At the end of <body> the browser asks for them after the page:
 # they still run in the same order, after the page is parsed. The widget loader stays in
-# <head> (the first slider waits for it), and so runs before them; it needs none of them.
+# <head>, async (the first slider waits for it); it needs none of them.
 _DEFERRED = re.compile(r'[ \t]*<script\b(?=[^>]*\bsrc=")(?=[^>]*\bdefer\b)(?![^>]*type="module")[^>]*></script>\n?')
 
 
@@ -380,6 +381,10 @@ def _page_context(app, pagename, templatename, context, doctree):
         if (filename and not {"defer", "async"} & set(attributes) and attributes.get("type") != "module"
                 and not filename.endswith(PARSE_TIME_SCRIPTS)):
             attributes["defer"] = "defer"
+        if filename.endswith(WIDGET_LOADER) and attributes.get("type") == "module":
+            # Async, not deferred until the page is parsed: it draws each widget as the parser
+            # reaches it, so the first slider works while the rest of the page still arrives.
+            attributes["async"] = "async"
         if filename and "://" not in filename:
             filename = filename.removeprefix("_static/")
         app.add_js_file(filename or None, priority=script.priority, **attributes)

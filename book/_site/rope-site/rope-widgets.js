@@ -132,22 +132,49 @@ function showFailure(el, id, error) {
 // How far below (and above) the window a view starts loading: a screen, so that on a normal
 // scroll it is drawn before it shows and the text around it does not move in view.
 const NEAR = "100% 0px";
+// The build's preload, in <head>, of the first view's state file names its model: the loader
+// (an async module, which may run while the page still arrives) can fetch that file before
+// the manifest at the end of <body> is there.
+const FIRST_MODEL = "link[data-rope-model]";
 
+// A script element's JSON, or null while the parser has not yet given it all its text (no
+// prefix of these objects is valid JSON).
+function parseComplete(script) {
+  try {
+    return JSON.parse(script.textContent);
+  } catch {
+    return null;
+  }
+}
+
+// Draws the views of `root`. On a document still being parsed it draws each view as the
+// parser adds it (a MutationObserver), so the first slider works before the rest of a long
+// page has arrived; the page's last views are found at DOMContentLoaded at the latest.
 export async function renderAll(root = document) {
-  // The notes rope-site.js leaves where widgets would be on a page opened as a file.
-  for (const note of root.querySelectorAll(".rope-widget-file-note")) note.remove();
-  const parsed = (type) => [...root.querySelectorAll(`script[type="${type}"]`)].map((s) => JSON.parse(s.textContent));
-  const inline = Object.assign({}, ...parsed(STATE_TYPE).map((s) => s.state || {}));
-  const urls = Object.assign({}, ...parsed(URLS_TYPE));
-  const viewScripts = [...root.querySelectorAll(`script[type="${VIEW_TYPE}"]`)];
-  if (!viewScripts.length) return;
+  const removeFileNotes = () => {
+    // The notes rope-site.js leaves where widgets would be on a page opened as a file.
+    for (const note of root.querySelectorAll(".rope-widget-file-note")) note.remove();
+  };
+  removeFileNotes();
+  const streaming = root === document && document.readyState === "loading";
+  const inline = {};
+  const urls = {};
+  for (const link of root.querySelectorAll(FIRST_MODEL)) urls[link.dataset.ropeModel] = link.href;
+  const read = new WeakSet(); // state and manifest scripts already read
+  const waiting = new Map(); // model id -> resolve, for a model whose state is not in yet
+  let parsed = !streaming;
   // A model's spec, fetched once, when its first view is drawn.
   const specs = new Map();
+  const known = (id) => id in inline || id in urls;
+  const specFor = (id) => {
+    if (id in inline) return Promise.resolve(inline[id]);
+    if (id in urls) return fetchModel(urls[id]);
+    return Promise.reject(new Error(`no state for widget model ${id}`));
+  };
   const spec = (id) => {
     if (!specs.has(id)) {
-      if (id in inline) specs.set(id, Promise.resolve(inline[id]));
-      else if (!(id in urls)) specs.set(id, Promise.reject(new Error(`no state for widget model ${id}`)));
-      else specs.set(id, fetchModel(urls[id]));
+      const arrived = known(id) || parsed ? Promise.resolve() : new Promise((resolve) => waiting.set(id, resolve));
+      specs.set(id, arrived.then(() => specFor(id)));
     }
     return specs.get(id);
   };
@@ -167,8 +194,7 @@ export async function renderAll(root = document) {
     }
     return ready.get(id);
   };
-  const draw = async (script, el) => {
-    const { model_id: id } = JSON.parse(script.textContent);
+  const draw = async (id, el) => {
     try {
       const { model, widget, unsupported } = await load(id);
       if (unsupported) {
@@ -183,50 +209,89 @@ export async function renderAll(root = document) {
       showFailure(el, id, error);
     }
   };
-  // Every view's place, in page order; each is drawn once, when `start` is called for it.
-  const places = viewScripts.map((script) => {
-    const el = document.createElement("div");
-    el.className = "rope-widget-view";
-    script.before(el);
-    return { script, el, started: null };
-  });
   const html = document.documentElement;
   let unsettled = 0;
+  let started = 0;
+  // "ready" only once the page is parsed: a view further down may still be on its way.
+  const settle = () => {
+    if (unsettled === 0 && started > 0 && parsed) html.dataset.ropeWidgets = "ready";
+  };
   const start = (place) => {
     if (place.started) return place.started;
     unsettled += 1;
+    started += 1;
     html.dataset.ropeWidgets = "loading";
-    place.started = draw(place.script, place.el).finally(() => {
+    place.started = draw(place.id, place.el).finally(() => {
       unsettled -= 1;
-      if (unsettled === 0) html.dataset.ropeWidgets = "ready";
+      settle();
     });
     return place.started;
   };
-  const [first, ...rest] = places;
-  const firstDrawn = start(first);
-  if (window.ROPE_WIDGETS_LOAD_ALL === true || !("IntersectionObserver" in window)) {
-    // All at once, but after the first view's file (a slow link gives the first slider its bandwidth).
-    await firstDrawn.catch(() => {});
-    await Promise.all(rest.map(start));
-    return;
-  }
-  const byElement = new Map(rest.map((place) => [place.el, place]));
-  const observer = new IntersectionObserver((entries) => {
+  // Every view after the first waits for it: on a slow link the first slider gets the
+  // bandwidth to itself.
+  let firstDrawn = null;
+  let eager = window.ROPE_WIDGETS_LOAD_ALL === true || !("IntersectionObserver" in window);
+  const later = [];
+  const startAfterFirst = (place) => firstDrawn.finally(() => start(place));
+  const observer = eager ? null : new IntersectionObserver((entries) => {
     for (const entry of entries) {
       if (!entry.isIntersecting) continue;
       observer.unobserve(entry.target);
-      // After the first view: it keeps the link to itself until its slider works.
-      firstDrawn.finally(() => start(byElement.get(entry.target)));
+      startAfterFirst(later.find((place) => place.el === entry.target));
     }
   }, { rootMargin: NEAR });
-  for (const place of rest) observer.observe(place.el);
+  const placed = new WeakSet(); // view scripts that have their place
+  const scan = () => {
+    for (const script of root.querySelectorAll(`script[type="${STATE_TYPE}"], script[type="${URLS_TYPE}"]`)) {
+      const found = read.has(script) ? null : parseComplete(script);
+      if (!found) continue;
+      read.add(script);
+      Object.assign(script.type === STATE_TYPE ? inline : urls, script.type === STATE_TYPE ? found.state || {} : found);
+    }
+    for (const [id, resolve] of waiting) {
+      if (known(id) || parsed) {
+        waiting.delete(id);
+        resolve();
+      }
+    }
+    for (const script of root.querySelectorAll(`script[type="${VIEW_TYPE}"]`)) {
+      const view = placed.has(script) ? null : parseComplete(script);
+      if (!view) continue;
+      placed.add(script);
+      const el = document.createElement("div");
+      el.className = "rope-widget-view";
+      script.before(el);
+      const place = { id: view.model_id, el, started: null };
+      if (!firstDrawn) {
+        firstDrawn = start(place);
+      } else {
+        later.push(place);
+        if (eager) startAfterFirst(place);
+        else observer.observe(el);
+      }
+    }
+  };
   const startAll = () => {
+    if (eager) return;
+    eager = true;
     observer.disconnect();
-    firstDrawn.finally(() => { for (const place of rest) start(place); });
+    for (const place of later) startAfterFirst(place);
   };
   addEventListener("keydown", (event) => { if (event.key === "Tab") startAll(); });
   addEventListener("beforeprint", startAll);
-  await firstDrawn;
+  scan();
+  if (streaming) {
+    const watcher = new MutationObserver(scan);
+    watcher.observe(document, { childList: true, subtree: true, characterData: true });
+    await new Promise((resolve) => document.addEventListener("DOMContentLoaded", resolve, { once: true }));
+    watcher.disconnect();
+    parsed = true;
+    removeFileNotes();
+    scan();
+    settle();
+  }
+  if (firstDrawn) await firstDrawn;
+  if (eager) await Promise.all(later.map((place) => place.started || startAfterFirst(place)));
 }
 
 renderAll();

@@ -164,7 +164,7 @@ k = {_vector_code(RELATIVE['k_angle'], RELATIVE['k_length'])}
             r"""A query $\mathbf{q}$ and its rotation $R(m\theta)\,\mathbf{q}$, the rotated axis vectors
 $R\mathbf{e}_0$, $R\mathbf{e}_1$ (the columns of the live matrix beside it) and the trail of earlier
 positions. The complex read-out is the same rotation written as $q\,e^{\mathrm{i}m\theta}$ (chapter
-{doc}`03-complex-form`).""",
+{numref}`%s <chapter-complex-form>`).""",
             r"The rotation explorer's view at positions 3 and 21 ($\theta = 0.3$, the widget's default): the green "
             r"arrow is $\mathbf{q}$ turned by $m\theta$, the dashed arrows are $R\mathbf{e}_0$ and $R\mathbf{e}_1$, "
             r"the columns of the matrix written top left; at 21, the closest return so far, it is back near its start.",
@@ -184,7 +184,7 @@ positions. The complex read-out is the same rotation written as $q\,e^{\mathrm{i
         "CandidateExplorer", module="explorers", js="candidate_explorer.js", css=("lesson.css",), demo="demos.candidates",
         card=GalleryCard(
             "Test a candidate encoding",
-            r"""The wish of {doc}`04-deriving-rope` as a picture: a score that depends on the positions only
+            r"""The wish of {numref}`chapter %s <chapter-deriving-rope>` as a picture: a score that depends on the positions only
 through $n - m$ is constant along every diagonal of the matrix of scores over $(m, n)$. Pick a
 candidate $f$ and see whether its diagonals stay one colour, in the real part (the score) and in
 the imaginary part (the rest of the complex wish).""",

@@ -14,9 +14,6 @@ lengthened updates every count and link at the next build:
   others fanning out from its end. Both link to every chapter.
 - Sections: ``{ref}`02-rotations#turn-it-yourself``` refers to a section of another page by
   its heading anchor (the gallery's cards link to where each widget is taught).
-- Links to chapters: a ``{doc}`` link that shows a chapter's title reads "chapter 5" (the
-  title on hover), "Chapter 5" where a sentence starts, and just "5" after the word
-  "chapter(s)" ("Chapters 9 and 10"); a link with its own text is left alone.
 - Glossary terms: in every page but the glossary, the first use of each term of the
   ``{glossary}`` (in running text or as inline code) links to its entry, and its definition's
   first sentence shows on hover.
@@ -419,50 +416,6 @@ def glossary_terms(env) -> dict[str, tuple[str, str, str]]:
 NOT_PROSE = (nodes.title, nodes.reference, nodes.FixedTextElement, nodes.caption, nodes.term)
 
 
-class NumberChapterLinks(SphinxPostTransform):
-    """A link to a chapter that shows the chapter's title reads "chapter k" instead."""
-
-    default_priority = 899  # before the glossary links (they skip text inside references)
-    formats = ("html",)
-
-    def run(self, **kwargs):
-        listed = {c["docname"].rsplit("/", 1)[-1]: c for c in chapters(self.env) if c["number"]}
-        if not listed:
-            return
-        for paragraph in list(self.document.findall(nodes.TextElement)):
-            prose, since_link = "", ""  # the paragraph's text so far; since the last link
-            after_word = False  # inside "Chapters 9, 10 and 11": numbers only
-            for child in list(paragraph.children):
-                chapter = self._chapter(child, listed)
-                if chapter is None:
-                    prose += child.astext()
-                    since_link += child.astext()
-                    continue
-                if re.search(r"\b[Cc]hapters?\s+$", since_link):
-                    after_word = True
-                elif not re.fullmatch(r"\s*(,|and|or|,\s*and)?\s*", since_link):
-                    after_word = False
-                starts = not prose.strip() or re.search(r"[.!?:]\s+$", prose)
-                label = chapter["number"] if after_word else (
-                    f"{'Chapter' if starts else 'chapter'} {chapter['number']}")
-                text = child.next_node(nodes.Text)
-                text.parent.replace(text, nodes.Text(label))
-                child["reftitle"] = f"{chapter['number']}. {chapter['title']}"
-                prose, since_link = prose + label, ""
-
-    @staticmethod
-    def _chapter(node, listed):
-        """The chapter a ``{doc}`` link shows by its title, or None."""
-        if not isinstance(node, nodes.reference) or not node.get("internal") or "#" in node.get("refuri", "#"):
-            return None
-        stem = node["refuri"].rsplit("/", 1)[-1].removesuffix(".html")
-        chapter = listed.get(stem)
-        shown = node.next_node(nodes.inline)
-        if chapter is None or shown is None or "doc" not in shown["classes"]:
-            return None
-        return chapter if node.astext() == chapter["title"] else None
-
-
 class LinkGlossaryTerms(SphinxPostTransform):
     """The first use of each glossary term on a page links to its entry (hover: definition)."""
 
@@ -524,7 +477,6 @@ class LinkGlossaryTerms(SphinxPostTransform):
 def setup(app):
     # The pages must be read again when this file changes (what it records while reading).
     app.add_config_value("rope_book_map_source", hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16], "env")
-    app.add_post_transform(NumberChapterLinks)
     app.add_post_transform(LinkGlossaryTerms)
     app.add_node(BookContents)
     app.add_node(BookMap)

@@ -4,6 +4,11 @@ the work custom transforms did.
 - Chapter links: each chapter carries ``(chapter-<name>)=`` above its title, and a link to a
   chapter is ``{numref}`chapter %s <chapter-<name>>``` (Sphinx numbers it from ``_toc.yml``);
   a ``{doc}`` link to a chapter would show its long title instead.
+- Glossary links: the first use of each glossary term on a page is a ``{term}`` link (in a
+  paragraph's own text, not in headings, links, code, emphasis or maths; a term used only as
+  inline code, ``rope_scaling``, is linked at that use), and shows its definition on hover.
+  Not checked on the glossary itself, nor on the API appendix, whose text is rope_core's
+  docstrings.
 
 The built pages are checked in ``tests/test_reader_pages.py``.
 """
@@ -76,3 +81,72 @@ def test_the_notebook_copy_reads_chapter_links_as_the_book_does(body, shown):
     index = export_notebooks.BookIndex(pages)
     converter = export_notebooks.PageConverter(ROOT / "book" / "01-why-positions.md", index)
     assert export_notebooks.ROLE.sub(converter.role, f"{{numref}}`{body}`") == shown
+
+
+# ---- glossary links, on the built pages ---------------------------------------------------
+
+NOT_OWN_TEXT = ("a", "code", "em", "strong", "span", "h1", "h2", "h3", "h4", "dt", "figcaption", "summary")
+UNCHECKED = {"book/appendix-glossary", "book/appendix-api"}
+
+
+def glossary_terms(glossary_html: str) -> dict[str, str]:
+    """``{anchor: term}`` of a built glossary page."""
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(glossary_html, "html.parser")
+    return {dt["id"]: dt.get_text("", strip=True).rstrip("#").strip() for dt in soup.select("dt[id^=term-]")}
+
+
+def first_use_problems(html: str, terms: dict[str, str], glossary_file: str = "appendix-glossary.html") -> list[str]:
+    """Each term whose first use on the page (a paragraph's own text, or inline code that is
+    exactly the term when the prose never uses it) is not a ``{term}`` link with a hover."""
+    from bs4 import BeautifulSoup, NavigableString
+
+    article = BeautifulSoup(html, "html.parser").find("article") or BeautifulSoup(html, "html.parser")
+    by_name = {name.lower(): anchor for anchor, name in terms.items()}
+    pattern = re.compile(r"(?<![\w-])(" + "|".join(sorted(map(re.escape, by_name), key=len, reverse=True))
+                         + r")(?:s)?(?![\w-])", flags=re.I)
+    linked, problems, literal_uses = set(), [], []
+    for node in article.descendants:
+        if getattr(node, "name", None) == "a" and node.select_one("span.std-term"):
+            anchor = node.get("href", "").rpartition("#")[2]
+            if not node.get("title"):
+                problems.append(f"{node.get_text()!r}: no hover")
+            linked.add(anchor)
+        elif getattr(node, "name", None) == "code" and node.get_text().lower() in by_name \
+                and node.find_parent("a") is None and node.find_parent("pre") is None:
+            literal_uses.append(by_name[node.get_text().lower()])
+        elif isinstance(node, NavigableString) and getattr(node.parent, "name", None) == "p":
+            for match in pattern.finditer(str(node).replace("\u2019", "'")):
+                anchor = by_name[match[1].lower()]
+                if anchor not in linked:
+                    problems.append(f"{match[0]!r} used before it is linked")
+                    linked.add(anchor)  # one finding per term
+    problems += [f"`{terms[a]}` used, never linked" for a in dict.fromkeys(literal_uses) if a not in linked]
+    return problems
+
+
+def test_the_glossary_rule_finds_a_planted_unlinked_first_use():
+    terms = {"term-wish": "wish", "term-base": "base", "term-rope_scaling": "rope_scaling"}
+    link = '<a class="reference internal" href="g.html#term-{0}" title="{1}"><span class="std-term">{0}</span></a>'
+    good = f"<article><h1>The wish</h1><p>The {link.format('wish', 'd')} and the wishes; <em>base</em>.</p></article>"
+    assert first_use_problems(good, terms) == []
+    assert first_use_problems(good.replace("The <a", "A wish. The <a"), terms) == ["'wish' used before it is linked"]
+    assert first_use_problems(good.replace('title="d"', 'title=""'), terms) == ["'wish': no hover"]
+    assert first_use_problems(good.replace("</p>", " <code>rope_scaling</code></p>"), terms) \
+        == ["`rope_scaling` used, never linked"]
+
+
+@pytest.mark.book
+def test_the_first_use_of_each_glossary_term_on_a_page_is_a_term_link(built_book):
+    terms = glossary_terms((built_book / "book" / "appendix-glossary.html").read_text())
+    assert len(terms) >= 50
+    problems, links = [], 0
+    for page in book_pages.pages(ROOT):
+        if page.docname in UNCHECKED:
+            continue
+        html = (built_book / f"{page.docname}.html").read_text()
+        links += html.count("std-term")
+        problems += [f"{page.docname}: {p}" for p in first_use_problems(html, terms)]
+    assert not problems, problems
+    assert links >= 180  # the book's glossary links, outside the glossary and the API appendix

@@ -53,6 +53,8 @@ def test_glossary_tooltips_show_formulas_as_plain_text():
     assert book_map.plain_math(r"\lambda_i = 2\pi/\theta_i") == "λ_i = 2π/θ_i"
     assert book_map.plain_math(r"\theta_i = \text{base}^{-2i/d}") == "θ_i = base^-2i/d"
     assert "\\" not in book_map.plain_math(r"\langle \mathbf{q}, \mathbf{k}\rangle \unknown")
+    euler = book_map.plain_math(r"e^{\mathrm{i}\alpha} = \cos\alpha + \mathrm{i}\sin\alpha")
+    assert " ".join(euler.split()) == "e^iα = cos α + i sin α"  # function names kept
 
 
 def test_measuring_counts_only_what_is_visible():

@@ -28,6 +28,7 @@ and from a test: ``sys.path.insert(0, str(ROOT / "scripts")); import book_pages`
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -198,3 +199,34 @@ def unlisted_sources(root: Path | str = ROOT) -> list[Path]:
     known = {page.path for page in listed}
     folders = sorted({page.path.parent for page in listed})
     return sorted(path for folder in folders for path in folder.glob("*.md") if path not in known)
+
+
+CHAPTER_LABEL = re.compile(r"^\((?P<label>chapter-[a-z0-9-]+)\)=[ \t]*\n+# ", flags=re.M)
+
+
+def chapter_labels(root: Path | str = ROOT) -> dict[str, Page]:
+    """The label each chapter carries above its title, and the chapter.
+
+    A chapter's source puts ``(chapter-<name>)=`` on the line above its ``# `` title, so that
+    ``{numref}`chapter %s <chapter-rotations>``` reads "chapter 2": Sphinx numbers the link
+    from the toc (``numbered: 1`` parts, numbered on across parts).
+
+    Parameters
+    ----------
+    root : pathlib.Path or str
+        The repository root.
+
+    Returns
+    -------
+    dict of str to Page
+        ``{"chapter-rotations": Page("book/02-rotations", ..., number=2, ...), ...}``, in
+        reading order; a chapter without such a label is missing from it.
+    """
+    labels = {}
+    for page in pages(root):
+        if page.number is None or not page.path.is_file():
+            continue
+        match = CHAPTER_LABEL.search(page.path.read_text(encoding="utf-8"))
+        if match:
+            labels[match["label"]] = page
+    return labels

@@ -7,9 +7,10 @@ each copy is turned into plain notebook markdown:
 
 * ``admonition`` → a block quote with a bold title; ``exercise`` → "**Exercise N: title**";
 * ``solution`` → a ``<details>`` block, closed until the reader opens it;
-* labelled equations ``$$ … $$ (label)`` → ``\\tag{N}``; ``{eq}`` → "(N)", ``{numref}`` →
-  "Figure N", ``{doc}`` → a link to the other notebook with its title, ``{ref}`` → the
-  exercise or section it names; ``(label)=`` targets → HTML anchors;
+* labelled equations ``$$ … $$ (label)`` → ``\\tag{N}``; ``{eq}`` → "(N)"; ``{numref}`` →
+  "Figure N", or "chapter N" linked to that chapter's notebook; ``{doc}`` → a link to the
+  other notebook with its title; ``{ref}`` → the exercise or section it names; ``(label)=``
+  targets → HTML anchors;
 * a figure's ``mystnb.figure.caption`` → a markdown cell "*Figure N.* caption" under it.
 
 The first cell installs the book's packages when they are missing (Colab has none of them):
@@ -76,6 +77,8 @@ class BookIndex:
         self.figures: dict[str, tuple[str, int]] = {}
         self.exercises: dict[str, tuple[str, int, str]] = {}
         self.sections: dict[str, tuple[str, str]] = {}
+        self.chapters: dict[str, tuple[str, int]] = {}  # label above a chapter's title -> (stem, number)
+        self._numbers = {page.path.stem: page.number for page in book_pages.pages(ROOT) if page.number}
         for page in pages:
             self._scan(page)
 
@@ -103,6 +106,8 @@ class BookIndex:
                     continue
                 if pending_target and line.startswith("#"):
                     self.sections[pending_target] = (stem, line.lstrip("#").strip())
+                    if line.startswith("# ") and stem in self._numbers:
+                        self.chapters[pending_target] = (stem, self._numbers[stem])
                     pending_target = None
                 if (match := FENCE.match(line)) and match["name"] == "exercise":
                     n_exercise += 1
@@ -153,6 +158,10 @@ class PageConverter:
                 label = (text or "Figure %s").replace("{number}", str(number))
                 label = label % number if "%s" in label else label
                 return self._link_to(stem, label) if stem != self.stem else label
+            if target in self.index.chapters:
+                stem, number = self.index.chapters[target]
+                label = (text or "chapter %s").replace("%s", str(number))
+                return self._link_to(stem, label)
             return text or target
         if role == "ref":
             if target in self.index.exercises:

@@ -162,8 +162,9 @@ def test_labelled_equations_are_numbered_and_references_use_the_numbers(exported
     labels = re.findall(r"^\$\$\s*\(([\w.:-]+)\)", (BOOK / f"{CHAPTER}.md").read_text(), re.M)
     assert tags == list(range(1, len(labels) + 1)) and tags
     assert "equation (1)" in text
-    # A {doc} link goes to the other notebook, under that page's title.
-    assert re.search(r"\[Rotate vectors in the plane\]\(02-rotations\.ipynb\)",
+    # A chapter link ({numref} on the label above its title) goes to the other notebook and
+    # reads as the book reads it: "chapter 2".
+    assert re.search(r"\[[Cc]hapter 2\]\(02-rotations\.ipynb\)",
                      _markdown(nbformat.read(exported / "03-complex-form.ipynb", as_version=4)))
 
 

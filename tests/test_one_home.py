@@ -10,9 +10,9 @@ idea's home file, counts the sentences that match one of the idea's signatures:
 - more than one such sentence: the idea is developed outside its home;
 - one or more, and no link to the home in the paragraph: a mention the reader cannot follow.
 
-A link to the home is ``{doc}`` or ``{ref}`` naming the home's file, an ``{eq}`` or
-``{numref}`` label of the home's chapter (``eq-ch05-…``, ``fig-ch05-…``), or a Markdown link to
-the file.
+A link to the home is ``{doc}`` or ``{ref}`` naming the home's file, a ``{numref}`` to the
+label above the home's title (``chapter-d-dimensions``), an ``{eq}`` or ``{numref}`` label of
+the home's chapter (``eq-ch05-…``, ``fig-ch05-…``), or a Markdown link to the file.
 """
 
 from __future__ import annotations
@@ -41,6 +41,11 @@ class Idea:
     home: str  # file stem, e.g. "02-rotations"
     section: str
     signatures: tuple[re.Pattern, ...]
+
+    @property
+    def title_label(self) -> str:
+        """The label above the home's title, as ``{numref}`` names it (``chapter-rotations``)."""
+        return "chapter-" + self.home.split("-", 1)[1]
 
     @property
     def chapter(self) -> str:
@@ -145,6 +150,7 @@ def links_to(idea: Idea, paragraph: str) -> bool:
     chapter = re.escape(idea.chapter)
     return bool(
         re.search(rf"\{{(?:doc|ref)\}}`(?:[^`<]*<)?{home}\b", paragraph)
+        or re.search(rf"\{{numref\}}`[^`<]*<{re.escape(idea.title_label)}>`", paragraph)
         or re.search(rf"\{{(?:eq|numref)\}}`(?:[^`<]*<)?(?:eq|fig)-(?:ch)?{chapter}-", paragraph)
         or re.search(rf"\]\({home}(?:\.md)?(?:#[^)]*)?\)", paragraph))
 
@@ -232,6 +238,8 @@ def test_a_planted_repeat_fails():
     assert [f.problem for f in findings("01-why-positions", unlinked, table)] == ["no link to the home of"]
     linked = unlinked.replace("the score stays.", "the score stays ({doc}`02-rotations`).", 1)
     assert not findings("01-why-positions", linked, table)
+    numbered = unlinked.replace("the score stays.", "the score stays ({numref}`chapter %s <chapter-rotations>`).", 1)
+    assert not findings("01-why-positions", numbered, table)
 
 
 # ---- the rule, on every page of the way in and Part I -----------------------------------------

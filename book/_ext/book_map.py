@@ -14,12 +14,9 @@ lengthened updates every count and link at the next build:
   others fanning out from its end. Both link to every chapter.
 - Sections: ``{ref}`02-rotations#turn-it-yourself``` refers to a section of another page by
   its heading anchor (the gallery's cards link to where each widget is taught).
-- Links to chapters: a ``{doc}`` link that shows a chapter's title reads "chapter 5" (the
-  title on hover), "Chapter 5" where a sentence starts, and just "5" after the word
-  "chapter(s)" ("Chapters 9 and 10"); a link with its own text is left alone.
-- Glossary terms: in every page but the glossary, the first use of each term of the
-  ``{glossary}`` (in running text or as inline code) links to its entry, and its definition's
-  first sentence shows on hover.
+- Glossary links: an author writes ``{term}`` at the first use of a term on a page
+  (``tests/test_page_layer.py`` checks it); the link shows its definition's first sentence
+  on hover.
 
 Reading time: prose words (paragraphs and list items outside code, figures and exercise
 solutions) at ``WORDS_PER_MINUTE``, plus ``SECONDS_PER_EQUATION`` per display equation.
@@ -375,7 +372,9 @@ GREEK = {name: chr(code) for name, code in (
     ("alpha", 0x3B1), ("beta", 0x3B2), ("gamma", 0x3B3), ("delta", 0x3B4), ("Delta", 0x394),
     ("theta", 0x3B8), ("Theta", 0x398), ("lambda", 0x3BB), ("pi", 0x3C0), ("omega", 0x3C9))}
 SYMBOLS = {"langle": "⟨", "rangle": "⟩", "cdot": "·", "times": "×", "le": "≤", "ge": "≥", "to": "→",
-           "infty": "∞", "sqrt": "√", ",": " ", "quad": " "}
+           "infty": "∞", "sqrt": "√", ",": " ", "quad": " ",
+           # functions keep their names: e^(iα) = cos α + i sin α
+           **{name: f" {name} " for name in ("cos", "sin", "tan", "exp", "log", "ln", "arg", "det", "max", "min")}}
 
 
 def plain_math(tex: str) -> str:
@@ -393,139 +392,49 @@ def _hover_text(node) -> str:
     return copy.astext()
 
 
-def glossary_terms(env) -> dict[str, tuple[str, str, str]]:
-    """``{term (lower case): (glossary docname, anchor, first sentence of the definition)}``."""
-    terms = {}
-    by_doc = {}
-    for name, _, kind, docname, anchor, _ in env.get_domain("std").get_objects():
+def glossary_definitions(env) -> dict[str, str]:
+    """``{anchor of a glossary term: first sentence of its definition}``, from the std domain's
+    public ``get_objects()`` and the glossary page's doctree."""
+    anchors_of = {}
+    for _, _, kind, docname, anchor, _ in env.get_domain("std").get_objects():
         if kind == "term":
-            by_doc.setdefault(docname, {})[anchor] = name
-    for docname, anchors in by_doc.items():
-        doctree = env.get_doctree(docname)
-        for item in doctree.findall(nodes.definition_list_item):
+            anchors_of.setdefault(docname, set()).add(anchor)
+    definitions = {}
+    for docname, anchors in anchors_of.items():
+        for item in env.get_doctree(docname).findall(nodes.definition_list_item):
             term = next(iter(item.findall(nodes.term)), None)
             definition = next(iter(item.findall(nodes.definition)), None)
-            if term is None or definition is None or not term.get("ids"):
+            if term is None or definition is None or not term.get("ids") or term["ids"][0] not in anchors:
                 continue
-            anchor = term["ids"][0]
-            if anchor in anchors:
-                text = " ".join(_hover_text(definition).split())
-                first = re.split(r"(?<=[.;])\s", text, maxsplit=1)[0]
-                terms[anchors[anchor].lower()] = (docname, anchor, first)
-    return terms
+            text = " ".join(_hover_text(definition).split())
+            definitions[term["ids"][0]] = re.split(r"(?<=[.;])\s", text, maxsplit=1)[0]
+    return definitions
 
 
-# Where no term is linked: headings, links, code, captions, the glossary's own terms.
-NOT_PROSE = (nodes.title, nodes.reference, nodes.FixedTextElement, nodes.caption, nodes.term)
+class GlossaryHover(SphinxPostTransform):
+    """A ``{term}`` link shows its definition's first sentence on hover (an HTML ``title``)."""
 
-
-class NumberChapterLinks(SphinxPostTransform):
-    """A link to a chapter that shows the chapter's title reads "chapter k" instead."""
-
-    default_priority = 899  # before the glossary links (they skip text inside references)
+    default_priority = 900  # after Sphinx has resolved the references (10)
     formats = ("html",)
 
     def run(self, **kwargs):
-        listed = {c["docname"].rsplit("/", 1)[-1]: c for c in chapters(self.env) if c["number"]}
-        if not listed:
-            return
-        for paragraph in list(self.document.findall(nodes.TextElement)):
-            prose, since_link = "", ""  # the paragraph's text so far; since the last link
-            after_word = False  # inside "Chapters 9, 10 and 11": numbers only
-            for child in list(paragraph.children):
-                chapter = self._chapter(child, listed)
-                if chapter is None:
-                    prose += child.astext()
-                    since_link += child.astext()
-                    continue
-                if re.search(r"\b[Cc]hapters?\s+$", since_link):
-                    after_word = True
-                elif not re.fullmatch(r"\s*(,|and|or|,\s*and)?\s*", since_link):
-                    after_word = False
-                starts = not prose.strip() or re.search(r"[.!?:]\s+$", prose)
-                label = chapter["number"] if after_word else (
-                    f"{'Chapter' if starts else 'chapter'} {chapter['number']}")
-                text = child.next_node(nodes.Text)
-                text.parent.replace(text, nodes.Text(label))
-                child["reftitle"] = f"{chapter['number']}. {chapter['title']}"
-                prose, since_link = prose + label, ""
-
-    @staticmethod
-    def _chapter(node, listed):
-        """The chapter a ``{doc}`` link shows by its title, or None."""
-        if not isinstance(node, nodes.reference) or not node.get("internal") or "#" in node.get("refuri", "#"):
-            return None
-        stem = node["refuri"].rsplit("/", 1)[-1].removesuffix(".html")
-        chapter = listed.get(stem)
-        shown = node.next_node(nodes.inline)
-        if chapter is None or shown is None or "doc" not in shown["classes"]:
-            return None
-        return chapter if node.astext() == chapter["title"] else None
-
-
-class LinkGlossaryTerms(SphinxPostTransform):
-    """The first use of each glossary term on a page links to its entry (hover: definition)."""
-
-    default_priority = 900
-    formats = ("html",)
-
-    def run(self, **kwargs):
-        if not hasattr(self.app, "rope_glossary_terms"):  # once per build (and per process)
-            self.app.rope_glossary_terms = glossary_terms(self.env)
-        terms = self.app.rope_glossary_terms
-        docname = self.env.docname
-        terms = {t: v for t, v in terms.items() if v[0] != docname}
-        if not terms:
-            return
-        pattern = re.compile(r"(?<![\w-])(" + "|".join(sorted(map(re.escape, terms), key=len, reverse=True))
-                             + r")(?:s)?(?![\w-])", flags=re.I)
-        seen = set()
-        for node in list(self.document.findall(nodes.Text)):
-            # only text directly in a paragraph (not in emphasis, maths, code or links)
-            if isinstance(node.parent, nodes.paragraph) and not self._inside(node, NOT_PROSE):
-                self._link_text(node, pattern, terms, seen, docname)
-        for literal in list(self.document.findall(nodes.literal)):
-            name = literal.astext().lower()
-            if name in terms and name not in seen and not self._inside(literal, NOT_PROSE):
-                seen.add(name)
-                literal.replace_self(self._reference(literal.deepcopy(), terms[name], docname))
-
-    @staticmethod
-    def _inside(node, types) -> bool:
-        current = node.parent
-        while current is not None:
-            if isinstance(current, types):
-                return True
-            current = current.parent
-        return False
-
-    def _reference(self, child, entry, docname):
-        glossary_doc, anchor, definition = entry
-        uri = self.app.builder.get_relative_uri(docname, glossary_doc) + "#" + anchor
-        return nodes.reference("", "", child, internal=True, refuri=uri, reftitle=definition,
-                               classes=["rope-term"])
-
-    def _link_text(self, node, pattern, terms, seen, docname):
-        text = str(node)
-        pieces, last = [], 0
-        for match in pattern.finditer(text):
-            name = match.group(1).lower()
-            if name in seen:
+        if not hasattr(self.app, "rope_glossary_definitions"):  # once per build (and per process)
+            self.app.rope_glossary_definitions = glossary_definitions(self.env)
+        definitions = self.app.rope_glossary_definitions
+        for reference in self.document.findall(nodes.reference):
+            shown = reference.next_node(nodes.inline)
+            if shown is None or "std-term" not in shown["classes"]:
                 continue
-            seen.add(name)
-            pieces.append(nodes.Text(text[last:match.start()]))
-            pieces.append(self._reference(nodes.Text(match.group(0)), terms[name], docname))
-            last = match.end()
-        if pieces:
-            pieces.append(nodes.Text(text[last:]))
-            node.parent.replace(node, [p for p in pieces if not (isinstance(p, nodes.Text) and not str(p))])
+            anchor = reference.get("refid") or reference.get("refuri", "").rpartition("#")[2]
+            if anchor in definitions:
+                reference["reftitle"] = definitions[anchor]
+                reference["classes"].append("rope-term")
 
 
 def setup(app):
     # The pages must be read again when this file changes (what it records while reading).
     app.add_config_value("rope_book_map_source", hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16], "env")
-    app.add_post_transform(NumberChapterLinks)
-    app.add_post_transform(LinkGlossaryTerms)
+    app.add_post_transform(GlossaryHover)
     app.add_node(BookContents)
     app.add_node(BookMap)
     app.add_node(ReadingTime)

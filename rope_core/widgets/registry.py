@@ -164,7 +164,7 @@ k = {_vector_code(RELATIVE['k_angle'], RELATIVE['k_length'])}
             r"""A query $\mathbf{q}$ and its rotation $R(m\theta)\,\mathbf{q}$, the rotated axis vectors
 $R\mathbf{e}_0$, $R\mathbf{e}_1$ (the columns of the live matrix beside it) and the trail of earlier
 positions. The complex read-out is the same rotation written as $q\,e^{\mathrm{i}m\theta}$ (chapter
-{doc}`03-complex-form`).""",
+{numref}`%s <chapter-complex-form>`).""",
             r"The rotation explorer's view at positions 3 and 21 ($\theta = 0.3$, the widget's default): the green "
             r"arrow is $\mathbf{q}$ turned by $m\theta$, the dashed arrows are $R\mathbf{e}_0$ and $R\mathbf{e}_1$, "
             r"the columns of the matrix written top left; at 21, the closest return so far, it is back near its start.",
@@ -184,10 +184,10 @@ positions. The complex read-out is the same rotation written as $q\,e^{\mathrm{i
         "CandidateExplorer", module="explorers", js="candidate_explorer.js", css=("lesson.css",), demo="demos.candidates",
         card=GalleryCard(
             "Test a candidate encoding",
-            r"""The wish of {doc}`04-deriving-rope` as a picture: a score that depends on the positions only
+            r"""The {term}`wish` of {numref}`chapter %s <chapter-deriving-rope>` as a picture: a score that depends on the positions only
 through $n - m$ is constant along every diagonal of the matrix of scores over $(m, n)$. Pick a
 candidate $f$ and see whether its diagonals stay one colour, in the real part (the score) and in
-the imaginary part (the rest of the complex wish).""",
+the imaginary part (the rest of the {term}`complex wish`).""",
             "The score matrices of the rotation (every diagonal constant) and of the quadratic candidate (not).",
             "Two 16 by 16 heat maps with query position down and key position across. Left, the rotation, with stripes "
             "parallel to the main diagonal, each one colour. Right, the quadratic candidate, whose colours change along "
@@ -227,7 +227,7 @@ that pair of $R_m x$, turned by $m\theta_i$.""",
 under each face counts its turns. The widget asks which hands have turned once by $m = L$, the
 context length: predict, then drag a hand, move $m$ or run the time-lapse to $L$. Its time-lapse runs $m$ on a logarithmic clock, and its odometer row writes the
 digits $\lfloor m/\beta^i\rfloor \bmod \beta$ of $m$, the digits picture of chapter 5. It opens on
-that chapter's toy head ($d = 8$, base $10\,000$, $\beta = 10$), whose wheels spell $m$ in decimal.""",
+that chapter's toy head ($d = 8$, {term}`base` $10\,000$, $\beta = 10$), whose wheels spell $m$ in decimal.""",
             r"The widget's question and its answer on chapter 5's toy head ($d = 8$, base $10\,000$, $\beta = 10$): "
             r"the four hands at $m = 10$ (left) and at $m = L = 256$ (right), the turns under each face and the "
             r"odometer, which spells $m$ in decimal. Hands 2 and 3, grey and dashed, do not complete a turn in 256 "
@@ -247,7 +247,7 @@ that chapter's toy head ($d = 8$, base $10\,000$, $\beta = 10$), whose wheels sp
         "LayoutExplorer", module="explorers", js="layout_explorer.js", css=("spectrum.css",), demo="demos.spectrum",
         card=GalleryCard(
             "Pair the features two ways",
-            """The interleaved and half layouts, the permutation between them, and what it and
+            """The interleaved and {term}`half layouts <half layout>`, the permutation between them, and what it and
 `rotate_half` do to a vector's numbers. A switch loads a previous-token head's weights into the
 other layout's code: what happens to its score against $n - m$?""",
             r"Left, $d = 8$ with pair 1; right, $d = 16$ with pair 3: $x = (1, 2, \dots, d)$, its half layout "
@@ -293,14 +293,14 @@ The bounds fall with distance; the widget asks whether the random pairs' score f
             "Stretch the context",
             """Five ways to turn a model trained on $L = 4096$ tokens into one that reads $sL$, in the
 chapter's steps: the problem (one dial per slow pair, the arc it covered in training shaded, its
-hand at position $p$), dividing every frequency (PI, NTK-aware), and keeping the fast pairs while
-dividing the slow ones (YaRN, Llama 3.1). Under "numbers": the attention factor, how far the
+hand at position $p$), dividing every {term}`frequency` (PI, NTK-aware), and keeping the fast pairs while
+dividing the slow ones ({term}`YaRN`, Llama 3.1). Under "numbers": the {term}`attention factor`, how far the
 slowest pair turns, and how many of the slow pairs (those that complete less than one turn in
 $L$ tokens) turn further at $p$ than they ever did in training. Each step asks you to predict
 that count before you move the controls.
 
 Step 4 shows a real model's RoPE from `rope_core.atlas` (each layer type with RoPE as its own
-entry): every pair's wavelength as the model ships it (coloured by how much its scaling
+entry): every pair's {term}`wavelength` as the model ships it (coloured by how much its scaling
 stretched it), and as trained where scaling changed it, against the trained length and the
 maximum positions of its config. Shaded pairs never complete a turn in training; the read-out
 says how many of them turn further at the maximum position than they did in the first training

@@ -170,10 +170,10 @@ def test_the_first_widgets_files_are_asked_for_while_the_page_arrives(tmp_path):
     # In <head>, where the browser meets them before the page's first bytes of text.
     links = html[html.index("</title>") + len("</title>"):html.index("</head>")]
     assert links == ('<link rel="preload" as="fetch" crossorigin href="../_static/rope-widgets/book/gallery/m1.json" '
-                     'data-rope-model="m1" data-rope-first-widget>'
-                     '<link rel="modulepreload" href="../_static/rope-widgets/first.js?v=abc" data-rope-first-widget>'
-                     '<link rel="modulepreload" href="../_static/rope-widgets/common.js?v=c1" data-rope-first-widget>'
-                     '<link rel="modulepreload" href="../_static/rope-widgets/drag.js" data-rope-first-widget>\n')
+                     'data-rope-model="m1" fetchpriority="low" data-rope-first-widget>'
+                     '<link rel="modulepreload" href="../_static/rope-widgets/first.js?v=abc" fetchpriority="low" data-rope-first-widget>'
+                     '<link rel="modulepreload" href="../_static/rope-widgets/common.js?v=c1" fetchpriority="low" data-rope-first-widget>'
+                     '<link rel="modulepreload" href="../_static/rope-widgets/drag.js" fetchpriority="low" data-rope-first-widget>\n')
     assert "second" not in links
     assert widget_state.add_first_widget_preloads(page) == 0  # once
 

@@ -204,7 +204,7 @@ function render({ model, el }) {
   Object.assign(out.setting.dataset, { theta: data.theta, size });
   // The next content: the same candidates for another q and k (the last one wraps round).
   const another = htmlEl("button", { type: "button", class: "rope-w-step-button", "data-name": "content",
-    "aria-label": "another q and k: the same candidates for the next content" }, controls, "another q, k");
+    "aria-label": "another q, k: the same candidates for the next content" }, controls, "another q, k");
   another.addEventListener("click", () => {
     state.x = (state.x + 1) % contents.length;
     model.set("content_index", state.x);

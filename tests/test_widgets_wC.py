@@ -102,3 +102,14 @@ def test_query_arcs_small_case_by_hand(checkpoint):
             for i, t in enumerate([6, 7]):
                 best = int(np.argmax(weights[layer, head, t]))
                 assert out["arcs"]["none"]["8"][layer][head][i] == [best, round(100 * weights[layer, head, t, best])]
+
+
+def test_llama_3_pairs_are_llama_3_1_pairs_before_its_scaling():
+    """Chapter 9 draws Llama 3 8B under Llama 3.1 8B as the same pairs before and after scaling."""
+    import numpy as np
+
+    from rope_core.widgets import ContextExtension
+
+    menu = {entry["label"]: entry for entry in ContextExtension().data["models"]}
+    assert np.allclose(menu["Llama 3 8B"]["log10_wavelength"], menu["Llama 3.1 8B"]["log10_wavelength_trained"])
+    assert not np.allclose(menu["Llama 3.1 8B"]["log10_wavelength"], menu["Llama 3.1 8B"]["log10_wavelength_trained"])

@@ -352,3 +352,25 @@ def readout_number(text):
 def readout_numbers(text):
     """Every ``fmt3`` number in a read-out's text, in order."""
     return [readout_number(token) for token in _READOUT_NUMBER.findall(text)]
+
+
+# Whether a node is out of sight (visibility hidden, or display none).
+HIDDEN = "(node) => getComputedStyle(node).visibility === 'hidden' || getComputedStyle(node).display === 'none'"
+
+
+def drag_along(page, path, *, touch=False):
+    """Press at ``path[0]``, move through the rest of the points and let go, with the mouse or
+    with one finger (Chrome's touch events, as a phone sends them)."""
+    if touch:
+        cdp = page.context.new_cdp_session(page)
+        for i, (x, y) in enumerate(path):
+            kind = "touchStart" if i == 0 else "touchMove"
+            cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [{"x": x, "y": y}]})
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        cdp.detach()
+    else:
+        page.mouse.move(*path[0])
+        page.mouse.down()
+        for x, y in path[1:]:
+            page.mouse.move(x, y)
+        page.mouse.up()

@@ -114,6 +114,16 @@ def chromium():
 _open_page = open_page
 
 
+@pytest.fixture(scope="module")
+def gallery_once(chromium, book_server):
+    """The built gallery, opened once for a test module (1280 px, light); yields (page, log)."""
+    from _browser import open_gallery
+
+    context, page, log = open_gallery(chromium, book_server)
+    yield page, log
+    context.close()
+
+
 @pytest.fixture
 def browser_page(chromium):
     """A fresh page (light colour scheme) with outside requests blocked; yields (page, log)."""

@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 from _browser import (
     PHONE,
+    drag_along,
     gallery_widget,
     goto,
     open_gallery,
@@ -90,19 +91,7 @@ def drag(page, root, handle_name, degrees, *, stretch=0.0, touch=False, steps=12
     path = [(centre[0] + (radius + stretch * unit * t) * math.cos(angle0 + math.radians(degrees) * t),
              centre[1] - (radius + stretch * unit * t) * math.sin(angle0 + math.radians(degrees) * t))
             for t in np.linspace(0, 1, steps + 1)]
-    if touch:
-        cdp = page.context.new_cdp_session(page)
-        for i, (x, y) in enumerate(path):
-            kind = "touchStart" if i == 0 else "touchMove"
-            cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [{"x": x, "y": y}]})
-        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
-        cdp.detach()
-    else:
-        page.mouse.move(*path[0])
-        page.mouse.down()
-        for x, y in path[1:]:
-            page.mouse.move(x, y)
-        page.mouse.up()
+    drag_along(page, path, touch=touch)
 
 
 def q_angle(root):

@@ -15,27 +15,18 @@ import math
 
 import numpy as np
 import pytest
-from _browser import dataset, gallery_widget, open_gallery, set_slider
+from _browser import HIDDEN, dataset, gallery_widget, open_gallery, set_slider
 
 from rope_core import widgets as W
 
 pytestmark = [pytest.mark.book, pytest.mark.browser]
 
-# Whether a node is out of sight (visibility hidden, or inside something hidden).
-HIDDEN = "(node) => getComputedStyle(node).visibility === 'hidden' || getComputedStyle(node).display === 'none'"
-
-
-@pytest.fixture(scope="module")
-def gallery(chromium, book_server):
-    context, page, log = open_gallery(chromium, book_server)
-    yield page, log
-    context.close()
 
 
 @pytest.fixture
-def widget(gallery):
+def widget(gallery_once):
     """``widget(name)`` -> (page, the widget's root); after the test, the page logged no problem."""
-    page, log = gallery
+    page, log = gallery_once
     yield lambda name: (page, gallery_widget(page, name))
     assert not log.problems(), log.problems()
 
@@ -292,8 +283,8 @@ def test_trained_model_quiz_credits_the_fall_without_scaling(widget):
     set_slider(root, "length", 0)
 
 
-def test_no_slider_value_is_said_twice_and_the_result_is_announced(gallery):
-    page, log = gallery
+def test_no_slider_value_is_said_twice_and_the_result_is_announced(gallery_once):
+    page, log = gallery_once
     live = page.evaluate("""() => [...document.querySelectorAll('.rope-w output')]
         .filter((o) => o.getAttribute('aria-hidden') !== 'true').length""")
     assert live == 0
@@ -325,8 +316,8 @@ LABELS_AND_HANDLES = """(root) => {
 
 
 @pytest.mark.parametrize("name", ["RelativeInvariance", "RotationExplorer"])
-def test_no_label_under_a_handle_in_random_states(gallery, name):
-    page, log = gallery
+def test_no_label_under_a_handle_in_random_states(gallery_once, name):
+    page, log = gallery_once
     root = gallery_widget(page, name)
     rng = np.random.default_rng(34)
     names = ["shift", "m", "n"] if name == "RelativeInvariance" else ["position", "theta"]
@@ -382,8 +373,8 @@ def test_on_a_phone_the_drawing_and_its_main_slider_share_the_screen(phone_galle
     assert not log.problems(), log.problems()
 
 
-def test_play_yields_to_the_reader_and_ends(gallery):
-    page, log = gallery
+def test_play_yields_to_the_reader_and_ends(gallery_once):
+    page, log = gallery_once
     root = gallery_widget(page, "RotationExplorer")
     set_slider(root, "position", 0)
     play = root.get_by_role("button", name="play m")
@@ -424,8 +415,8 @@ FITS = """(root) => {
 
 
 @pytest.mark.parametrize("phone", [False, True])
-def test_layout_numbers_stay_inside_their_boxes_at_every_dimension(gallery, phone_gallery, phone):
-    page, log = phone_gallery if phone else gallery
+def test_layout_numbers_stay_inside_their_boxes_at_every_dimension(gallery_once, phone_gallery, phone):
+    page, log = phone_gallery if phone else gallery_once
     root = gallery_widget(page, "LayoutExplorer")
     for d in range(int(root.locator('input[data-name="dim"]').get_attribute("max")) + 1):
         set_slider(root, "dim", d)
@@ -442,8 +433,8 @@ NAMES = """(root) => [...root.querySelectorAll('g[data-vector], g[data-dial], g[
 
 
 @pytest.mark.parametrize("name", ["RelativeInvariance", "RotationExplorer", "RotationMatrixHeatmap", "FrequencyClocks", "ContextExtension"])
-def test_every_arrow_and_dial_has_a_name(gallery, name):
-    page, log = gallery
+def test_every_arrow_and_dial_has_a_name(gallery_once, name):
+    page, log = gallery_once
     root = gallery_widget(page, name)
     assert root.evaluate(NAMES) == []
     assert not log.problems(), log.problems()

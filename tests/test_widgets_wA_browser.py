@@ -16,8 +16,10 @@ import re
 import numpy as np
 import pytest
 from _browser import (
+    HIDDEN,
     PHONE,
     dataset,
+    drag_along,
     gallery_widget,
     open_gallery,
     readout_number,
@@ -35,20 +37,12 @@ from rope_core.demos.rotation import relative_state, unit_vector
 
 pytestmark = [pytest.mark.book, pytest.mark.browser]
 
-HIDDEN = "(node) => getComputedStyle(node).visibility === 'hidden' || getComputedStyle(node).display === 'none'"
-
-
-@pytest.fixture(scope="module")
-def gallery(chromium, book_server):
-    context, page, log = open_gallery(chromium, book_server)
-    yield page, log
-    context.close()
 
 
 @pytest.fixture
-def relative(gallery):
+def relative(gallery_once):
     """(page, root) of the gallery's RelativeInvariance after a prediction; the page logged no problem."""
-    page, log = gallery
+    page, log = gallery_once
     root = gallery_widget(page, "RelativeInvariance")
     if root.locator('.rope-w-question button[aria-pressed="true"]').count() == 0:
         root.locator('.rope-w-question button[data-answer="0"]').click()
@@ -149,18 +143,7 @@ def drag_handle_by(page, root, name, cells, *, touch=False):
     box = root.locator(f'[data-strip-handle="{name}"]').bounding_box()
     x0, y0 = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     path = [(x0 + cells * pitch * t, y0) for t in np.linspace(0, 1, 9)]
-    if touch:
-        cdp = page.context.new_cdp_session(page)
-        for i, (x, y) in enumerate(path):
-            cdp.send("Input.dispatchTouchEvent", {"type": "touchStart" if i == 0 else "touchMove", "touchPoints": [{"x": x, "y": y}]})
-        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
-        cdp.detach()
-    else:
-        page.mouse.move(*path[0])
-        page.mouse.down()
-        for x, y in path[1:]:
-            page.mouse.move(x, y)
-        page.mouse.up()
+    drag_along(page, path, touch=touch)
 
 
 def check_drags(page, root, *, touch=False):
@@ -363,8 +346,8 @@ ROTATION_LEG = r"""(root) => {
 
 
 @pytest.fixture
-def rotation(gallery):
-    page, log = gallery
+def rotation(gallery_once):
+    page, log = gallery_once
     root = gallery_widget(page, "RotationExplorer")
     root.locator("svg").first.evaluate("(svg) => svg.scrollIntoView({block: 'center', behavior: 'instant'})")
     yield page, root
@@ -420,8 +403,8 @@ def test_the_grid_turns_by_m_theta_and_each_entry_lights_its_leg(rotation):
 
 # CandidateExplorer: every content (q, k), and the one line of algebra per candidate.
 @pytest.fixture
-def candidates(gallery):
-    page, log = gallery
+def candidates(gallery_once):
+    page, log = gallery_once
     root = gallery_widget(page, "CandidateExplorer")
     yield page, root
     assert not log.problems(), log.problems()

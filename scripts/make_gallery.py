@@ -223,7 +223,10 @@ def render_section(cls, section):
     parts = [f"(gallery-{_kebab(name)})=\n### {section.title}\n"]
     if section.intro:
         parts.append(section.intro.strip() + "\n")
-    parts.append(f"```{{code-cell}} ipython3\nwidgets.{name}()\n```\n")
+    parts.append(
+        "```{code-cell} ipython3\n---\ntags: [hide-input]\nmystnb:\n  code_prompt_show: \"Show the widget's code\"\n---\n"
+        f"widgets.{name}()\n```\n"
+    )
     if section.figure:
         caption = textwrap.indent(section.caption.strip(), "      ")
         parts.append(

@@ -31,11 +31,9 @@ from pathlib import Path
 from bs4 import BeautifulSoup
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "book" / "_ext"))
-from teach_first import CHECK_LINE, check_statements  # noqa: E402  (the build's own rule for a check)
-
 sys.path.insert(0, str(ROOT / "scripts"))
 import book_pages  # noqa: E402  (the chapters, in the toc's order)
+from cell_kinds import CHECK_LINE, check_statements  # noqa: E402  (what a check is)
 
 LONG = 88
 MEASURE = 70
@@ -76,7 +74,7 @@ def _statements(code: str):
 
 
 def check_line_count(code: str) -> int:
-    """Lines of ``code`` spanned by checks (``teach_first.check_statements``; a regex count if
+    """Lines of ``code`` spanned by checks (``cell_kinds.check_statements``; a regex count if
     the code is not Python)."""
     checks = check_statements(code)
     if checks is None:

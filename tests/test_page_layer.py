@@ -9,6 +9,8 @@ the work custom transforms did.
   inline code, ``rope_scaling``, is linked at that use), and shows its definition on hover.
   Not checked on the glossary itself, nor on the API appendix, whose text is rope_core's
   docstrings.
+- Folding: a check, set-up or widget cell carries a MyST-NB tag that folds its code
+  (``scripts/cell_kinds.py`` says which cells need one); MyST-NB folds it, nothing guesses.
 
 The built pages are checked in ``tests/test_reader_pages.py``.
 """
@@ -24,6 +26,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 import book_pages  # noqa: E402  (the pages and chapters, in the toc's order)
+import cell_kinds  # noqa: E402  (what a check, set-up or widget cell is)
 
 DOC_LINK = re.compile(r"\{doc\}`(?:[^`<]*<)?(?P<target>[^`<>]+?)>?`")
 NUMREF_CHAPTER = re.compile(r"\{numref\}`(?P<text>[^`<]*?)\s*<(?P<label>chapter-[^`>]+)>`")
@@ -150,3 +153,74 @@ def test_the_first_use_of_each_glossary_term_on_a_page_is_a_term_link(built_book
         problems += [f"{page.docname}: {p}" for p in first_use_problems(html, terms)]
     assert not problems, problems
     assert links >= 180  # the book's glossary links, outside the glossary and the API appendix
+
+
+# ---- folding by tags ------------------------------------------------------------------------
+
+CODE_CELL = re.compile(r"^(`{3,})\{code-cell\}[^\n]*\n(.*?)^\1$", flags=re.M | re.S)
+
+
+def code_cells(text: str):
+    """``[(line, tags, code, before the first section)]`` of a MyST notebook's code cells."""
+    import yaml
+
+    first_section = re.search(r"^## ", text, flags=re.M)
+    first_section = first_section.start() if first_section else len(text)
+    cells = []
+    for match in CODE_CELL.finditer(text):
+        body, options = match.group(2), {}
+        if body.startswith("---\n"):
+            head, _, body = body[4:].partition("---\n")
+            options = yaml.safe_load(head) or {}
+        else:
+            while body.startswith(":"):
+                line, _, body = body.partition("\n")
+                key, _, value = line[1:].partition(":")
+                options[key.strip()] = yaml.safe_load(value)
+        line = text.count("\n", 0, match.start()) + 1
+        cells.append((line, options.get("tags", []), body.strip("\n"), match.start() < first_section))
+    return cells
+
+
+def unfolded(text: str, widget_names) -> list[str]:
+    return [
+        f"line {line}: {why} without hide-input or hide-cell"
+        for line, tags, code, before in code_cells(text)
+        if (why := cell_kinds.fold_needed(code, tags, before_first_section=before, widget_names=widget_names))
+    ]
+
+
+def _widget_names():
+    from rope_core.widgets import REGISTRY
+
+    return [cls.__name__ for cls in REGISTRY]
+
+
+@pytest.mark.parametrize("page", book_pages.pages(ROOT), ids=lambda page: page.path.name)
+def test_every_check_set_up_and_widget_cell_is_folded_by_its_tag(page):
+    problems = unfolded(page.path.read_text(), _widget_names())
+    assert not problems, f"{page.path.name}: " + "; ".join(problems)
+
+
+@pytest.mark.parametrize(
+    ("cell", "why"),
+    [
+        ('claim("x", True)', "a check"),
+        ("assert q.shape == (4,)", "a check"),
+        ("np.testing.assert_allclose(a, b)", "a check"),
+        ("import numpy as np", "set-up"),
+        ("R = rope_core.rotation_matrix", "set-up"),
+        ("from rope_core.widgets import DecayExplorer\n\nDecayExplorer()", "a widget cell"),
+        ("explorer = RotationExplorer(theta_index=3)\nexplorer", "a widget cell"),
+        ("widgets.LayoutExplorer()", "a widget cell"),
+        ("x = rope_core.apply_rope(q, m)\nprint(x)", None),
+    ],
+)
+def test_the_folding_rule_finds_a_planted_unfolded_cell(cell, why):
+    page = f"# A title\n\n## A section\n\n```{{code-cell}} ipython3\n{cell}\n```\n"
+    names = ["DecayExplorer", "RotationExplorer", "LayoutExplorer"]
+    assert unfolded(page, names) == ([f"line 5: {why} without hide-input or hide-cell"] if why else [])
+    folded = page.replace("ipython3\n", "ipython3\n---\ntags: [hide-input]\n---\n", 1)
+    assert unfolded(folded, names) == []
+    opening = page.replace("## A section\n\n", "")  # before the first section: set-up
+    assert unfolded(opening, names) == [f"line 3: {why or 'set-up'} without hide-input or hide-cell"]

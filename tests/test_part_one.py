@@ -235,7 +235,7 @@ def _summarised(rows, cells=()):
     section += subsection
     for cell in cells:
         section.insert(2, cell)
-    teach_first.FoldChecksAndSetup.summarise_section(section, rows, list(cells))
+    teach_first.ClaimsPerSection.summarise_section(section, rows, list(cells))
     (results,) = [child for child in section.children if "rope-check-results" in child.get("classes", [])]
     return section, subsection, results[0]
 

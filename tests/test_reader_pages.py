@@ -1,7 +1,8 @@
 """What a reader sees by default on the built chapters: results, not the checks' code.
 
 The counts come from ``scripts/measure_pages.py`` (what is inside a closed fold is not seen).
-The build rules that make them zero are in ``book/_ext/teach_first.py``; the rules for where
+Cells fold by their MyST-NB tags (``scripts/cell_kinds.py`` says which a cell needs) and a
+section's claims are one line (``book/_ext/teach_first.py``); the rules for where
 the reader is (numbers, "chapter k of n", reading time) in ``book/_ext/book_map.py``.
 """
 
@@ -21,7 +22,9 @@ measure_pages = sys.modules["measure_pages"] = importlib.util.module_from_spec(_
 _spec.loader.exec_module(measure_pages)
 
 import book_map  # noqa: E402  (book/_ext is not a package)
-import teach_first  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "scripts"))
+import cell_kinds  # noqa: E402
 
 # ---- the rules, on source text (fast) ---------------------------------------------------
 
@@ -36,7 +39,7 @@ import teach_first  # noqa: E402
     ("%timeit f()\nclaim('fast', True)", True),  # not Python (a magic): read line by line
 ])
 def test_a_check_cell_is_one_that_calls_claim_or_asserts(source, check):
-    assert teach_first.is_check(source) is check
+    assert cell_kinds.is_check(source) is check
 
 
 @pytest.mark.parametrize(("source", "setup"), [
@@ -46,7 +49,7 @@ def test_a_check_cell_is_one_that_calls_claim_or_asserts(source, check):
     ("", False),
 ])
 def test_a_setup_cell_only_imports_and_names(source, setup):
-    assert teach_first.is_setup(source) is setup
+    assert cell_kinds.is_setup(source) is setup
 
 
 def test_glossary_tooltips_show_formulas_as_plain_text():
@@ -141,7 +144,7 @@ def test_every_claim_still_shows_its_result(built_book):
     for page in measure_pages.chapter_pages(built_book):
         html = page.read_text()
         assert html.count('class="rope-claim"') >= 1, f"{page.name} shows no claim results"
-        for fold in re.findall(r'<details class="rope-fold rope-check">(.*?)</details>', html, flags=re.S):
+        for fold in re.findall(r"<details class=\"admonition hide [^\"]*\">(.*?)</details>", html, flags=re.S):
             assert 'class="highlight' in fold, f"{page.name}: a check toggle without its code"
 
 
@@ -218,7 +221,8 @@ def test_links_to_chapters_read_chapter_k_not_the_title(built_book):
 def test_a_check_opens_to_its_code_and_the_claims_stay_above(book_server, browser_page, screenshot_dir):
     page, log = browser_page
     page.goto(f"{book_server}/book/02-rotations.html", wait_until="load")
-    claims = page.locator("details.rope-section-claims").first  # a section's one line
+    # a section's one line, with the checks that print nothing folded inside it
+    claims = page.locator("details.rope-section-claims:has(details.rope-check)").first
     assert claims.locator(".rope-claim").count() >= 1
     claims.locator("summary").first.click()
     check = claims.locator("details.rope-check").first

@@ -138,9 +138,9 @@ class Taught:
     offset: int = 0    # where in the page's text the widget is built
 
     @property
-    def label(self):
-        """The section's label (``book/_ext/book_map.py`` gives every section one)."""
-        return f"{self.page}#{_slug(self.heading)}"
+    def target(self):
+        """The section as a MyST link target: ``02-rotations.md#turn-it-yourself``."""
+        return f"{self.page}.md#{_slug(self.heading)}"
 
 
 def chapters(root=ROOT):
@@ -190,7 +190,7 @@ def render_card(cls, section, taught):
     lines += [lesson(section), ""]
     links = [f"[Play with it](#gallery-{_kebab(name)})"]
     if taught is not None:
-        links.append(f"taught in {{ref}}`chapter {taught.number}, {_plain(taught.heading)} <{taught.label}>`")
+        links.append(f"taught in [chapter {taught.number}, {_plain(taught.heading)}]({taught.target})")
     lines += ["```{card-footer}", " · ".join(links), "```", ":::", ""]
     return "\n".join(lines)
 

@@ -43,7 +43,7 @@ def test_every_widget_has_one_card_linking_to_the_section_that_teaches_it():
         card = next(body for title, body in cards if f"#gallery-{make_gallery._kebab(cls.__name__)})" in body)
         if cls.__name__ in taught:
             where = taught[cls.__name__]
-            assert f"chapter {where.number}, " in card and f"<{where.page}#" in card
+            assert f"[chapter {where.number}, " in card and f"]({where.target})" in card
             chapter = (ROOT / "book" / f"{where.page}.md").read_text()
             assert re.search(rf"^#{{2,3}} {re.escape(where.heading)}$", chapter, flags=re.M)
 

@@ -294,7 +294,7 @@ def test_the_15_minute_page_ends_with_what_a_reader_needs_to_write_rope():
                    "$(2i, 2i + 1)$", "$(i, i + d/2)$",                           # both layouts
                    'atlas.entry("llama-3-8b")', "values are not rotated"):
         assert needed in text, needed
-    for assumption in ("ex-ch04-xpos", "04-deriving-rope#the-wish-as-an-equation", "ex-ch04-offset",
+    for assumption in ("ex-ch04-xpos", "04-deriving-rope.md#the-wish-as-an-equation", "ex-ch04-offset",
                        "ex-ch04-fractional"):
         assert assumption in text, assumption
     cells = code_cells(text)

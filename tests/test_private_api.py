@@ -26,8 +26,8 @@ INTERNAL_NAMES = {
     "templates": "the HTML builder's Jinja loader (internals.add_template_filter)",
     "external_site_map": "sphinx-external-toc's parsed toc on the environment (use book_pages)",
     "toc_secnumbers": "Sphinx's section numbers on the environment (use book_pages)",
-    "labels": "the std domain's label table (internals.add_section_label)",
-    "anonlabels": "the std domain's label table (internals.add_section_label)",
+    "labels": "the std domain's label table (link a section with MyST's page.md#anchor)",
+    "anonlabels": "the std domain's label table (link a section with MyST's page.md#anchor)",
 }
 # Names that are also ordinary words as strings ("templates" is a folder name): attributes only.
 COMMON_WORDS = {"templates", "labels"}
@@ -93,7 +93,7 @@ def test_internals_are_used_only_in_the_named_place():
 def test_the_named_place_holds_each_internal_it_names():
     uses = "\n".join(internal_uses(PLACE, local_modules()))
     for name in ("nb_element", "hide_mode", "mystnb_config", "header_buttons", "templates",
-                 "labels", "anonlabels", "sphinx_exercise.nodes", "._get_os_path"):
+                 "sphinx_exercise.nodes", "._get_os_path"):
         assert name in uses, name
 
 

@@ -31,7 +31,7 @@ from html import escape
 from pathlib import Path
 
 from docutils import nodes
-from internals import add_section_label, is_exercise_solution, nb_element
+from internals import is_exercise_solution, nb_element
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.docutils import SphinxDirective
 
@@ -73,22 +73,6 @@ def minutes(stats: dict[str, int]) -> int:
 def _record_stats(app, doctree):
     app.env.rope_page_stats = getattr(app.env, "rope_page_stats", {})
     app.env.rope_page_stats[app.env.docname] = page_stats(doctree)
-
-
-def section_label(docname: str, anchor: str) -> str:
-    """The label of a section by its page and heading anchor: ``02-rotations#turn-it-yourself``."""
-    return f"{docname.rsplit('/', 1)[-1]}#{anchor}"
-
-
-def _label_sections(app, doctree):
-    """Every section can be referred to as ``{ref}`page#anchor```: MyST's ``page.md#anchor``
-    links do not find the headings of notebooks in other pages."""
-    for section in doctree.findall(nodes.section):
-        if not section["ids"] or not section.children or not isinstance(section[0], nodes.title):
-            continue
-        for anchor in section["ids"]:
-            add_section_label(app.env, section_label(app.env.docname, anchor), anchor,
-                                        section[0].astext())
 
 
 def _purge(app, env, docname):
@@ -442,7 +426,6 @@ def setup(app):
     app.add_directive("book-map", BookMapDirective)
     app.add_directive("reading-time", ReadingTimeDirective)
     app.connect("doctree-read", _record_stats)
-    app.connect("doctree-read", _label_sections)
     app.connect("env-purge-doc", _purge)
     app.connect("env-merge-info", _merge)
     app.connect("doctree-resolved", _fill_placeholders)

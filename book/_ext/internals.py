@@ -91,19 +91,6 @@ def is_exercise_solution(node) -> bool:
     return isinstance(node, (solution_node, solution_start_node, solution_end_node))
 
 
-def add_section_label(env, name: str, anchor: str, title: str) -> None:
-    """Make ``{ref}`name``` point to the section ``anchor`` of the page being read.
-
-    Sphinx 7.4 keeps the labels ``{ref}`` resolves in the std domain's ``labels`` (with the
-    title a link without text shows) and ``anonlabels`` (with a text); its own
-    ``sphinx.ext.autosectionlabel`` writes them the same way. ``setdefault``: a label the
-    author wrote wins. Call it from ``doctree-read``.
-    """
-    std = env.get_domain("std")
-    std.labels.setdefault(name, (env.docname, anchor, title))
-    std.anonlabels.setdefault(name, (env.docname, anchor))
-
-
 def contents_os_path(contents_manager, api_path: str) -> str:
     """The file a Jupyter contents manager reads and writes for an API path (``book/02-x.md``).
 

@@ -509,7 +509,7 @@ class RotationMatrixHeatmap(RopeWidget):
     Notes
     -----
     For each :math:`d` and base, Python sends :math:`\theta_i` (unrounded) and :math:`\lambda_i`
-    from :func:`matrix_table`, and where each block entry sits (:func:`matrix_table`'s
+    from :func:`rope_core.demos.spectrum.matrix_table`, and where each block entry sits (its
     ``rows``, ``cols``) and :math:`x`; the page draws the block of pair :math:`i` at any real
     :math:`m` as
 

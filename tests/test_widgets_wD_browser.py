@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 import pytest
-from _browser import DESKTOP, after_frames, dataset, open_page, serve, set_slider
+from _browser import DESKTOP, after_frames, axe_serious, dataset, goto, open_page, serve, set_slider
 from test_widgets_spectrum_browser import write_page
 
 import rope_core as rc
@@ -229,3 +229,26 @@ def test_the_product_operators_are_legible(opened):
       root.querySelector(".rope-w-question").remove(); return root.textContent; }""")
     for giveaway in ("identity", "hardly", "barely", "still", "slow", "fast"):
         assert giveaway not in text, giveaway
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_no_serious_axe_violation_in_chapter_5s_heat_map(chromium, book_server, theme):
+    # As loaded, then predicted and played to the end (the verdict shown), in both schemes.
+    context, page, log = open_page(chromium, theme)
+    try:
+        goto(page, f"{book_server}/book/05-d-dimensions.html")
+        root = page.locator(".rope-w", has=page.locator("g[data-block-turn]"))
+        root.scroll_into_view_if_needed()
+        page.wait_for_function("(el) => el.querySelector('g[data-dial]') !== null", arg=root.element_handle())
+        scope = [".rope-w:has(g[data-block-turn])"]
+        assert axe_serious(page, include=scope) == []
+        root.locator('.rope-w-question button[data-answer="1"]').click()
+        set_slider(root, "position", int(root.locator('input[data-name="position"]').get_attribute("max")) - 1)
+        root.locator('button[data-name="play"]').click()
+        page.wait_for_function("(el) => el.querySelector('button[data-name=play]').getAttribute('aria-pressed') === 'false'",
+                               arg=root.element_handle(), timeout=5000)
+        assert dataset(root.locator('[data-readout="question"]'))["answered"] == "1"
+        assert axe_serious(page, include=scope) == []
+        assert not log.page_errors and not log.console_errors, (log.page_errors, log.console_errors)
+    finally:
+        context.close()

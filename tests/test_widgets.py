@@ -65,11 +65,16 @@ def test_frequency_clocks_recompute_for_new_choices_in_a_kernel():
 
 
 def test_heatmap_blocks_are_rope_matrix():
+    """What the page draws at m: R(m theta_i) placed at (rows, cols), from the shipped theta."""
     widget = W.RotationMatrixHeatmap(dims=(6,), bases=(50.0,), max_position=4)
-    table = widget.data["tables"][0][0]
+    layout, theta = widget.data["layouts"][0], np.array(widget.data["tables"][0][0]["theta"])
+    rows, cols = np.array(layout["rows"]), np.array(layout["cols"])
+    angle = 3 * theta[rows // 2]
+    entries = np.where(rows % 2 == cols % 2, np.cos(angle), np.where(rows % 2 == 0, -np.sin(angle), np.sin(angle)))
     dense = np.zeros((6, 6))
-    dense[table["rows"], table["cols"]] = table["blocks"][3]
-    np.testing.assert_allclose(dense, rc.rope_matrix(3, 6, 50.0), atol=1e-6)
+    dense[rows, cols] = entries
+    np.testing.assert_allclose(dense, rc.rope_matrix(3, 6, 50.0), atol=1e-12)
+    np.testing.assert_allclose(dense @ layout["x"], rc.rope_matrix(3, 6, 50.0) @ np.tile([1.0, 0.0], 3), atol=1e-12)
 
 
 def test_decay_series_match_rope_core():

@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 from _chapter_figures import draw_figure
 
+import rope_core as rc
 from rope_core import plots
 from rope_core import widgets as W
 from rope_core.demos.spectrum import (
@@ -126,12 +127,13 @@ def test_widgets_send_their_tables():
             assert entry["theta"] == t["theta"].tolist()  # unrounded
             assert entry["beyond_context"] == t["beyond_context"].tolist()
     heatmap = W.RotationMatrixHeatmap()
-    for dim, per_base in zip(heatmap.data["dims"], heatmap.data["tables"]):
+    assert heatmap.state_size() < 40_000
+    for dim, per_base, layout in zip(heatmap.data["dims"], heatmap.data["tables"], heatmap.data["layouts"]):
+        t = matrix_table(dim, 100.0, [0])
+        assert layout["rows"] == t["rows"].tolist() and layout["cols"] == t["cols"].tolist()
         for base, entry in zip(heatmap.data["bases"], per_base):
-            t = matrix_table(dim, base, heatmap.data["positions"])
-            np.testing.assert_allclose(entry["blocks"], t["blocks"], atol=5e-7)
-            np.testing.assert_allclose(entry["angle"], t["angle"], atol=5e-7)
-            assert entry["theta"] == t["theta"].tolist() and entry["wavelength"] == t["wavelength"].tolist()
+            assert entry["theta"] == rc.inverse_frequencies(dim, base).tolist()  # unrounded
+            np.testing.assert_allclose(entry["wavelength"], rc.wavelengths(dim, base), rtol=0, atol=5e-7)
     layout = W.LayoutExplorer()
     for dim, entry in zip(layout.data["dims"], layout.data["tables"]):
         t = layout_table(dim, layout.data["base"])

@@ -413,7 +413,7 @@ def test_heatmap_every_number_at_random_states(chromium, site, rng):
 
 
 DIALS = """() => [...document.querySelectorAll("g[data-dial]")].map((g) => {
-  const face = g.querySelector("circle.rope-w-meaning"), line = g.querySelector("line");
+  const face = g.querySelector("circle.rope-w-meaning"), line = g.querySelector(".q line");
   const n = (el, k) => Number(el.getAttribute(k));
   return [+g.dataset.dial, n(face, "cx"), n(face, "cy"), n(face, "r"), ...["x1", "y1", "x2", "y2"].map((k) => n(line, k))];
 })"""

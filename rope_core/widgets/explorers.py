@@ -490,25 +490,34 @@ class FrequencyClocks(RopeWidget):
 
 class RotationMatrixHeatmap(RopeWidget):
     r"""The :math:`d \times d` matrix :math:`R^d_{\Theta,m}` as a heat map of its 2 × 2 blocks,
-    times a vector :math:`x` whose pairs all start at :math:`(1, 0)`: beside each block a dial
-    shows its pair of :math:`R_m x`, turned by :math:`m\theta_i` (the frequency clocks' glyph).
-    A play button runs :math:`m`; the page asks which blocks are still nearly the identity at
-    the last position (at base :math:`10^4`, the bottom-right ones).
+    times a vector :math:`x` whose pairs all start at :math:`(1, 0)`: inside each block an arrow
+    and an arc turned by :math:`m\theta_i \bmod 2\pi`, and beside it a dial with that pair of
+    :math:`x` (grey) and of :math:`R_m x` (blue). Play runs :math:`m` smoothly up to the last
+    position and stops there; the page asks first which blocks are still nearly the identity
+    at the last position.
 
     Parameters
     ----------
     dims : sequence of int
         Dimension choices (even, at most 32).
     bases : sequence of float
-        Base choices.
+        Base stops of the base slider; by default 51 stops, ten a decade, from
+        :math:`10` to :math:`10^6` (:math:`10^{k/10}`), so 100 and 10 000 are stops exactly.
     max_position : int
         The position slider goes from 0 to this value.
 
     Notes
     -----
-    The page draws :func:`rope_core.demos.spectrum.matrix_table` with a colour scale; hovering
-    or focusing a cell shows its value, :math:`m\theta_i` and :math:`\lambda_i` and outlines
-    its block.
+    For each :math:`d` and base, Python sends :math:`\theta_i` (unrounded) and :math:`\lambda_i`
+    from :func:`rope_core.demos.spectrum.matrix_table`, and where each block entry sits (its
+    ``rows``, ``cols``) and :math:`x`; the page draws the block of pair :math:`i` at any real
+    :math:`m` as
+
+    .. math:: R(m\theta_i) = \begin{pmatrix} \cos m\theta_i & -\sin m\theta_i \\
+              \sin m\theta_i & \cos m\theta_i \end{pmatrix},
+
+    which is what lets play run :math:`m` between whole positions. Hovering or focusing a cell
+    shows its value, :math:`m\theta_i` and :math:`\lambda_i` and outlines its block.
     """
 
     _esm = module("rotation_matrix_heatmap")
@@ -516,36 +525,38 @@ class RotationMatrixHeatmap(RopeWidget):
     _sliders = {"dim_index": lambda w: len(w._dims), "base_index": lambda w: len(w._bases),
                 "position": lambda w: w._max_position + 1, "pair": lambda w: min(w._dims) // 2}
     dim_index = traitlets.Int(1).tag(sync=True)
-    base_index = traitlets.Int(1).tag(sync=True)  # base 10^4: the bottom-right blocks hardly turn
+    base_index = traitlets.Int(30).tag(sync=True)  # __init__ picks the stop 10 000 when there is one
     position = traitlets.Int(1).tag(sync=True)
     pair = traitlets.Int(0).tag(sync=True)
 
-    def __init__(self, dims=(4, 8, 16), bases=(100.0, 10000.0), max_position=32, **kwargs):
+    #: The default base stops: 10^(k/10) for k = 10 ... 60 (10^2.0 and 10^4.0 are exact floats).
+    DEFAULT_BASES = tuple(10.0 ** (k / 10) for k in range(10, 61))
+
+    def __init__(self, dims=(4, 8, 16), bases=DEFAULT_BASES, max_position=32, **kwargs):
         self._dims = [check_dim(d, "dims") for d in check_choices(dims, "dims", integer=True)]
         if max(self._dims) > 32:
             raise ValueError(f"dims must be at most 32 to stay readable, got {self._dims}")
         self._bases = check_choices(bases, "bases")
         self._max_position = check_max_position(max_position, upper=256)
+        if "base_index" not in kwargs and 10000.0 in self._bases:
+            kwargs["base_index"] = self._bases.index(10000.0)
         self._fit_default_indices(kwargs, dim_index=len(self._dims), base_index=len(self._bases),
                                   position=self._max_position + 1, pair=min(self._dims) // 2)
         super().__init__(**kwargs)
         self.data = self._compute()
 
     def _compute(self):
-        # Only the entries of the 2x2 blocks (rows, cols): the rest of the matrix is zero.
-        positions = np.arange(self._max_position + 1)
-        tables = []
+        # Per d: where the block entries sit and x; per d and base: theta and lambda only (the
+        # page turns each block by m * theta_i, at whole m and between them while playing).
+        layouts, tables = [], []
         for dim in self._dims:
-            per_base = []
-            for base in self._bases:
-                t = matrix_table(dim, base, positions)
-                per_base.append({"theta": exact(t["theta"]), "wavelength": exact(t["wavelength"]),
-                                 "angle": table(t["angle"]), "blocks": table(t["blocks"]),
-                                 "rotated": table(t["rotated"]),
-                                 "rows": t["rows"].tolist(), "cols": t["cols"].tolist()})
-            tables.append(per_base)
+            per_base = [matrix_table(dim, base, [0]) for base in self._bases]
+            t = per_base[0]
+            layouts.append({"rows": t["rows"].tolist(), "cols": t["cols"].tolist(), "x": table(t["x"])})
+            tables.append([{"theta": exact(t["theta"]), "wavelength": table(t["wavelength"])}
+                           for t in per_base])
         return {"dims": self._dims, "bases": self._bases,
-                "positions": list(range(self._max_position + 1)), "tables": tables}
+                "positions": list(range(self._max_position + 1)), "layouts": layouts, "tables": tables}
 
 
 class DecayExplorer(RopeWidget):

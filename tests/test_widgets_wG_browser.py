@@ -156,3 +156,97 @@ def test_a_drag_lands_on_sL_and_page_keys_jump_between_named_positions(chromium,
     finally:
         context.close()
 
+
+# --- RotationExplorer's second question: R(aθ)ᵀR(bθ) ---------------------------------------
+
+TWO_JS = """(part) => {
+  const num = (el, k) => Number(el.getAttribute(k));
+  const tip = (name) => { const l = part.querySelector(`g[data-vector="${name}"] line`); return [num(l, "x2"), num(l, "y2")]; };
+  const face = part.querySelector("svg circle.rope-w-axis");
+  return { a: tip("a"), b: tip("b"), centre: [num(face, "cx"), num(face, "cy")], radius: num(face, "r"),
+           product: [...part.querySelectorAll('[data-readout="product"] td')].map((td) => Number(td.dataset.value)),
+           between: { ...part.querySelector('[data-readout="between"]').dataset } };
+}"""
+
+
+def check_two_positions(root, part, a, b):
+    """The two arrows at R(aθ)q and R(bθ)q, the product matrix against rope_core's
+    R(aθ)ᵀR(bθ) and R((b − a)θ), and the angle between the arrows."""
+    theta = W.RotationExplorer().data["thetas"][int(root.locator('input[data-name="theta"]').input_value())]
+    q_shown = dataset(root.locator('[data-readout="q"]'))
+    q = np.array([float(q_shown["x"]), float(q_shown["y"])])
+    got = part.evaluate(TWO_JS)
+    (cx, cy), r = got["centre"], got["radius"]
+    for name, m in (("a", a), ("b", b)):
+        want = rc.rotation_matrix(m * theta) @ q
+        np.testing.assert_allclose(got[name], [cx + r * want[0], cy - r * want[1]], atol=1e-6, err_msg=name)
+    product = rc.rotation_matrix(a * theta).T @ rc.rotation_matrix(b * theta)
+    np.testing.assert_allclose(np.reshape(got["product"], (2, 2)), product, atol=1e-12)
+    np.testing.assert_allclose(product, rc.rotation_matrix((b - a) * theta), atol=1e-12)
+    assert int(got["between"]["gap"]) == b - a
+    assert float(got["between"]["angle"]) == pytest.approx(np.angle(np.exp(1j * (b - a) * theta)), abs=1e-12)
+
+
+def test_rotation_explorer_asks_what_R_a_transpose_R_b_turns_by_then_lets_both_positions_move(chromium, book_server, rng):
+    context, page, log = open_gallery(chromium, book_server)
+    try:
+        root = gallery_widget(page, "RotationExplorer")
+        part = root.locator('[data-part="two-positions"]')
+        part.scroll_into_view_if_needed()
+        feedback = part.locator('[data-readout="two-feedback"]')
+        hidden_js = """(part) => ['[data-label="between"]', '[data-readout="product"]', '[data-readout="between"]']
+          .map((s) => getComputedStyle(part.querySelector(s)).visibility === "hidden")"""
+        # Asked first: the arc's name, the product and the angle are hidden, nothing answered.
+        assert part.evaluate(hidden_js) == [True] * 3 and feedback.get_attribute("data-stage") == "asked"
+        assert part.locator('[data-choice]').all_inner_texts() == ["(a + b)θ", "(b − a)θ", "bθ: a does not matter"]
+        widget = W.RotationExplorer()
+        a, b = widget.a_position, widget.b_position
+        check_two_positions(root, part, a, b)
+        part.locator('button[data-choice="1"]').click()
+        assert part.evaluate(hidden_js) == [False] * 3 and feedback.get_attribute("data-stage") == "predicted"
+        # Moving b alone changes b − a: still not answered.
+        grip_b = part.locator('g[data-handle="position-b"]')
+        grip_b.focus()
+        grip_b.press("ArrowRight")
+        b += 1
+        check_two_positions(root, part, a, b)
+        assert feedback.get_attribute("data-stage") == "predicted"
+        # The grip between the arrows moves both: b − a and the product stay; now it is answered.
+        both = part.locator('g[data-handle="both"]')
+        before = part.evaluate(TWO_JS)["product"]
+        both.focus()
+        both.press("ArrowRight")
+        a, b = a + 1, b + 1
+        check_two_positions(root, part, a, b)
+        np.testing.assert_allclose(part.evaluate(TWO_JS)["product"], before, atol=1e-12)
+        assert feedback.get_attribute("data-stage") == "revealed" and feedback.get_attribute("data-correct") == "true"
+        assert f"(b − a)θ = {b - a} ×" in feedback.inner_text()
+        # A pointer drag of the grip round the centre by 2θ moves both by 2.
+        theta = widget.data["thetas"][int(root.locator('input[data-name="theta"]').input_value())]
+        box, face = both.bounding_box(), part.locator("svg").bounding_box()
+        gx, gy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        ox, oy = face["x"] + face["width"] / 2, face["y"] + face["height"] / 2
+        start = np.arctan2(-(gy - oy), gx - ox)
+        radius = np.hypot(gx - ox, gy - oy)
+        page.mouse.move(gx, gy)
+        page.mouse.down()
+        for t in np.linspace(0, 2 * theta, 12)[1:]:
+            page.mouse.move(ox + radius * np.cos(start + t), oy - radius * np.sin(start + t))
+        page.mouse.up()
+        a, b = a + 2, b + 2
+        assert (int(part.locator('input[data-name="a_position"]').input_value()), int(part.locator('input[data-name="b_position"]').input_value())) == (a, b)
+        check_two_positions(root, part, a, b)
+        # Random positions by the sliders, and another θ: always R((b − a)θ).
+        for _ in range(6):
+            a, b = (int(v) for v in rng.integers(0, 65, size=2))
+            set_slider(part, "a_position", a)
+            set_slider(part, "b_position", b)
+            if rng.integers(2):
+                set_slider(root, "theta", int(rng.integers(len(widget.data["thetas"]))))
+            check_two_positions(root, part, a, b)
+        # The first question's answers and feedback stay the widget's only ones of their names.
+        assert root.locator('[data-answer]').count() == 2 and root.locator('[data-readout="feedback"]').count() == 1
+        assert root.locator("[data-lesson]").count() == 1
+        assert not log.problems(), log.problems()
+    finally:
+        context.close()

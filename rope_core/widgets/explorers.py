@@ -103,6 +103,13 @@ class RotationExplorer(RopeWidget):
     and :math:`R e_1 = (-\sin m\theta, \cos m\theta)`, each a walk along :math:`x`, then
     along :math:`y`.
 
+    Under it a second question takes two positions :math:`a` (a query's) and :math:`b` (a
+    key's), the synced traits ``a_position`` and ``b_position``: it draws
+    :math:`R(a\theta)\,q` and :math:`R(b\theta)\,q`, and after the reader's prediction the
+    product :math:`R(a\theta)^\top R(b\theta) = R((b - a)\theta)` (2×2), which the page
+    multiplies out, with the angle between the two arrows. Dragging a tip moves :math:`a` or
+    :math:`b`; the grip between them moves both by the same number of positions.
+
     Parameters
     ----------
     thetas : sequence of float
@@ -120,12 +127,16 @@ class RotationExplorer(RopeWidget):
     _esm = module("rotation_explorer")
     _css = _LESSON_CSS
     _sliders = {"position": lambda w: w._max_position + 1, "theta_index": lambda w: len(w._thetas),
-                "length_index": lambda w: len(w._lengths)}
+                "length_index": lambda w: len(w._lengths), "a_position": lambda w: w._max_position + 1,
+                "b_position": lambda w: w._max_position + 1}
     position = traitlets.Int(ROTATION_DEFAULTS["position"]).tag(sync=True)
     theta_index = traitlets.Int(ROTATION_DEFAULTS["theta_index"]).tag(sync=True)
     length_index = traitlets.Int(ROTATION_DEFAULTS["length_index"]).tag(sync=True)
     q_angle = _Degrees(ROTATION_DEFAULTS["q_angle"]).tag(sync=True)
     q_length = _Real(ROTATION_DEFAULTS["lengths"][ROTATION_DEFAULTS["length_index"]]).tag(sync=True)
+    # The second question's query and key positions: 3 apart to start.
+    a_position = traitlets.Int(2).tag(sync=True)
+    b_position = traitlets.Int(5).tag(sync=True)
 
     def __init__(self, thetas=ROTATION_DEFAULTS["thetas"], max_position=ROTATION_DEFAULTS["max_position"],
                  q_angles_deg=ROTATION_DEFAULTS["q_angles_deg"], lengths=ROTATION_DEFAULTS["lengths"],
@@ -137,7 +148,8 @@ class RotationExplorer(RopeWidget):
         lo, hi = check_length_range(length_range)
         self._length_range = (min(lo, *self._lengths), max(hi, *self._lengths))
         self._fit_default_indices(kwargs, position=self._max_position + 1, theta_index=len(self._thetas),
-                                  length_index=len(self._lengths))
+                                  length_index=len(self._lengths), a_position=self._max_position + 1,
+                                  b_position=self._max_position + 1)
         q_length = kwargs.pop("q_length", None)
         super().__init__(**kwargs)
         # After the length stop (whose observer sets q_length), so a given q_length wins.

@@ -88,7 +88,7 @@ def test_decay_series_match_rope_core():
 
 
 def test_context_extension_matches_inverse_frequencies():
-    widget = W.ContextExtension(dim=32, factors=(1, 4), positions=(100, 10000))
+    widget = W.ContextExtension(dim=32, factors=(1, 4), position_range=(128, 16384))
     for f, factor in enumerate((1, 4)):
         for method in EXTENSION_METHODS:
             entry = widget.data["per_factor"][f][method]
@@ -96,7 +96,10 @@ def test_context_extension_matches_inverse_frequencies():
             theta = rc.inverse_frequencies(32, 10000.0, rope_scaling=scaling)
             np.testing.assert_allclose(entry["log10_wavelength"], np.log10(2 * np.pi / theta), atol=1e-6)
             assert entry["attention_factor"] == pytest.approx(rc.attention_factor(32, rope_scaling=scaling), abs=1e-6)
-            np.testing.assert_allclose(entry["slowest_turns"], np.array([100, 10000]) * theta[-1] / (2 * np.pi), atol=1e-6)
+            # The page's slowest-pair turns at p, p / λ_last, from the log wavelength sent.
+            positions = np.array(widget.positions, dtype=float)
+            np.testing.assert_allclose(positions / 10.0 ** entry["log10_wavelength"][-1],
+                                       positions * theta[-1] / (2 * np.pi), rtol=1e-8)
 
 
 def test_layout_explorer_permutation():
@@ -123,7 +126,10 @@ def test_layout_explorer_permutation():
         (lambda: W.DecayExplorer(step=0), "step"),
         (lambda: W.DecayExplorer(step=4, slider_step=6), "slider_step"),
         (lambda: W.ContextExtension(factors=(0.5, 2)), "factors"),
-        (lambda: W.ContextExtension(positions=(1.5,)), "positions"),
+        (lambda: W.ContextExtension(position_range=(1.5, 3)), "position_range"),
+        (lambda: W.ContextExtension(position_range=(1024, 3000)), "position_range"),
+        (lambda: W.ContextExtension(position_range=(1024,)), "position_range"),
+        (lambda: W.ContextExtension(positions_per_octave=0), "positions_per_octave"),
         (lambda: W.LayoutExplorer(dims=(3,)), "dims"),
         (lambda: W.LayoutExplorer(pair=99), "pair"),
     ],
@@ -131,6 +137,13 @@ def test_layout_explorer_permutation():
 def test_bad_parameters_raise_naming_the_argument(build, match):
     with pytest.raises((ValueError, TypeError), match=match):
         build()
+
+
+def _past_arcs(data, entry, position):
+    """What the page computes at position p from the numbers sent (pastArcs in
+    context_extension.js): the slow pairs with p·r_i > 1 + 1e-6, and the largest p·r_i."""
+    ratios = position * np.array(entry["reach_per_token"])[data["slow"]]
+    return int((ratios > 1 + 1e-6).sum()), float(ratios.max())
 
 
 def _closed_form_ratios(method, factor, dim=128, base=10000.0, length=4096):
@@ -166,30 +179,33 @@ def test_context_extension_counts_every_slow_pair_beyond_training(method, beyond
     assert int((ratios > 1 + 1e-9).sum()) == beyond and round(ratios.max(), 2) == worst
     widget = W.ContextExtension()
     data = widget.data
-    f, p = data["factors"].index(8), data["positions"].index(8 * 4096)
+    f = data["factors"].index(8)
     # The default state opens on the problem at p = L, with s = 8 ready for the next steps.
-    assert (widget.factor_index, widget.position_index, widget.step_index) == (f, data["positions"].index(4096), 0)
+    assert (widget.factor_index, widget.position_index, widget.step_index) == (f, widget.positions.index(4096), 0)
     entry = data["per_factor"][f][method]
     assert data["slow_pairs"] == 18
-    assert entry["beyond_count"][p] == beyond
-    assert entry["worst_ratio"][p] == pytest.approx(ratios.max(), abs=1e-6)
-    assert round(entry["worst_ratio"][p], 2) == worst
+    count, largest = _past_arcs(data, entry, 8 * 4096)
+    assert count == beyond
+    assert largest == pytest.approx(ratios.max(), abs=1e-6)
+    assert round(largest, 2) == worst
 
 
 @pytest.mark.parametrize("factor", [2, 4, 16, 32])
 def test_context_extension_beyond_counts_at_every_position(factor):
-    data = W.ContextExtension(factors=(factor,)).data
+    widget = W.ContextExtension(factors=(factor,))
+    data = widget.data
     for method in ("linear", "ntk", "yarn", "llama3"):
         entry = data["per_factor"][0][method]
         at_extended = _closed_form_ratios(method, factor)
-        for p, position in enumerate(data["positions"]):
+        for position in widget.positions:
             ratios = at_extended * position / (factor * 4096)
-            assert entry["beyond_count"][p] == int((ratios > 1 + 1e-9).sum()), (method, position)
-            assert entry["worst_ratio"][p] == pytest.approx(ratios.max(), abs=1e-6), (method, position)
+            count, largest = _past_arcs(data, entry, position)
+            assert count == int((ratios > 1 + 1e-9).sum()), (method, position)
+            assert largest == pytest.approx(ratios.max(), rel=1e-6), (method, position)
     # Without scaling every slow pair is beyond training at any position past L.
     entry = data["per_factor"][0]["default"]
-    past = [c for c, p in zip(entry["beyond_count"], data["positions"]) if p > 4096]
-    assert len(past) == 5 * 12 and set(past) == {18}     # 5 doublings past L, 12 stops each
+    past = [_past_arcs(data, entry, p)[0] for p in widget.positions if p > 4096]
+    assert len(past) == 5 * 64 and set(past) == {18}     # 5 doublings past L, 64 stops each
 
 
 @pytest.mark.parametrize("cls", ALL, ids=lambda c: c.__name__)

@@ -63,6 +63,9 @@ def test_defaults_live_in_one_place():
     widget_defaults = inspect.signature(W.ContextExtension.__init__).parameters
     view_defaults = inspect.signature(plots.plot_context_extension).parameters
     for key, value in context.CONTEXT_DEFAULTS.items():
+        if key == "positions":  # the widget's slider spans the same range, with finer stops
+            assert widget_defaults["position_range"].default == (value[0], value[-1])
+            continue
         assert widget_defaults[key].default == value, key
         if key in view_defaults:
             assert view_defaults[key].default == value, key
@@ -149,9 +152,13 @@ def test_widget_sends_the_demos_table():
             np.testing.assert_allclose(10.0 ** np.array(sent["log10_wavelength"]), row["wavelength"], rtol=1e-8)
             np.testing.assert_allclose(sent["reach_per_token"], row["reach_per_token"], rtol=1e-6)
             assert sent["band"] == row["band"].tolist()
-            assert sent["beyond_count"] == row["beyond_count"].tolist()
-            np.testing.assert_allclose(sent["worst_ratio"], row["worst_ratio"], atol=1e-6)
-            np.testing.assert_allclose(sent["slowest_turns"], row["slowest_turns"], atol=1e-6)
+            # What the page computes at every stop of p from reach_per_token, against the demos.
+            count, worst = context.slow_pairs_beyond_training(table["theta"], row["scaled"],
+                                                              data["training_length"], widget.positions)
+            ratios = np.outer(widget.positions, np.array(sent["reach_per_token"])[data["slow"]])
+            np.testing.assert_array_equal((ratios > 1 + 1e-6).sum(axis=1), count)
+            np.testing.assert_allclose(ratios.max(axis=1), worst, rtol=1e-6)
+            assert not {"beyond_count", "worst_ratio", "slowest_turns"} & set(sent)  # nothing per p
 
 
 @pytest.mark.parametrize("factor", [1, 4, 8, 32])
@@ -398,7 +405,12 @@ def test_the_position_stops_are_even_in_log_p_and_hit_every_power_of_two():
     steps = np.diff(np.log2(stops))
     np.testing.assert_allclose(steps, 1 / 12, atol=1e-3)       # each step about 5.9 %, none missing
     widget = W.ContextExtension()
-    assert widget.data["positions"][widget.position_index] == CONTEXT_DEFAULTS["training_length"]
+    # The widget's own stops: 64 a doubling, L and every sL among them; the page gets three numbers.
+    assert widget.positions == octave_positions(1024, 131072, 64)
+    assert widget.data["position_grid"] == {"first": 1024, "last": 131072, "per_octave": 64}
+    assert "positions" not in widget.data
+    assert widget.positions[widget.position_index] == CONTEXT_DEFAULTS["training_length"]
+    assert all(s * 4096 in widget.positions for s in widget.data["factors"])
     for call, argument in [(lambda: octave_positions(1024, 3000), "last / first"),
                            (lambda: octave_positions(0, 4096), "first"),
                            (lambda: octave_positions(1024, 4096, 0), "per_octave")]:

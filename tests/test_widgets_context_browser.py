@@ -30,6 +30,8 @@ from rope_core import widgets as W
 from rope_core.demos.context import EXTENSION_METHODS, example_rope_scaling
 
 pytestmark = [pytest.mark.book, pytest.mark.browser]
+# The position slider's stops (the page computes the same from three numbers).
+CONTEXT_POSITIONS = W.ContextExtension().positions
 METHODS = list(EXTENSION_METHODS)
 MENU = [(name, layer_type) for name in rc.atlas.names() for layer_type in rc.atlas.specs(name)]
 SCALED = ("linear", "ntk", "dynamic", "yarn", "llama3", "longrope")
@@ -167,7 +169,7 @@ def check_dials(root, method, factor, position):
 
 
 def check_context_state(root, data, step, f, p, s, pair):
-    factor, position = data["factors"][f], data["positions"][p]
+    factor, position = data["factors"][f], CONTEXT_POSITIONS[p]
     method = "default" if step == "problem" else METHODS[s]
     want = scheme_numbers(method, factor, position)
     got = dataset(root.locator('[data-readout="pair"]'))
@@ -231,7 +233,7 @@ def check_question(root, data, step, f, p, s):
     """Each step's question, and its answer once the reader did what it asks (numbers from rope_core)."""
     question = root.locator('[data-readout="question"]')
     text, got = question.inner_text(), dataset(question)
-    length, factor, position = data["training_length"], data["factors"][f], data["positions"][p]
+    length, factor, position = data["training_length"], data["factors"][f], CONTEXT_POSITIONS[p]
     if step == "problem":
         assert got["answered"] == ("1" if position > length else "0")
         if position > length:
@@ -271,7 +273,7 @@ def test_context_extension_numbers_at_random_states(chromium, book_server, rng):
         # question open; the slowest pair chosen.
         assert root.get_attribute("data-step") == "problem"
         assert dataset(root.locator('[data-readout="pair"]'))["pair"] == "63"
-        check_context_state(root, data, "problem", 3, data["positions"].index(data["training_length"]), 0, 63)
+        check_context_state(root, data, "problem", 3, CONTEXT_POSITIONS.index(data["training_length"]), 0, 63)
         assert dataset(root.locator('[data-readout="question"]'))["answered"] == "0"
         scheme = root.locator('select[data-name="scheme"]')
         models = root.locator('select[data-name="model"]')
@@ -279,7 +281,7 @@ def test_context_extension_numbers_at_random_states(chromium, book_server, rng):
         # Step 2's answer: PI and NTK-aware both seen at p = sL (s = 8).
         choose_step(root, "divide")
         predict(root)
-        set_slider(root, "position", data["positions"].index(8 * 4096), keyboard=True)
+        set_slider(root, "position", CONTEXT_POSITIONS.index(8 * 4096), keyboard=True)
         for method in ("linear", "ntk"):
             scheme.select_option(str(METHODS.index(method)))
         text = root.locator('[data-readout="question"]').inner_text()
@@ -289,7 +291,7 @@ def test_context_extension_numbers_at_random_states(chromium, book_server, rng):
         assert f"PI brings back all {int(ntk['slow'].sum())} slow pairs (0 outside)" in text, text
         for state in range(STATES):
             step = STEP_KEYS[state % 3]
-            f, p = int(rng.integers(len(data["factors"]))), int(rng.integers(len(data["positions"])))
+            f, p = int(rng.integers(len(data["factors"]))), int(rng.integers(len(CONTEXT_POSITIONS)))
             s = METHODS.index(STEP_SCHEMES[step][int(rng.integers(len(STEP_SCHEMES[step])))])
             pair = int(rng.integers(64))
             choose_step(root, step)
@@ -297,11 +299,12 @@ def test_context_extension_numbers_at_random_states(chromium, book_server, rng):
             if step != "problem":
                 set_slider(root, "factor", f, keyboard=True)
                 if step == "bands" and state % 2:  # p = sL, where the question is answered
-                    p = data["positions"].index(data["factors"][f] * 4096) if data["factors"][f] * 4096 in data["positions"] else p
+                    p = CONTEXT_POSITIONS.index(data["factors"][f] * 4096) if data["factors"][f] * 4096 in CONTEXT_POSITIONS else p
                 scheme.select_option(str(s))
             else:
                 f = int(root.locator('input[data-name="factor"]').input_value())
-            set_slider(root, "position", p, keyboard=True)
+            # p has 449 stops: the keyboard (up to 224 presses) every fourth state, a drag's input otherwise.
+            set_slider(root, "position", p, keyboard=state % 4 == 0)
             how = state % 3
             page.mouse.move(0, 0)
             slow = scheme_numbers("default", 1, 1)["slow"]

@@ -235,7 +235,7 @@ def test_context_extension_step_one_waits_for_a_prediction(widget):
     answer = root.locator('[data-readout="dials"]')
     assert answer.evaluate(HIDDEN)
     data = W.ContextExtension().data
-    past = next(i for i, p in enumerate(data["positions"]) if p > data["training_length"])
+    past = next(i for i, p in enumerate(W.ContextExtension().positions) if p > data["training_length"])
     set_slider(root, "position", past)
     assert dataset(question)["answered"] == "0" and not question.inner_text().startswith("Answer")
     root.locator('.rope-w-answers button[data-answer="2"]').click()
@@ -246,8 +246,8 @@ def test_context_extension_step_one_waits_for_a_prediction(widget):
 def test_context_p_moves_in_small_steps_and_play_sweeps_the_hands_past_their_arcs(widget):
     page, root = widget("ContextExtension")
     data = W.ContextExtension().data
-    positions, L = data["positions"], data["training_length"]
-    assert len(positions) > 60 and positions[W.ContextExtension().position_index] == L
+    positions, L = W.ContextExtension().positions, data["training_length"]
+    assert len(positions) > 400 and positions[W.ContextExtension().position_index] == L
     set_slider(root, "position", positions.index(L))
     # One key press: one small step past L (not a jump to 2L).
     control = root.locator('input[data-name="position"]')

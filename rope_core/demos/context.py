@@ -80,8 +80,8 @@ def octave_positions(first, last, per_octave=POSITION_STOPS_PER_OCTAVE):
 
 
 #: The book's example: a 128-dimensional head, base 10 000, trained to L = 4096; the factors
-#: and read-out positions the widget offers (1024 to 131 072, 12 stops an octave). The widget
-#: and the static view start from these.
+#: and read-out positions (1024 to 131 072, 12 stops an octave; the widget's slider spans the
+#: same range with 64 stops an octave). The widget and the static view start from these.
 CONTEXT_DEFAULTS = {
     "dim": 128, "base": 10000.0, "training_length": 4096,
     "factors": (1, 2, 4, 8, 16, 32),

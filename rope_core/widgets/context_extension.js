@@ -3,7 +3,9 @@
 // NTK-aware); (3) keep the fast pairs, divide the slow ones (YaRN, Llama 3.1); (4) real models.
 // One dial per slow pair (its trained arc shaded, its hand at position p), every pair's
 // wavelength with each line labelled at its end, and the numbers of all five schemes behind a
-// toggle. Every number comes from Python (rope_core.demos.context); this only draws.
+// toggle. The frequencies come from Python (rope_core.demos.context); what depends on the
+// position p (each hand's angle, the count past their arcs) the page computes from them, so p
+// can move in steps of 1 %.
 import { svgEl, htmlEl, slider, fmt, keepTextSize, arrow, moveArrow, syncer, showTip, watchOnScreen, setText, announcer, keepInReach, player } from "./common.js";
 const SCHEME_COLOURS = ["var(--rope-w-muted)", "var(--rope-w-q)", "var(--rope-w-k)", "var(--rope-w-rot)", "var(--rope-w-accent)"];
 const BAND_NAMES = ["kept", "blended", "scaled"];
@@ -47,6 +49,49 @@ const QUESTION_AGAIN = {
 };
 // Short names for the end of a line.
 const SHORT = { default: "unscaled", linear: "PI", ntk: "NTK", yarn: "YaRN", llama3: "Llama 3.1" };
+
+// The position slider's stops: p_k = round(first · 2^(k / per_octave)), k = 0 … per_octave ·
+// log2(last / first), as rope_core.demos.context.octave_positions computes them. Every power
+// of two times `first` is a stop, exactly.
+export function positionStops({ first, last, per_octave: perOctave }) {
+  const steps = perOctave * Math.round(Math.log2(last / first));
+  return Array.from({ length: steps + 1 }, (_, k) => Math.round(first * 2 ** (k / perOctave)));
+}
+
+// Ratios within 1e-6 of 1 are a hand at the end of its arc, not past it: reach_per_token
+// carries 9 significant digits, and a scheme that brings a pair back to 1× does so up to
+// round-off.
+const PAST = 1 + 1e-6;
+
+// The slow pairs at position p: how many have turned further than in training, p·r_i > 1
+// with r_i = θ'_i / (L θ_i) (`reachPerToken`), and the largest p·r_i (0 without slow pairs).
+export function pastArcs(position, reachPerToken, slow) {
+  let count = 0, worst = 0;
+  for (const i of slow) {
+    const ratio = position * reachPerToken[i];
+    if (ratio > PAST) count++;
+    worst = Math.max(worst, ratio);
+  }
+  return { count, worst };
+}
+
+// The stop a dragged thumb settles on: a named stop when the thumb is within `reach` stops of
+// one (so a pointer lands on p = sL exactly), else where it is.
+export function snapStop(index, named, reach) {
+  let best = index, distance = reach + 1;
+  for (const k of named) {
+    const d = Math.abs(k - index);
+    if (d <= reach && d < distance) { best = k; distance = d; }
+  }
+  return best;
+}
+
+// The next named stop from `index` in direction `dir` (+1 or −1), or the slider's end.
+export function nextNamedStop(index, named, dir, last) {
+  const ahead = named.filter((k) => (dir > 0 ? k > index : k < index));
+  if (!ahead.length) return dir > 0 ? last : 0;
+  return dir > 0 ? Math.min(...ahead) : Math.max(...ahead);
+}
 
 // 10 to an integer power, typeset: 10⁴.
 function pow10(n) {
@@ -165,6 +210,10 @@ function arcPath(cx, cy, r, angle, sector) {
 function render({ model, el }) {
   const data = model.get("data");
   const pairs = data.theta.length;
+  const positions = positionStops(data.position_grid);
+  // The stops the questions and the chapter name: L, each sL, and both ends.
+  const named = [...new Set([0, ...[1, ...data.factors].map((s) => positions.indexOf(s * data.training_length)), positions.length - 1])]
+    .filter((k) => k >= 0).sort((a, b) => a - b);
   const root = htmlEl("div", { class: "rope-w rope-w-context-extension" }, el);
   watchOnScreen(root);
   const title = htmlEl("div", { class: "rope-w-title", "data-readout": "title" }, root);
@@ -187,11 +236,29 @@ function render({ model, el }) {
   const controls = htmlEl("div", { class: "rope-w-controls" }, schemes);
   const sync = syncer(model, state, draw);
   const factorSlider = slider(controls, { label: "scale factor s", name: "factor", values: data.factors, index: state.f, onInput: sync("f", "factor_index") });
-  // p moves in small steps (Python's stops, 12 a doubling), and play sweeps it onward, so
-  // every hand is seen passing the end of its shaded arc; the reader's own move stops it.
-  const positionSlider = slider(controls, { label: "position p", name: "position", values: data.positions, index: state.p, format: count, onInput: sync("p", "position_index") });
+  // p moves in steps of 1 % (64 a doubling), and play sweeps it onward, so every hand is seen
+  // passing the end of its shaded arc; the reader's own move stops it. A drag settles on L or
+  // sL when it ends within 2 stops of one, and Page Up / Page Down jump between them.
+  const onPosition = sync("p", "position_index");
+  let dragging = false;
+  const positionSlider = slider(controls, { label: "position p", name: "position", values: positions, index: state.p, format: count,
+    onInput: (k) => {
+      const settled = dragging ? snapStop(k, named, 2) : k;
+      if (settled !== k) { positionSlider.set(settled); return; }
+      onPosition(k);
+    } });
+  onPosition.follow(positionSlider);
+  const positionInput = positionSlider.input;
+  positionInput.addEventListener("pointerdown", () => { dragging = true; });
+  for (const type of ["pointerup", "pointercancel", "lostpointercapture"]) positionInput.addEventListener(type, () => { dragging = false; });
+  positionInput.addEventListener("keydown", (event) => {
+    const dir = { PageUp: 1, PageDown: -1 }[event.key];
+    if (!dir) return;
+    event.preventDefault();
+    positionSlider.set(nextNamedStop(Number(positionInput.value), named, dir, positions.length - 1));
+  });
   keepInReach(positionSlider);
-  player(positionSlider.input.parentElement, positionSlider, { label: "sweep p onward", interval: 90 });
+  player(positionInput.parentElement, positionSlider, { label: "sweep p onward", interval: 25 });
   const pick = htmlEl("div", { class: "rope-w-control rope-w-select" }, controls);
   const id = `rope-w-scheme-${Math.random().toString(36).slice(2, 9)}`;
   htmlEl("label", { for: id }, pick, "scheme");
@@ -275,16 +342,18 @@ function render({ model, el }) {
   // The method drawn: the chosen one (no scaling in the first step).
   const method = () => data.methods[state.step === 0 ? 0 : state.s];
   // Slow pair i at position p: its angle over the largest angle it reached in training.
-  const reach = (entry, i) => data.positions[state.p] * entry.reach_per_token[i];
+  const reach = (entry, i) => positions[state.p] * entry.reach_per_token[i];
+  // The slow pairs past their arc under `entry` at stop k: {count, worst}.
+  const past = (entry, k = state.p) => pastArcs(positions[k], entry.reach_per_token, data.slow);
 
   // The position stop at p = sL for factor f (-1 when the slider has no such stop).
-  const atSL = (f) => data.positions.indexOf(data.factors[f] * data.training_length);
+  const atSL = (f) => positions.indexOf(data.factors[f] * data.training_length);
   // One question per step, answered in place once the reader has done what it asks.
   function ask() {
     const step = STEPS[state.step];
-    const L = data.training_length, position = data.positions[state.p], n = data.slow_pairs;
+    const L = data.training_length, position = positions[state.p], n = data.slow_pairs;
     const entry = data.per_factor[state.f][method()];
-    const beyond = entry.beyond_count[state.p], worst = entry.worst_ratio[state.p];
+    const { count: beyond, worst } = past(entry);
     let text, answered;
     if (step.key === "problem") {
       answered = position > L;
@@ -297,9 +366,10 @@ function render({ model, el }) {
       const f = both[state.f] ? state.f : both.indexOf(true);
       answered = f >= 0;
       if (answered) {
-        const factor = data.factors[f], p = atSL(f), pi = data.per_factor[f].linear, ntk = data.per_factor[f].ntk;
-        text = `Answer at s = ${factor}, p = sL = ${count(data.positions[p])}: PI brings back all ${n} slow pairs (${pi.beyond_count[p]} outside), NTK-aware leaves ${ntk.beyond_count[p]} outside, worst ${num(ntk.worst_ratio[p])}×. `
-          + `PI pays on the fast pairs: pair 0's wavelength is ${num(10 ** pi.log10_wavelength[0])} tokens instead of ${num(10 ** data.per_factor[f].default.log10_wavelength[0])}; NTK-aware keeps it.`;
+        const factor = data.factors[f], p = atSL(f), linear = data.per_factor[f].linear;
+        const pi = past(linear, p), ntk = past(data.per_factor[f].ntk, p);
+        text = `Answer at s = ${factor}, p = sL = ${count(positions[p])}: PI brings back all ${n} slow pairs (${pi.count} outside), NTK-aware leaves ${ntk.count} outside, worst ${num(ntk.worst)}×. `
+          + `PI pays on the fast pairs: pair 0's wavelength is ${num(10 ** linear.log10_wavelength[0])} tokens instead of ${num(10 ** data.per_factor[f].default.log10_wavelength[0])}; NTK-aware keeps it.`;
       } else {
         text = `Question: each dial has a hand per scheme (the chosen one solid, the other dashed). Set p = sL (${count(data.factors[state.f] * L)} for s = ${data.factors[state.f]}): which brings every slow pair back inside its arc, and what does it do to pair 0?`;
       }
@@ -348,7 +418,7 @@ function render({ model, el }) {
   // What a step's scheme gives at p = sL for the factor shown (for the verdicts).
   function entryOf(method, f = state.f) {
     const e = data.per_factor[f][method], p = atSL(f) >= 0 ? atSL(f) : state.p;
-    return { beyond: e.beyond_count[p], kept: e.band ? e.band.filter((b) => b === 0).length : 0 };
+    return { beyond: past(e, p).count, kept: e.band ? e.band.filter((b) => b === 0).length : 0 };
   }
 
   // One dial per slow pair: the trained arc L·θ_i shaded, the hand at p·θ'_i, and, past the
@@ -407,8 +477,7 @@ function render({ model, el }) {
         let outside = 0, otherOutside = 0;
         for (const { i, cx, cy, trained, past, hand, second, label, group } of marks) {
           const arc = TAU * data.turns_in_training[i], ratio = reach(entry, i), angle = arc * ratio;
-          // reach_per_token carries 7 significant digits: a pair brought back to 1× is not past it.
-          const beyond = ratio > 1 + 1e-6;
+          const beyond = ratio > PAST;
           if (beyond) outside++;
           trained.setAttribute("d", arcPath(cx, cy, radius, arc, true));
           past.setAttribute("d", beyond ? arcPath(cx, cy, radius - 3, Math.min(angle, TAU), false) : "");
@@ -420,7 +489,7 @@ function render({ model, el }) {
           let also = "";
           second.setAttribute("visibility", overlay ? "visible" : "hidden");
           if (overlay) {
-            const otherRatio = reach(otherEntry, i), otherAngle = arc * otherRatio, otherBeyond = otherRatio > 1 + 1e-6;
+            const otherRatio = reach(otherEntry, i), otherAngle = arc * otherRatio, otherBeyond = otherRatio > PAST;
             if (otherBeyond) otherOutside++;
             moveArrow(second, cx, cy, cx + radius * Math.cos(otherAngle), cy - radius * Math.sin(otherAngle));
             second.setAttribute("class", `${otherBeyond ? "k" : "q"} rope-w-second-hand`);
@@ -431,7 +500,7 @@ function render({ model, el }) {
           }
           group.setAttribute("aria-label", `dial of pair ${i}: turned ${shown} times its trained angle${beyond ? ", past its trained arc" : ""}${also}`);
         }
-        setText(out.answer, `${outside} of ${marks.length} slow pairs past their trained arc at p = ${count(data.positions[state.p])} (${data.labels[data.methods.indexOf(method())]})`
+        setText(out.answer, `${outside} of ${marks.length} slow pairs past their trained arc at p = ${count(positions[state.p])} (${data.labels[data.methods.indexOf(method())]})`
           + (overlay ? `; ${otherOutside} under ${data.labels[data.methods.indexOf(otherMethod)]}` : ""));
         Object.assign(out.answer.dataset, { outside, slow: marks.length });
         if (overlay) out.answer.dataset.otherOutside = otherOutside; else delete out.answer.dataset.otherOutside;
@@ -478,7 +547,7 @@ function render({ model, el }) {
     return {
       svg, geometry,
       draw() {
-        const position = data.positions[state.p], perMethod = data.per_factor[state.f];
+        const position = positions[state.p], perMethod = data.per_factor[state.f];
         const log10p = Math.log10(position), onAxis = log10p <= ymax;
         lines.position.line.setAttribute("visibility", onAxis ? "visible" : "hidden");
         lines.position.text.setAttribute("visibility", onAxis ? "visible" : "hidden");
@@ -552,15 +621,17 @@ function render({ model, el }) {
       cells.row.toggleAttribute("data-chosen", m === method());
       setText(cells.factor, num(entry.attention_factor));
       cells.factor.dataset.value = entry.attention_factor;
-      setText(cells.turns, num(entry.slowest_turns[state.p]));
-      cells.turns.dataset.value = entry.slowest_turns[state.p];
-      // Every slow pair, counted in Python: how many turn further than in training, and by how much.
-      const n = entry.beyond_count[state.p], worst = entry.worst_ratio[state.p];
+      // The slowest pair's turns at p: p over its wavelength.
+      const turns = positions[state.p] / 10 ** entry.log10_wavelength[pairs - 1];
+      setText(cells.turns, num(turns));
+      cells.turns.dataset.value = turns;
+      // Every slow pair: how many turn further than in training, and by how much.
+      const { count: n, worst } = past(entry);
       setText(cells.beyond, n === 0 ? `none of ${data.slow_pairs}` : `⚠ ${n} of ${data.slow_pairs}, worst ${num(worst)}×`);
       cells.beyond.dataset.count = n;
       cells.beyond.dataset.worst = worst;
     });
-    const position = data.positions[state.p];
+    const position = positions[state.p];
     setText(out.caption, `At p = ${count(position)}, s = ${data.factors[state.f]}: turns of the slowest pair (in training it reached ${num(data.slowest_turns_in_training)}), `
       + `and how many of the ${data.slow_pairs} slow pairs (less than one turn in L = ${count(data.training_length)}) turn further than in training (⚠), with the worst ratio.`);
   }
@@ -583,7 +654,7 @@ function render({ model, el }) {
       return;
     }
     const m = method(), entry = data.per_factor[state.f][m];
-    const position = data.positions[state.p];
+    const position = positions[state.p];
     const wavelength = 10 ** entry.log10_wavelength[i];
     const ratio = reach(entry, i);
     const turns = data.turns_in_training[i];
@@ -593,7 +664,7 @@ function render({ model, el }) {
       `pair i = ${i} under ${label}${m === "default" ? "" : `, s = ${data.factors[state.f]}`}`,
       `θᵢ = ${num(data.theta[i])} rad/token; λᵢ = ${num(wavelength)} tokens (${band})`,
       `${num(turns)} turns in training (L = ${count(data.training_length)})${data.slow.includes(i) ? ": slow" : ""}`,
-      `at p = ${count(position)}: ${num(ratio)}× its largest trained angle${ratio > 1 + 1e-6 && turns < 1 ? " ⚠" : ""}`,
+      `at p = ${count(position)}: ${num(ratio)}× its largest trained angle${ratio > PAST && turns < 1 ? " ⚠" : ""}`,
     ]);
     Object.assign(out.pair.dataset, { pair: i, method: m, factor: data.factors[state.f], position, theta: data.theta[i],
       wavelength, turns, band, ratio });

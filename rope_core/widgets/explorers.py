@@ -26,6 +26,7 @@ from ..demos.context import (
     EXTENSION_METHODS,
     context_extension_table,
     model_spectrum_table,
+    octave_positions,
 )
 from ..demos.context import (
     slow_pairs_beyond_training as slow_pairs_beyond_training,  # announced here first
@@ -102,6 +103,13 @@ class RotationExplorer(RopeWidget):
     and :math:`R e_1 = (-\sin m\theta, \cos m\theta)`, each a walk along :math:`x`, then
     along :math:`y`.
 
+    Under it a second question takes two positions :math:`a` (a query's) and :math:`b` (a
+    key's), the synced traits ``a_position`` and ``b_position``: it draws
+    :math:`R(a\theta)\,q` and :math:`R(b\theta)\,q`, and after the reader's prediction the
+    product :math:`R(a\theta)^\top R(b\theta) = R((b - a)\theta)` (2×2), which the page
+    multiplies out, with the angle between the two arrows. Dragging a tip moves :math:`a` or
+    :math:`b`; the grip between them moves both by the same number of positions.
+
     Parameters
     ----------
     thetas : sequence of float
@@ -119,12 +127,16 @@ class RotationExplorer(RopeWidget):
     _esm = module("rotation_explorer")
     _css = _LESSON_CSS
     _sliders = {"position": lambda w: w._max_position + 1, "theta_index": lambda w: len(w._thetas),
-                "length_index": lambda w: len(w._lengths)}
+                "length_index": lambda w: len(w._lengths), "a_position": lambda w: w._max_position + 1,
+                "b_position": lambda w: w._max_position + 1}
     position = traitlets.Int(ROTATION_DEFAULTS["position"]).tag(sync=True)
     theta_index = traitlets.Int(ROTATION_DEFAULTS["theta_index"]).tag(sync=True)
     length_index = traitlets.Int(ROTATION_DEFAULTS["length_index"]).tag(sync=True)
     q_angle = _Degrees(ROTATION_DEFAULTS["q_angle"]).tag(sync=True)
     q_length = _Real(ROTATION_DEFAULTS["lengths"][ROTATION_DEFAULTS["length_index"]]).tag(sync=True)
+    # The second question's query and key positions: 3 apart to start.
+    a_position = traitlets.Int(2).tag(sync=True)
+    b_position = traitlets.Int(5).tag(sync=True)
 
     def __init__(self, thetas=ROTATION_DEFAULTS["thetas"], max_position=ROTATION_DEFAULTS["max_position"],
                  q_angles_deg=ROTATION_DEFAULTS["q_angles_deg"], lengths=ROTATION_DEFAULTS["lengths"],
@@ -136,7 +148,8 @@ class RotationExplorer(RopeWidget):
         lo, hi = check_length_range(length_range)
         self._length_range = (min(lo, *self._lengths), max(hi, *self._lengths))
         self._fit_default_indices(kwargs, position=self._max_position + 1, theta_index=len(self._thetas),
-                                  length_index=len(self._lengths))
+                                  length_index=len(self._lengths), a_position=self._max_position + 1,
+                                  b_position=self._max_position + 1)
         q_length = kwargs.pop("q_length", None)
         super().__init__(**kwargs)
         # After the length stop (whose observer sets q_length), so a given q_length wins.
@@ -657,15 +670,29 @@ class ContextExtension(RopeWidget):
         The original context :math:`L`.
     factors : sequence of float
         Choices for the scale factor :math:`s` (>= 1).
-    positions : sequence of int
-        Choices for the position :math:`p` at which the angles are read out (default 1 024
-        to 131 072, 12 a doubling: :func:`rope_core.demos.context.octave_positions`); the
-        slider starts at :math:`p = L` when it is one of them.
+    position_range : (int, int)
+        The first and last position :math:`p` of the slider (default 1 024 and 131 072); the
+        last over the first must be a power of two.
+    positions_per_octave : int
+        Stops of the position slider per doubling of :math:`p` (default 64, so a step moves
+        every hand by 1.1 %, and the slider passes as continuously as a pointer can). The stops
+        are :math:`p_k = \operatorname{round}(p_0\,2^{k/n})`
+        (:func:`rope_core.demos.context.octave_positions`), which the page recomputes from these
+        three numbers: every power of two in the range is a stop, so :math:`L` and each
+        :math:`sL` are reached exactly. The slider starts at :math:`p = L` when it is a stop.
     models : sequence of str, optional
         Atlas names (:func:`rope_core.atlas.names`) offered in the model menu, each layer type
         with RoPE as its own entry (see ``model_spectrum`` in this module); default every atlas model.
     step : {"problem", "divide", "bands", "models"} or int, optional
         The step shown first (default the problem).
+
+    Notes
+    -----
+    The page computes what depends on :math:`p` itself, from numbers sent once per scheme and
+    factor: pair :math:`i`'s angle over its largest trained angle is
+    :math:`p\,r_i` with :math:`r_i = \theta'_i/(L\theta_i)` (``reach_per_token``, shape
+    (d/2,)); the slow pairs past their arc are those with :math:`p\,r_i > 1`, and the slowest
+    pair has turned :math:`p/\lambda'_{d/2-1}` times. The property ``positions`` lists the stops.
     """
 
     _esm = module("context_extension")
@@ -675,14 +702,15 @@ class ContextExtension(RopeWidget):
                 "step_index": lambda w: len(CONTEXT_STEPS)}
     factor_index = traitlets.Int(3).tag(sync=True)    # s = 8
     # p = L: every slow pair at the end of its arc
-    position_index = traitlets.Int(CONTEXT_DEFAULTS["positions"].index(CONTEXT_DEFAULTS["training_length"])).tag(sync=True)
+    position_index = traitlets.Int(0).tag(sync=True)
     scheme_index = traitlets.Int(0).tag(sync=True)    # no scaling: the problem first
     model_index = traitlets.Int(0).tag(sync=True)
     step_index = traitlets.Int(0).tag(sync=True)
 
     def __init__(self, dim=CONTEXT_DEFAULTS["dim"], base=CONTEXT_DEFAULTS["base"],
                  training_length=CONTEXT_DEFAULTS["training_length"], factors=CONTEXT_DEFAULTS["factors"],
-                 positions=CONTEXT_DEFAULTS["positions"], models=None, step=None, **kwargs):
+                 position_range=(CONTEXT_DEFAULTS["positions"][0], CONTEXT_DEFAULTS["positions"][-1]),
+                 positions_per_octave=64, models=None, step=None, **kwargs):
         if step is not None:
             kwargs.setdefault("step_index", _check_step(step))
         self._dim = check_dim(dim)
@@ -691,11 +719,21 @@ class ContextExtension(RopeWidget):
         self._factors = check_choices(factors, "factors")
         if min(self._factors) < 1:
             raise ValueError(f"factors must all be >= 1, got {self._factors}")
-        self._positions = check_choices(positions, "positions", integer=True)
+        if isinstance(position_range, str) or not hasattr(position_range, "__len__") or len(position_range) != 2:
+            raise ValueError(f"position_range must be (first, last), got {position_range!r}")
+        first, last = check_choices(position_range, "position_range", integer=True)
+        self._grid = {"first": first, "last": last, "per_octave": positions_per_octave}
+        try:
+            self._positions = octave_positions(first, last, positions_per_octave)
+        except (TypeError, ValueError) as error:
+            # octave_positions names its own arguments (first, last, per_octave): say ours.
+            name = "positions_per_octave" if "per_octave" in str(error) else "position_range"
+            raise ValueError(f"{name}: {error}") from None
         self._models = _check_model_names(models)
         if "model_index" not in kwargs and DEFAULT_MODEL in self._models:
             kwargs["model_index"] = [key for key, _ in _model_layer_specs(self._models)].index((DEFAULT_MODEL, None))
         self._menu = [model_spectrum(spec, name) for (name, _), spec in _model_layer_specs(self._models)]
+        # p = L first: every slow pair at the end of its arc.
         if "position_index" not in kwargs and self._length in self._positions:
             kwargs["position_index"] = self._positions.index(self._length)
         self._fit_default_indices(kwargs, factor_index=len(self._factors), position_index=len(self._positions))
@@ -704,18 +742,16 @@ class ContextExtension(RopeWidget):
         self.data = {**self._compute(), "models": self._menu}
 
     def _compute(self):
-        tab = context_extension_table(self._dim, self._base, self._length, self._factors, self._positions)
+        # Read out at L only: what depends on p the page computes from reach_per_token.
+        tab = context_extension_table(self._dim, self._base, self._length, self._factors, [self._length])
         per_factor = [{method: {
             "log10_wavelength": table(np.log10(row["wavelength"]), 9),
             "band": row["band"].tolist(),
-            "reach_per_token": significant(row["reach_per_token"], 7),
+            "reach_per_token": significant(row["reach_per_token"], 9),
             "attention_factor": round(float(row["attention_factor"]), 6),
-            "slowest_turns": table(row["slowest_turns"]),
-            "beyond_count": row["beyond_count"].tolist(),
-            "worst_ratio": table(row["worst_ratio"]),
         } for method, row in per_method.items()} for per_method in tab["per_factor"]]
         return {"dim": self._dim, "base": self._base, "training_length": self._length,
-                "factors": self._factors, "positions": self._positions,
+                "factors": self._factors, "position_grid": self._grid,
                 "methods": list(EXTENSION_METHODS), "labels": list(EXTENSION_METHODS.values()),
                 "bands": list(BAND_NAMES),
                 "theta": significant(tab["theta"]),
@@ -724,6 +760,12 @@ class ContextExtension(RopeWidget):
                 "slow_pairs": int(tab["slow"].sum()),
                 "slowest_turns_in_training": round(float(tab["turns_in_training"][-1]), 6),
                 "per_factor": per_factor}
+
+
+    @property
+    def positions(self):
+        """The position slider's stops, tuple of int: ``position_index`` indexes it."""
+        return self._positions
 
 
 def _check_step(step):

@@ -3,7 +3,8 @@
 // the arc mθ labelled in place, and the trail of earlier positions (numbered on hover, the
 // closest return so far ringed). A matrix entry pointed at or focused draws its leg. The page turns q with
 // cos mθ, sin mθ (drag.js's rotate); the table (angles, offsets, closest returns) is Python's.
-import { svgEl, htmlEl, slider, readout, typeset, setText, arrow, moveArrow, syncer, showTip as showBubble, hideTip as hideBubble, announcer, keepInReach } from "./common.js";
+// Under it, a second question: two positions a and b, and the one rotation R(aθ)ᵀR(bθ).
+import { svgEl, htmlEl, slider, readout, typeset, setText, arrow, moveArrow, syncer, showTip as showBubble, hideTip as hideBubble, announcer, keepInReach, keepTextSize } from "./common.js";
 import { dial, wrapDeg, rotate, polar, num, vectorLabel, labelAt, dragHandle, stepHandle, playToEnd, clearOfHandles } from "./drag.js";
 import { lesson, question } from "./lesson.js";
 
@@ -121,6 +122,8 @@ function render({ model, el }) {
   const place = (node, [x, y]) => { node.setAttribute("x", x); node.setAttribute("y", y); };
   // What the trail dots were last placed for (q and θ): a new m alone shows or hides dots.
   let trailFor = null, shownDots = 0;
+  // The two-positions part (made last, drawn with every redraw: it shares q and θ).
+  let two = null;
 
   // Entry (i, j) of R(mθ) is coordinate i of column j's arrow: R e₀ = (cos mθ, sin mθ) is the
   // walk cos mθ along x then sin mθ up; R e₁ = (−sin mθ, cos mθ) the walk −sin mθ, then cos mθ.
@@ -282,6 +285,7 @@ function render({ model, el }) {
     furthest[t] = Math.max(furthest[t] ?? -1, m);
     if (ask.predicted()) say(best >= 0 ? `m = ${m}; closest return so far m = ${best}, ${num(bestOffset)} rad from q` : `m = ${m}; not past half a turn yet`);
     ask.refresh();
+    if (two) two.draw();
   }
 
   // Drag or keys: redraw, tell the kernel.
@@ -354,6 +358,169 @@ function render({ model, el }) {
     },
   });
   htmlEl("div", { class: "rope-w-hint" }, controls, "Drag the tip of q to turn it and change its length (or focus it and press the arrow keys, + or −). Point at a trail dot for its position.");
+  two = twoPositions(root, model, data, { theta: () => data.thetas[state.t], q: () => polar(state.length, state.angle) });
   setVector(state.angle, false);
 }
+// The second question, under the first: what RoPE does with two positions. A query at position
+// a is turned by aθ, a key at b by bθ, and the score (R(aθ)q)ᵀ(R(bθ)k) = qᵀ R(aθ)ᵀR(bθ) k has
+// one matrix between them. Both arrows start from the same q, so the angle from R(aθ)q to
+// R(bθ)q is the angle that product turns by. The reader drags either tip (a or b alone) or
+// the grip on the arc between them (both by the same number of positions). The page multiplies
+// the two 2×2 matrices itself; the browser tests check the product against rope_core.
+function twoPositions(root, model, data, shared) {
+  const section = htmlEl("div", { class: "rope-w-section", "data-part": "two-positions" }, root);
+  // Its own lesson line, feedback and answers carry their own names (data-part-lesson,
+  // two-feedback, data-choice): the first question's stay the widget's only ones.
+  typeset(htmlEl("p", { class: "rope-w-lesson", "data-part-lesson": "" }, section),
+    "Attention turns the query at position a by aθ and the key at position b by bθ, so its score is (R(aθ)q)ᵀ(R(bθ)k) = qᵀ R(aθ)ᵀR(bθ) k: one matrix between q and k.");
+  const body = htmlEl("div", { class: "rope-w-body" }, section);
+  const size = 340, centre = size / 2, scale = 95;
+  const px = (x) => centre + scale * x, py = (y) => centre - scale * y;
+  const svg = svgEl("svg", { viewBox: `0 0 ${size} ${size}`, width: size, height: size, role: "group", class: "rope-w-svg",
+    "data-plot": "two-positions", "aria-label": "R(aθ)q and R(bθ)q; drag either tip to move a or b, or the grip between them to move both" }, body);
+  keepTextSize(svg);
+  const controls = htmlEl("div", { class: "rope-w-controls" }, body);
+  svgEl("circle", { cx: centre, cy: centre, r: scale, class: "rope-w-axis" }, svg);
+  svgEl("line", { x1: 10, y1: centre, x2: size - 10, y2: centre, class: "rope-w-axis" }, svg);
+  svgEl("line", { x1: centre, y1: 10, x2: centre, y2: size - 10, class: "rope-w-axis" }, svg);
+  const arc = svgEl("path", { class: "rope-w-arc", "data-mark": "between" }, svg);
+  const arcLabel = svgEl("text", { class: "rope-w-halo", "text-anchor": "middle", "dominant-baseline": "middle", "data-label": "between" }, svg);
+  const layer = svgEl("g", {}, svg);
+  const arrows = { a: arrow(layer, centre, centre, centre, centre, "q"), b: arrow(layer, centre, centre, centre, centre, "k") };
+  arrows.a.dataset.vector = "a";
+  arrows.b.dataset.vector = "b";
+  const labels = { a: vectorLabel(layer, centre, centre, "R(aθ) q"), b: vectorLabel(layer, centre, centre, "R(bθ) q") };
+  const handles = svgEl("g", {}, svg);
+  const last = data.positions.length - 1;
+  const state = { a: model.get("a_position"), b: model.get("b_position") };
+  const seen = new Set();   // "a b" pairs drawn since the prediction: the answer needs two with one b − a
+  const stepDeg = () => (shared.theta() * 180) / Math.PI;
+  const clamp = (m) => Math.max(0, Math.min(last, m));
+  const controlsOf = {};
+  const grips = {};
+  for (const name of ["a", "b"]) {
+    grips[name] = stepHandle(svg, handles, {
+      name: `position-${name}`, cls: name === "a" ? "q" : "k", cx: centre, cy: centre,
+      label: `position ${name} (drag the tip of R(${name}θ) q round the circle; arrow keys step ${name} by one)`,
+      stepDeg, get: () => state[name], last: () => last,
+      set: (m) => { const v = clamp(m); if (v !== state[name]) controlsOf[name].set(v); },
+    });
+  }
+  // The grip between the arrows moves a and b together: it sits on the arc, halfway.
+  grips.both = stepHandle(svg, handles, {
+    name: "both", cls: "rot", cx: centre, cy: centre,
+    label: "both positions (drag the grip between the arrows to move a and b by the same number; arrow keys by one)",
+    stepDeg, get: () => state.a, last: () => last,
+    set: (m) => shiftBoth(m - state.a),
+  });
+  function shiftBoth(delta) {
+    // Both stay on the slider: the shift is clamped so that neither leaves it.
+    const d = Math.max(-Math.min(state.a, state.b), Math.min(delta, last - Math.max(state.a, state.b)));
+    if (d === 0) return;
+    state.a += d;
+    state.b += d;
+    controlsOf.a.input.value = state.a;
+    controlsOf.b.input.value = state.b;
+    for (const name of ["a", "b"]) {
+      controlsOf[name].input.setAttribute("aria-valuetext", String(state[name]));
+      controlsOf[name].output.textContent = String(state[name]);
+      model.set(`${name}_position`, state[name]);
+    }
+    model.save_changes();
+    draw();
+  }
+  const onPosition = (name) => (m) => {
+    state[name] = m;
+    model.set(`${name}_position`, m);
+    model.save_changes();
+    draw();
+  };
+  controlsOf.a = slider(controls, { label: "position a (query)", name: "a_position", values: data.positions, index: state.a, onInput: onPosition("a") });
+  controlsOf.b = slider(controls, { label: "position b (key)", name: "b_position", values: data.positions, index: state.b, onInput: onPosition("b") });
+  for (const name of ["a", "b"]) {
+    model.on(`change:${name}_position`, () => {
+      const m = model.get(`${name}_position`);
+      if (m !== state[name]) controlsOf[name].set(m);
+    });
+  }
+  const matrixRow = htmlEl("div", { class: "rope-w-readout rope-w-matrix-row" }, controls);
+  typeset(htmlEl("span", { class: "rope-w-readout-label" }, matrixRow), "R(aθ)ᵀR(bθ) =");
+  const matrix = htmlEl("table", { class: "rope-w-matrix", "data-readout": "product", "aria-label": "the product R(aθ)ᵀR(bθ)" }, matrixRow);
+  const cells = [0, 1].map((i) => {
+    const tr = htmlEl("tr", {}, matrix);
+    return [0, 1].map((j) => htmlEl("td", { class: `rope-w-col${j}`, "data-row": i, "data-col": j }, tr));
+  });
+  const between = readout(controls, "between", "from R(aθ)q to R(bθ)q:");
+  const ask = question(controls, {
+    prompt: "By what angle does R(aθ)ᵀR(bθ), the matrix between q and k, turn?",
+    choices: [{ label: "(a + b)θ" }, { label: "(b − a)θ", correct: true }, { label: "bθ: a does not matter" }],
+    // Answered once two pairs with the same b − a and different a have been drawn.
+    reached: () => {
+      const byGap = new Map();
+      for (const key of seen) {
+        const [a, b] = key.split(" ").map(Number);
+        byGap.set(b - a, (byGap.get(b - a) ?? 0) + 1);
+      }
+      return [...byGap.values()].some((n) => n > 1);
+    },
+    task: "drag the grip between the arrows to move a and b together (or move one slider, then the other by as much), and watch the angle between the arrows.",
+    // What gives the answer away is hidden here (not by the question's own data-concealed,
+    // which names the first question's hidden parts), until the prediction.
+    explain: () => {
+      const gap = state.b - state.a, angle = gap * shared.theta();
+      return `At a = ${state.a}, b = ${state.b} the arrows are (b − a)θ = ${gap} × ${shared.theta()} = ${num(angle)} rad apart, and they stay so while both move together: `
+        + "R(aθ)ᵀR(bθ) = R(−aθ)R(bθ) = R((b − a)θ). The score sees only b − a, the relative position.";
+    },
+  });
+
+  ask.node.querySelector('[data-readout="feedback"]').dataset.readout = "two-feedback";
+  for (const button of ask.buttons) {
+    button.dataset.choice = button.dataset.answer;
+    button.removeAttribute("data-answer");
+  }
+
+  function draw() {
+    const theta = shared.theta(), q = shared.q();
+    const ra = rotate(q, state.a * theta), rb = rotate(q, state.b * theta);
+    moveArrow(arrows.a, centre, centre, px(ra[0]), py(ra[1]));
+    moveArrow(arrows.b, centre, centre, px(rb[0]), py(rb[1]));
+    const tips = [[px(ra[0]), py(ra[1])], [px(rb[0]), py(rb[1])]];
+    // R(aθ)ᵀ R(bθ), multiplied out entry by entry (not from the answer's formula).
+    const ca = Math.cos(state.a * theta), sa = Math.sin(state.a * theta), cb = Math.cos(state.b * theta), sb = Math.sin(state.b * theta);
+    const at = [[ca, sa], [-sa, ca]], rbm = [[cb, -sb], [sb, cb]];
+    const product = [0, 1].map((i) => [0, 1].map((j) => at[i][0] * rbm[0][j] + at[i][1] * rbm[1][j]));
+    product.forEach((row, i) => row.forEach((v, j) => { setText(cells[i][j], num(v)); cells[i][j].dataset.value = v; }));
+    // The angle from R(aθ)q to R(bθ)q, read off the drawn vectors, in (−π, π].
+    const turned = Math.atan2(ra[0] * rb[1] - ra[1] * rb[0], ra[0] * rb[0] + ra[1] * rb[1]);
+    const gap = state.b - state.a, expected = gap * theta;
+    setText(between, `${num(turned)} rad; (b − a)θ = ${gap} × ${theta} = ${num(expected)} rad${Math.abs(expected) > Math.PI ? " (the same direction, whole turns apart)" : ""}`);
+    Object.assign(between.dataset, { angle: turned, gap, expected });
+    // The arc from R(aθ)q to R(bθ)q at radius 0.4, the short way round; its grip halfway.
+    const rad = 0.4, start = rotate([rad, 0], Math.atan2(ra[1], ra[0])), end = rotate(start, turned);
+    arc.setAttribute("d", Math.abs(turned) < 1e-9 ? "" :
+      `M ${px(start[0])} ${py(start[1])} A ${scale * rad} ${scale * rad} 0 0 ${turned > 0 ? 0 : 1} ${px(end[0])} ${py(end[1])}`);
+    const middle = rotate(start, turned / 2), labelSpot = rotate(rotate([0.62, 0], Math.atan2(ra[1], ra[0])), turned / 2);
+    setText(arcLabel, "(b − a)θ");
+    const placeAt = (node, [x, y]) => { node.setAttribute("x", x); node.setAttribute("y", y); };
+    const grip = [px(middle[0]), py(middle[1])];
+    placeAt(arcLabel, clearOfHandles(px(labelSpot[0]), py(labelSpot[1]), "(b − a)θ", [...tips, grip]));
+    placeAt(labels.a, clearOfHandles(...labelAt(px, py, ra, 0.3, "R(aθ) q"), "R(aθ) q", [...tips, grip]));
+    placeAt(labels.b, clearOfHandles(...labelAt(px, py, rb, 0.3, "R(bθ) q"), "R(bθ) q", [...tips, grip]));
+    grips.a.place(...tips[0], state.a, `a = ${state.a}`);
+    grips.b.place(...tips[1], state.b, `b = ${state.b}`);
+    grips.both.place(...grip, state.a, `a = ${state.a}, b = ${state.b}, b − a = ${gap}`);
+    arrows.a.setAttribute("role", "img");
+    arrows.a.setAttribute("aria-label", `R(aθ) q, q turned by aθ = ${num(state.a * theta)} rad`);
+    arrows.b.setAttribute("role", "img");
+    arrows.b.setAttribute("aria-label", `R(bθ) q, q turned by bθ = ${num(state.b * theta)} rad`);
+    if (ask.predicted()) seen.add(`${state.a} ${state.b}`);
+    for (const node of [arcLabel, matrixRow, between.parentNode]) node.style.visibility = ask.predicted() ? "" : "hidden";
+    ask.refresh();
+  }
+  // The seen pairs count from the prediction on: the one drawn then is the first.
+  ask.buttons.forEach((button) => button.addEventListener("click", () => { seen.add(`${state.a} ${state.b}`); draw(); }));
+  draw();
+  return { draw };
+}
+
 export default { render };

@@ -230,7 +230,7 @@ def test_controls_are_named_by_their_visible_text_and_heard_once(opened):
 
 
 def test_labels_stay_off_the_marks_at_every_distance(opened, site):
-    # The gap's label never covers the score's or the bound's dot.
+    # The gap's label never covers the score's or the bound's dot, nor the bound's line.
     _, widget, _ = site
     page = opened()
     predict(page, 1)
@@ -242,6 +242,11 @@ def test_labels_stay_off_the_marks_at_every_distance(opened, site):
             overlap = not (label["x"] > dot["x"] + dot["width"] or dot["x"] > label["x"] + label["width"]
                            or label["y"] > dot["y"] + dot["height"] or dot["y"] > label["y"] + label["height"])
             assert not overlap, (stop, mark, label, dot)
+        # ... nor the pair's bound line: every point of it under the label's width lies above
+        # or below the label (drawing units).
+        box = page.locator('[data-mark="gap-label"]').evaluate("(t) => { const b = t.getBBox(); return [b.x, b.y, b.width, b.height]; }")
+        under = [y for x, y in drawn_on(page)["series"]["pair-bound"] if box[0] <= x <= box[0] + box[2]]
+        assert under and all(y < box[1] or y > box[1] + box[3] for y in under), (stop, box)
 
 
 def test_on_a_phone_the_plot_and_the_distance_slider_share_one_screen(opened):

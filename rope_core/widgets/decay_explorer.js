@@ -183,7 +183,8 @@ function render({ model, el }) {
     const gx = r > xmax * 0.7 ? x - 8 : x + 8;
     gap.setAttribute("d", `M ${gx} ${py(bound[i])} h ${gx > x ? 4 : -4} V ${py(score[i])} h ${gx > x ? -4 : 4}`);
     gapLabel.setAttribute("x", gx + (gx > x ? 8 : -8));
-    gapLabel.setAttribute("y", (py(bound[i]) + py(score[i])) / 2);
+    // Nearer the score than the bound: half-way (in decades) would sit on the bound's own line.
+    gapLabel.setAttribute("y", py(score[i]) + 0.3 * (py(bound[i]) - py(score[i])) + 4);
     gapLabel.setAttribute("text-anchor", gx > x ? "start" : "end");
     setText(gapLabel, tiny ? "score ≈ 0" : `bound = ${times(bound[i] / Math.abs(score[i]))} |score|`);
 

@@ -1,9 +1,9 @@
 """What the teaching widgets draw, read back from the page, and what their chapters say about it.
 
-Opens the built book in Debian's chromium (no kernel). For the decay explorer it reads every
-drawn curve back from its SVG (points → data through the drawing's own y map) at every base
-and every distance the widget offers, and checks that each bound is drawn on or above the
-scores it bounds and that every curve is rope_core's table. The prose tests read the numbers a
+Opens the built book in Debian's chromium (no kernel). For the decay explorer it reads the
+pair's drawn curves back from its SVG (points → data through the drawing's own log y map) at
+every base, for the aligned and the random key, and checks that the bound is drawn on or above
+the score it bounds and that every curve is rope_core's table. The prose tests read the numbers a
 chapter quotes about a widget and compare them with that widget's own read-outs.
 """
 
@@ -17,19 +17,15 @@ import numpy as np
 import pytest
 from _browser import PHONE, gallery_widget, open_book_page, open_gallery, set_slider
 
-from rope_core.demos.decay import decay_table
+from rope_core.demos.decay import content_pair_table, decay_table, random_pairs_magnitude
 
 pytestmark = [pytest.mark.book, pytest.mark.browser]
-
-
-def y_units(y, linear, decade):
-    return y if y <= linear else linear + decade * math.log10(y / linear)
 
 
 # Every drawn series of the decay plot: polyline/polygon points in drawing units, and the y map.
 DECAY_DRAWN = r"""(root) => {
   const svg = root.querySelector("svg.rope-w-svg");
-  const parse = (node) => node.getAttribute("points").trim().split(/\s+/).map((p) => p.split(",").map(Number));
+  const parse = (node) => (node.getAttribute("points") || "").trim().split(/\s+/).filter(Boolean).map((p) => p.split(",").map(Number));
   const series = {};
   for (const node of svg.querySelectorAll("[data-series]")) series[node.dataset.series] = parse(node);
   const ticks = [...svg.querySelectorAll("[data-x-tick]")].map((t) => [Number(t.dataset.xTick), Number(t.getAttribute("x1"))]);
@@ -41,16 +37,17 @@ DECAY_DRAWN = r"""(root) => {
 
 
 def decay_pixels(values, m):
-    """Where the page must draw ``values`` (score ÷ |q||k|) on its y axis, in drawing units."""
-    lo, hi = y_units(m["lo"], m["linear"], m["decade"]), y_units(m["hi"], m["linear"], m["decade"])
-    clipped = np.clip(values, m["lo"], m["hi"])
-    units = np.array([y_units(v, m["linear"], m["decade"]) for v in clipped])
-    return m["top"] + (m["bottom"] - m["top"]) * (1 - (units - lo) / (hi - lo))
+    """Where the page must draw ``values`` (|score| ÷ |q||k| or a bound) on its log y axis."""
+    v = np.clip(np.abs(values), m["lo"], m["hi"])
+    fraction = (np.log10(v) - np.log10(m["lo"])) / (np.log10(m["hi"]) - np.log10(m["lo"]))
+    return m["top"] + (m["bottom"] - m["top"]) * (1 - fraction)
 
 
 @pytest.fixture(scope="module")
 def decay_table_default():
-    return decay_table()
+    pair = content_pair_table()
+    return {"distances": pair["distances"], "pair": pair, "bound": decay_table()["bound"],
+            "bound_average": decay_table()["bound_average"], "bases": decay_table()["bases"]}
 
 
 def test_decay_bounds_are_drawn_above_their_scores_at_every_base_and_distance(chromium, book_server, decay_table_default):
@@ -58,41 +55,32 @@ def test_decay_bounds_are_drawn_above_their_scores_at_every_base_and_distance(ch
     context, page, log = open_gallery(chromium, book_server)
     try:
         root = gallery_widget(page, "DecayExplorer")
+        root.locator('button[data-answer="1"]').click()          # predicted: every key is shown
+        last = int(root.locator('input[data-name="distance"]').get_attribute("max"))
+        set_slider(root, "distance", last)                       # the score drawn over every distance
         for b, base in enumerate(t["bases"]):
             set_slider(root, "base", b)
-            drawn = root.evaluate(DECAY_DRAWN)
-            m, s = drawn["map"], drawn["series"]
-            assert [a for a, _ in drawn["axes"]] == ["x", "y"] and all(text for _, text in drawn["axes"])
-            # x: every series is drawn at every distance of the table, through the axis' own ticks.
-            (x0, p0), (x1, p1) = drawn["ticks"][0], drawn["ticks"][-1]
-            xs = p0 + (p1 - p0) * t["distances"] / (x1 - x0)
-            for name, points in s.items():
-                got = np.array(points)
-                if name.endswith("-band"):
-                    half = len(got) // 2
-                    np.testing.assert_allclose(got[:half, 0], xs, atol=0.01, err_msg=name)
-                    np.testing.assert_allclose(got[half:, 0], xs[::-1], atol=0.01, err_msg=name)
-                else:
+            for w in (0, len(t["pair"]["mixes"]) - 1):
+                set_slider(root, "content", w)
+                drawn = root.evaluate(DECAY_DRAWN)
+                m, s = drawn["map"], drawn["series"]
+                assert [a for a, _ in drawn["axes"]] == ["x", "y"] and all(text for _, text in drawn["axes"])
+                (x0, p0), (x1, p1) = drawn["ticks"][0], drawn["ticks"][-1]
+                xs = p0 + (p1 - p0) * t["distances"] / (x1 - x0)
+                ys = {}
+                for name in ("pair-score", "pair-bound"):
+                    got = np.array(s[name])
                     np.testing.assert_allclose(got[:, 0], xs, atol=0.01, err_msg=name)
-            # y: each curve is rope_core's, through the page's y map (points are written to 0.01).
-            ys = {name: np.array(points)[:, 1] for name, points in s.items()}
-            expected = {"aligned": t["aligned"][b], "aligned-bound": t["bound"][b]}
-            for group in ("random", "correlated"):
-                band = t[group]
-                expected |= {f"{group}-mean": band["mean"][b], f"{group}-bound": band["bound"][b]}
-                upper, lower = ys[f"{group}-band"][: len(xs)], ys[f"{group}-band"][len(xs):][::-1]
-                np.testing.assert_allclose(upper, decay_pixels(band["mean"][b] + band["sd"][b], m), atol=0.02)
-                np.testing.assert_allclose(lower, decay_pixels(band["mean"][b] - band["sd"][b], m), atol=0.02)
-                # The claim: the bound is drawn on or above (smaller y) the band's top at every distance.
-                assert np.all(ys[f"{group}-bound"] <= upper + 1e-9), (base, group)
-                # ... and far above: every band's bound sits above the line where the log scale starts.
-                assert np.all(ys[f"{group}-bound"] < decay_pixels(np.array([1.0]), m)[0]), (base, group)
-            for name, values in expected.items():
-                np.testing.assert_allclose(ys[name], decay_pixels(values, m), atol=0.02, err_msg=f"{name} at base {base}")
-            assert np.all(ys["aligned-bound"] <= ys["aligned"] + 1e-9), base
-            # No curve is clipped: the axis holds every value drawn.
-            for name in expected:
-                assert np.all(ys[name] >= m["top"] - 1e-9) and np.all(ys[name] <= m["bottom"] + 1e-9), name
+                    ys[name] = got[:, 1]
+                # y: rope_core's curves through the page's y map (sent to 3 decimals: a pixel on a log axis).
+                score, bound = t["pair"]["score"][w, b], t["pair"]["bound"][w, b]
+                big = np.abs(score) > 0.01
+                np.testing.assert_allclose(ys["pair-score"][big], decay_pixels(score[big], m), atol=1)
+                np.testing.assert_allclose(ys["pair-bound"], decay_pixels(bound, m), atol=0.2)   # sent to 2 decimals
+                # The claim: the bound is drawn on or above (smaller y) the score at every distance.
+                assert np.all(ys["pair-bound"] <= ys["pair-score"] + 1e-9), (base, w)
+                # No bound is clipped: the axis holds every value drawn.
+                assert np.all(ys["pair-bound"] > m["top"]) and np.all(ys["pair-bound"] < m["bottom"]), (base, w)
         assert not log.problems(), log.problems()
     finally:
         context.close()
@@ -100,25 +88,21 @@ def test_decay_bounds_are_drawn_above_their_scores_at_every_base_and_distance(ch
 
 def check_decay_readouts(root, t):
     b = int(root.locator('input[data-name="base"]').input_value())
+    w = int(root.locator('input[data-name="content"]').input_value())
     stop = int(root.locator('input[data-name="distance"]').input_value())
     i = 16 // (t["distances"][1] - t["distances"][0]) * stop
     r = int(t["distances"][i])
     assert int(root.locator('[data-readout="distance"]').get_attribute("data-value")) == r
-    aligned = root.locator('[data-readout="aligned"]')
-    assert abs(float(aligned.get_attribute("data-score")) - t["aligned"][b, i]) < 1e-6
-    assert abs(float(aligned.get_attribute("data-bound")) - t["bound"][b, i]) < 1e-4
-    for group in ("random", "correlated"):
-        shown = root.locator(f'[data-readout="{group}"]')
-        for key in ("mean", "sd", "bound"):
-            assert abs(float(shown.get_attribute(f"data-{key}")) - t[group][key][b, i]) < 1e-4, (group, key)
-        assert abs(float(shown.get_attribute("data-tightest")) - t[group]["tightest"][b, i]) < 0.05
+    pair = root.locator('[data-readout="pair"]')
+    assert abs(float(pair.get_attribute("data-score")) - t["pair"]["score"][w, b, i]) < 5e-4
+    assert abs(float(pair.get_attribute("data-bound")) - t["pair"]["bound"][w, b, i]) < 5e-3
     # The cursor and its dots sit at r, on the curves.
     drawn = root.evaluate(DECAY_DRAWN)
     m = drawn["map"]
-    for mark, value in (("aligned", t["aligned"][b, i]), ("aligned-bound", t["bound"][b, i]),
-                        ("random-mean", t["random"]["mean"][b, i]), ("correlated-bound", t["correlated"]["bound"][b, i])):
-        assert abs(drawn["marks"][mark][1] - decay_pixels(np.array([value]), m)[0]) < 0.01, mark   # values sent to 4-6 decimals
-    # Each small multiple's title gives B(r) and its mean over 0 ... r at that base.
+    for mark, value in (("pair-score", t["pair"]["score"][w, b, i]), ("pair-bound", t["pair"]["bound"][w, b, i])):
+        if abs(value) > 0.01:
+            assert abs(drawn["marks"][mark][1] - decay_pixels(np.array([value]), m)[0]) < 1, mark
+    # The line under the plot gives B(r) and its mean over 0 ... r at every base.
     for bb, _ in enumerate(t["bases"]):
         title = root.locator(f'text[data-base="{js_number(t["bases"][bb])}"]')
         assert abs(float(title.get_attribute("data-value")) - t["bound"][bb, i]) < 1e-4
@@ -134,7 +118,8 @@ def test_decay_distance_by_keys_buttons_and_dragging_along_the_plot(chromium, bo
     context, page, log = open_gallery(chromium, book_server, **options)
     try:
         root = gallery_widget(page, "DecayExplorer")
-        assert check_decay_readouts(root, t) == (2, 32)       # default: base 10^4, r = 128
+        assert check_decay_readouts(root, t) == (2, 0)        # default: base 10^4, r = 0
+        set_slider(root, "distance", 8)                          # r = 128
         distance = root.locator('input[data-name="distance"]')
         plus, minus = root.locator('button[data-step-of="distance"][data-delta="1"]'), root.locator('button[data-step-of="distance"][data-delta="-1"]')
         for button in (plus, minus):
@@ -174,6 +159,7 @@ def test_decay_distance_by_keys_buttons_and_dragging_along_the_plot(chromium, bo
 
 def test_decay_question_answers_with_the_numbers_drawn(chromium, book_server, decay_table_default):
     t = decay_table_default
+    crowd = random_pairs_magnitude()
     context, page, log = open_gallery(chromium, book_server)
     try:
         root = gallery_widget(page, "DecayExplorer")
@@ -183,16 +169,19 @@ def test_decay_question_answers_with_the_numbers_drawn(chromium, book_server, de
         root.locator('button[data-answer="0"]').click()
         assert feedback.get_attribute("data-correct") is None    # predicted, not yet seen
         set_slider(root, "distance", int(root.locator('input[data-name="distance"]').get_attribute("max")))
+        assert feedback.get_attribute("data-correct") is None    # the aligned key does not answer it
+        last = len(t["pair"]["mixes"]) - 1
+        set_slider(root, "content", last)
+        set_slider(root, "distance", 40)                         # r = 640, past half the axis
         assert feedback.get_attribute("data-correct") == "false"
-        root.get_by_role("button", name="no, it stays").click()
+        root.get_by_role("button", name="no, it does not fall").click()
         assert feedback.get_attribute("data-correct") == "true"
-        set_slider(root, "distance", 40)                         # r = 640: the feedback follows
         b, i = check_decay_readouts(root, t)
         text = feedback.inner_text()
-        band = t["random"]
-        for value in (band["mean"][b, i], band["sd"][b, i], band["mean"][b, 0], band["sd"][b, 0]):
-            assert fmt3(round(value, 4)) in text, (fmt3(round(value, 4)), text)   # sent to 4 decimals
-        assert f"r = {t['distances'][i]}" in text
+        sent = (round(t["pair"]["early"][last, b], 4), round(t["pair"]["late"][last, b], 4),
+                round(crowd["median"][b, 0], 3), round(crowd["median"][b, -1], 3))   # as the widget sends them
+        for value in sent:
+            assert fmt3(value) in text, (fmt3(value), text)
         assert not log.problems(), log.problems()
     finally:
         context.close()
@@ -240,28 +229,33 @@ def prose_before(page, widget_index):
 
 
 def test_chapter_8_quotes_the_decay_widget_numbers(chromium, book_server):
-    with chapter_widget(chromium, book_server, "08-rope-in-attention.html", "aligned") as (page, root, prose):
-        aligned = root.locator('[data-readout="aligned"]')
-        score, bound = float(aligned.get_attribute("data-score")), float(aligned.get_attribute("data-bound"))
+    with chapter_widget(chromium, book_server, "08-rope-in-attention.html", "pair") as (page, root, prose):
+        pair = root.locator('[data-readout="pair"]')
+        # "32.5 at distance 0, where the score is 1": the read-outs of the aligned pair at r = 0.
+        assert root.locator('input[data-name="content"]').get_attribute("aria-valuetext") == "aligned (k = q)"
+        assert root.locator('[data-readout="distance"]').get_attribute("data-value") == "0"
+        assert fmt3(float(pair.get_attribute("data-bound"))) == "32.5" and "32.5 at distance 0" in prose
+        assert float(pair.get_attribute("data-score")) == 1.0
         # "At r = 128 and base 10 000 the aligned score is 0.333 under a bound of 9.27, 28 times larger."
+        set_slider(root, "distance", 8)
         assert root.locator('[data-readout="distance"]').get_attribute("data-value") == "128"
         assert root.locator('input[data-name="base"]').get_attribute("aria-valuetext") == "10⁴"
-        said = re.search(r"aligned score is ([\d.]+) under a bound of ([\d.]+), (\d+) times", prose)
+        score, bound = float(pair.get_attribute("data-score")), float(pair.get_attribute("data-bound"))
+        said = re.search(r"aligned score\s+is ([\d.]+) under a bound of ([\d.]+), (\d+) times", prose)
         assert said, prose
         assert said.group(1) == fmt3(score) and said.group(2) == fmt3(bound), (said.groups(), score, bound)
-        assert int(said.group(3)) == round(bound / score) and f"{round(bound / score)}×" in aligned.inner_text()
+        assert int(said.group(3)) == round(bound / score) and f"{round(bound / score)}×" in pair.inner_text()
         # "... at r = 128 it is 13.5 at base 10^5 and 12.3 at 10^6."
         dip = re.search(r"r ?= ?128 ?it is ([\d.]+) at base.{0,16}? and ([\d.]+) at", prose)
         assert dip, prose
         for value, base in zip(dip.groups(), (1e5, 1e6)):
             assert value == fmt3(float(root.locator(f'text[data-base="{js_number(base)}"]').get_attribute("data-value")))
-        # "32.5 at distance 0, where the score is 1": the read-outs at r = 0.
-        set_slider(root, "distance", 0)
-        assert fmt3(float(aligned.get_attribute("data-bound"))) == "32.5" and "32.5 at distance 0" in prose
-        assert float(aligned.get_attribute("data-score")) == 1.0
-        # "1000 random pairs and 1000 pairs with correlation ρ = 0.5"
-        legend = root.locator(".rope-w-legend").inner_text()
-        assert "1000 random pairs" in prose.replace("\u2009", "") and "(1000 pairs)" in legend and "ρ = 0.5" in legend
+        # "a button adds 1000 random pairs: the 10th to 90th percentile of their |score|"
+        root.locator('button[data-answer="1"]').click()
+        toggle = root.locator('[data-toggle="random"]')
+        words = " ".join(prose.replace("\u2009", "").split())
+        assert "adds 1000 random pairs" in words and toggle.inner_text() == "show 1000 random pairs"
+        assert "10th to 90th percentile" in words and "10–90 %" in root.locator(".rope-w-legend").inner_text()
 
 
 def widget_index(page, readout):

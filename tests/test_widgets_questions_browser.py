@@ -199,14 +199,18 @@ def test_layout_reveals_once_the_wrong_layout_is_on(widget):
     root.locator('input[data-name="wrong"]').uncheck()
 
 
-def test_decay_hides_the_random_band_until_predicted(widget):
+def test_decay_hides_the_random_key_and_pairs_until_predicted(widget):
     page, root = widget("DecayExplorer")
-    assert root.locator('[data-series="random-band"]').evaluate(HIDDEN)
+    toggle = root.locator('[data-toggle="random"]')
+    assert toggle.evaluate(HIDDEN)
+    set_slider(root, "content", int(root.locator('input[data-name="content"]').get_attribute("max")))
+    assert root.locator('[data-series="pair-score"]').evaluate(HIDDEN)
     asked_then_predicted(root, 1)
-    assert not root.locator('[data-series="random-band"]').evaluate(HIDDEN)
+    assert not toggle.evaluate(HIDDEN) and not root.locator('[data-series="pair-score"]').evaluate(HIDDEN)
     last = int(root.locator('input[data-name="distance"]').get_attribute("max"))
     set_slider(root, "distance", last)
     revealed(root)
+    set_slider(root, "content", 0)
 
 
 def test_decay_gives_the_bound_at_every_base_as_one_line_that_follows_r(widget):

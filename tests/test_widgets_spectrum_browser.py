@@ -793,10 +793,10 @@ def test_tapped_mark_shows_its_numbers_beside_it_on_a_phone(chromium, site, name
         box, at = tip.bounding_box(), mark.bounding_box()
         if readout_selector is None:
             # DecayExplorer: a tap on the plot picks the distance; the bubble sits under the
-            # q = k score's dot there and repeats the four read-out lines (label and value).
-            at = page.locator('[data-mark="aligned"]').bounding_box()
+            # pair's score dot there and repeats the read-out lines shown (label and value).
+            at = page.locator('[data-mark="pair-score"]').bounding_box()
             rows = [page.locator(f'[data-readout="{key}"]').evaluate("(v) => `${v.previousSibling.textContent} ${v.textContent}`")
-                    for key in ("distance", "aligned", "random", "correlated")]
+                    for key in ("distance", "pair")]
             assert " ".join(tip.inner_text().split()) == " ".join(rows), (tip.inner_text(), rows)
         else:
             assert " ".join(tip.inner_text().split()) == " ".join(page.locator(readout_selector).inner_text().split())

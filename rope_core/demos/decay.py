@@ -30,7 +30,8 @@ from .._checks import check_correlation, check_dim, check_int
 from ..attention import monte_carlo_logits, relative_scores
 from ..bounds import long_term_decay_bound
 
-__all__ = ["DECAY_DEFAULTS", "decay_table", "draw_pairs", "pair_decay_bound"]
+__all__ = ["CONTENT_MIXES", "DECAY_DEFAULTS", "content_pair_table", "decay_table", "draw_pairs", "pair_decay_bound",
+           "random_pairs_magnitude"]
 
 #: A 128-dimensional head, bases 10^2 .. 10^6, distances 0, 4, ..., 1024, 1000 random pairs
 #: (seed 0) and 1000 correlated ones (feature correlation 0.5).
@@ -175,3 +176,111 @@ def _decay_table(dim, bases, max_distance, step, seed, samples, correlation):
         out[name] = {key: np.array(values) for key, values in out[name].items()}
     return out
 
+
+
+#: How random the key of the widget's one pair is, from aligned (0) to random (1).
+CONTENT_MIXES = (0.0, 0.25, 0.5, 0.75, 1.0)
+
+
+def content_pair_table(dim=DECAY_DEFAULTS["dim"], bases=DECAY_DEFAULTS["bases"],
+                       max_distance=DECAY_DEFAULTS["max_distance"], step=DECAY_DEFAULTS["step"],
+                       seed=DECAY_DEFAULTS["seed"], mixes=CONTENT_MIXES):
+    r"""One query/key pair moved from aligned to random content: its score and its bound against distance.
+
+    The query is :math:`q = (1, \dots, 1)`; the key mixes it with one fixed standard normal
+    vector :math:`\varepsilon` (drawn with ``seed``),
+
+    .. math::
+
+        k(w) = \sqrt{1 - w}\,q + \sqrt{w}\,\varepsilon,
+
+    so :math:`w = 0` is the aligned pair :math:`k = q` and :math:`w = 1` a key independent of
+    the query, with :math:`w` its expected share of random length. At distance :math:`r`
+    (query at :math:`r`, key at 0) the score is
+    :math:`\langle R_r q, R_0 k\rangle = \mathrm{Re}\sum_i q_i\,\overline{k_i}\,e^{\mathrm{i} r\theta_i}`
+    (complex pairs :math:`q_i, k_i`) and its bound is :func:`pair_decay_bound`; both are divided
+    by :math:`|q|\,|k|`.
+
+    Parameters
+    ----------
+    dim : int
+    bases : sequence of float, shape (B,)
+    max_distance, step : int
+        Distances :math:`r = 0, \text{step}, \dots \le` ``max_distance``, shape (R,).
+    seed : int
+        Seed of :math:`\varepsilon`.
+    mixes : sequence of float in [0, 1], shape (W,)
+
+    Returns
+    -------
+    dict
+        ``distances`` (R,); ``mixes`` (W,); ``score`` and ``bound`` (W, B, R); ``early`` and
+        ``late`` (W, B): the mean :math:`|\text{score}|` over the distances below
+        ``max_distance / 2`` and over the others.
+
+    Examples
+    --------
+    >>> t = content_pair_table(dim=8, bases=[100.0], max_distance=8, step=4, mixes=[0.0])
+    >>> float(t["score"][0, 0, 0]), float(t["bound"][0, 0, 0])    # q = k: 1, under 20 / 8
+    (1.0, 2.5)
+    """
+    dim = check_dim(dim)
+    max_distance = check_int(max_distance, "max_distance", min=1)
+    step = check_int(step, "step", min=1, max=max_distance)
+    seed = check_int(seed, "seed", min=0)
+    bases = [float(b) for b in bases]
+    if not bases:
+        raise ValueError("bases must be a non-empty sequence of bases > 1, got []")
+    mixes = np.asarray(mixes, dtype=np.float64)
+    if mixes.ndim != 1 or mixes.size == 0 or np.any(~np.isfinite(mixes)) or np.any((mixes < 0) | (mixes > 1)):
+        raise ValueError(f"mixes must be a non-empty sequence of numbers in [0, 1], got {mixes.tolist()}")
+    distances = np.arange(0, max_distance + 1, step)
+    q = np.ones(dim)
+    noise = np.random.default_rng(seed).standard_normal(dim)
+    keys = np.sqrt(1.0 - mixes)[:, None] * q + np.sqrt(mixes)[:, None] * noise     # (W, d)
+    norms = np.linalg.norm(q) * np.linalg.norm(keys, axis=-1)                       # (W,)
+    score = np.array([[relative_scores(q, k, distances, [0], base=base)[:, 0] / norm for base in bases]
+                      for k, norm in zip(keys, norms)])
+    bound = np.array([[pair_decay_bound(q, k, distances, base) / norm for base in bases]
+                      for k, norm in zip(keys, norms)])
+    late = distances >= max_distance / 2
+    return {"distances": distances, "mixes": mixes, "score": score, "bound": bound,
+            "early": np.abs(score[..., ~late]).mean(axis=-1), "late": np.abs(score[..., late]).mean(axis=-1)}
+
+
+def random_pairs_magnitude(dim=DECAY_DEFAULTS["dim"], bases=DECAY_DEFAULTS["bases"],
+                           max_distance=DECAY_DEFAULTS["max_distance"], step=DECAY_DEFAULTS["step"],
+                           seed=DECAY_DEFAULTS["seed"], samples=DECAY_DEFAULTS["samples"]):
+    r"""How large the scores of many independent random pairs are at each distance, and their bounds.
+
+    The pairs are :func:`draw_pairs` ``(dim, 0, samples, seed)``, the random band of
+    :func:`decay_table`; every score and bound is divided by its own :math:`|q|\,|k|`.
+
+    Returns
+    -------
+    dict
+        ``distances`` (R,); ``low``, ``median``, ``high`` (B, R): the 10th, 50th and 90th
+        percentiles over the pairs of :math:`|\text{score}|`; ``bound`` (B, R): the median of
+        each pair's own bound.
+    """
+    dim = check_dim(dim)
+    max_distance = check_int(max_distance, "max_distance", min=1)
+    step = check_int(step, "step", min=1, max=max_distance)
+    seed = check_int(seed, "seed", min=0)
+    samples = check_int(samples, "samples", min=2)
+    bases = [float(b) for b in bases]
+    if not bases:
+        raise ValueError("bases must be a non-empty sequence of bases > 1, got []")
+    distances = np.arange(0, max_distance + 1, step)
+    q, k = draw_pairs(dim, 0.0, samples, seed)
+    norms = np.linalg.norm(q, axis=-1) * np.linalg.norm(k, axis=-1)
+    out = {"distances": distances, "low": [], "median": [], "high": [], "bound": []}
+    for base in bases:
+        logits = monte_carlo_logits(distances, dim, base=base, correlation=0.0, n_samples=samples, seed=seed)
+        magnitude = np.abs(logits) / norms[:, None]
+        low, median, high = np.percentile(magnitude, [10, 50, 90], axis=0)
+        out["low"].append(low)
+        out["median"].append(median)
+        out["high"].append(high)
+        out["bound"].append(np.median(pair_decay_bound(q, k, distances, base) / norms[:, None], axis=0))
+    return {key: np.array(value) for key, value in out.items()}

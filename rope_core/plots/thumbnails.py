@@ -20,7 +20,7 @@ from matplotlib.patches import Circle, FancyArrowPatch, Rectangle, Wedge
 
 from ..demos.candidates import candidate_table
 from ..demos.context import CONTEXT_DEFAULTS, context_extension_table
-from ..demos.decay import decay_table
+from ..demos.decay import content_pair_table
 from ..demos.kv_cache import kv_cache_stages
 from ..demos.rotation import RELATIVE_DEFAULTS, relative_state, rotation_state, unit_vector
 from ..demos.scaling_pairs import scaling_pairs_table
@@ -286,9 +286,11 @@ def layout_thumbnail(ax=None, dim=8):
 
 
 def decay_thumbnail(ax=None, base=10000.0):
-    r"""Against distance: RoFormer's bound (dashed, on the log part of the axis above 1), the
-    aligned score (solid) and the band of random pairs' scores, mean ± one s.d.
-    (:func:`rope_core.demos.decay.decay_table`, its default pairs).
+    r"""Against distance, on a logarithmic axis: the aligned pair's :math:`|\text{score}|`
+    (:math:`q = k = (1, \dots, 1)`, divided by :math:`|q|\,|k|`, solid) and RoFormer's bound on
+    it (dashed), as the widget opens once the reader has moved r
+    (:func:`rope_core.demos.decay.content_pair_table`). What a random key does is the widget's
+    question, so the card does not draw it.
 
     Parameters
     ----------
@@ -301,18 +303,14 @@ def decay_thumbnail(ax=None, base=10000.0):
     matplotlib.axes.Axes
     """
     ax = _axes(ax)
-    table = decay_table(bases=(base,))
+    table = content_pair_table(bases=(base,), mixes=(0.0,))
     distances = table["distances"]
-    band = table["random"]
-    ax.fill_between(distances, band["mean"][0] - band["sd"][0], band["mean"][0] + band["sd"][0],
-                    color=PALETTE["key"], alpha=0.35, linewidth=0)
-    ax.plot(distances, table["aligned"][0], color=PALETTE["query"], linewidth=MEDIUM)
-    ax.plot(distances, table["bound"][0], color="black", linewidth=MEDIUM, linestyle=(0, (3, 2)))
-    ax.axhline(0, color="#bbbbbb", linewidth=MEDIUM)
-    # Linear up to 1, where the scores are, and logarithmic above, where the bound is.
-    ax.set_yscale("symlog", linthresh=1, linscale=4)
+    # The widget's axis: |score| from 0.001 (a score nearer 0 is drawn there) to 200.
+    ax.plot(distances, np.clip(np.abs(table["score"][0, 0]), 1e-3, 200), color=PALETTE["query"], linewidth=MEDIUM)
+    ax.plot(distances, table["bound"][0, 0], color="black", linewidth=MEDIUM, linestyle=(0, (3, 2)))
+    ax.set_yscale("log")
     ax.set_xlim(0, distances[-1])
-    ax.set_ylim(-1, 2 * np.max(table["bound"][0]))
+    ax.set_ylim(1e-3, 200)
     _bare(ax)
     ax.minorticks_off()
     return ax

@@ -32,7 +32,13 @@ from ..demos.context import (
     slow_pairs_beyond_training as slow_pairs_beyond_training,  # announced here first
 )
 from ..demos.context import trained_frequencies as trained_frequencies  # announced here first
-from ..demos.decay import DECAY_DEFAULTS, decay_table
+from ..demos.decay import (
+    CONTENT_MIXES,
+    DECAY_DEFAULTS,
+    content_pair_table,
+    decay_table,
+    random_pairs_magnitude,
+)
 from ..demos.rotation import (
     RELATIVE_DEFAULTS,
     ROTATION_DEFAULTS,
@@ -573,16 +579,19 @@ class RotationMatrixHeatmap(RopeWidget):
 
 
 class DecayExplorer(RopeWidget):
-    r"""RoFormer's decay bound drawn above the scores it bounds, against distance, for a base.
+    r"""One query/key pair's score against distance under RoFormer's bound on it, from aligned to
+    random content, for a base.
 
-    Every curve is a score divided by :math:`|q|\,|k|` (a cosine) or the bound on it, in that
-    same unit (:mod:`rope_core.demos.decay`): the aligned pair :math:`q = k = (1, \dots, 1)`
-    (its cosine is 1 at distance 0, its bound :math:`B(r) = \frac{1}{d/2}\sum_j |S_j(r)|` is
-    32.5 there for :math:`d = 128`), and two bands of ``samples`` pairs each, independent and
-    correlated (mean ± one standard deviation of the cosine, and the mean of each pair's own
-    bound). Under it one line gives :math:`B(r)` at the chosen distance against the base, with
-    its average over :math:`0 \dots r`, which grows with the base at every distance although
-    :math:`B(r)` itself oscillates.
+    The pair is :math:`q = (1, \dots, 1)` and :math:`k(w) = \sqrt{1-w}\,q + \sqrt{w}\,\varepsilon`
+    (:func:`rope_core.demos.decay.content_pair_table`): :math:`w = 0` is the aligned pair
+    :math:`k = q`, whose bound is :math:`B(r) = \frac{1}{d/2}\sum_j |S_j(r)|` (32.5 at
+    :math:`r = 0` for :math:`d = 128`), and :math:`w = 1` a random key. Every curve is
+    :math:`|\text{score}| / (|q|\,|k|)` or the bound on it, on one logarithmic axis. The page
+    asks whether a random pair's score falls with distance as its bound does, and draws the
+    score only up to the distance the reader has chosen. After the prediction a toggle adds
+    ``samples`` random pairs (:func:`rope_core.demos.decay.random_pairs_magnitude`: the 10th to
+    90th percentile of :math:`|\text{score}|` and the median bound). Under it one line gives
+    :math:`B(r)` at the chosen distance against the base, with its average over :math:`0 \dots r`.
 
     Parameters
     ----------
@@ -592,10 +601,12 @@ class DecayExplorer(RopeWidget):
     step : int
         Curves are drawn at distances ``0, step, 2 step, ..., max_distance``.
     seed : int
+        Seed of the pair's random key and of the random pairs.
     samples : int
-        Pairs per band.
+        Number of random pairs.
     correlation : float
-        Feature correlation :math:`\rho` of the correlated band.
+        Kept for the signature shared with :func:`rope_core.plots.plot_decay`, whose correlated
+        band the widget does not draw.
     slider_step : int
         The distance slider (and a drag along the plot) stops every ``slider_step`` tokens, a
         multiple of ``step``.
@@ -603,9 +614,11 @@ class DecayExplorer(RopeWidget):
 
     _esm = module("decay_explorer")
     _css = _CONTEXT_CSS + _LESSON_CSS
-    _sliders = {"base_index": lambda w: len(w._bases), "distance_index": lambda w: len(w._stops)}
+    _sliders = {"base_index": lambda w: len(w._bases), "distance_index": lambda w: len(w._stops),
+                "content_index": lambda w: len(CONTENT_MIXES)}
     base_index = traitlets.Int(2).tag(sync=True)
-    distance_index = traitlets.Int(8).tag(sync=True)
+    distance_index = traitlets.Int(0).tag(sync=True)   # r = 0: the curve is the reader's to draw
+    content_index = traitlets.Int(0).tag(sync=True)    # the aligned pair first
 
     def __init__(self, dim=DECAY_DEFAULTS["dim"], bases=DECAY_DEFAULTS["bases"],
                  max_distance=DECAY_DEFAULTS["max_distance"], step=DECAY_DEFAULTS["step"],
@@ -621,23 +634,28 @@ class DecayExplorer(RopeWidget):
         self._seed, self._samples, self._correlation = seed, samples, correlation
         distances = np.arange(0, self._max_distance + 1, self._step)
         self._stops = list(range(0, distances.size, slider_step // self._step))
-        self._fit_default_indices(kwargs, base_index=len(self._bases), distance_index=len(self._stops))
+        self._fit_default_indices(kwargs, base_index=len(self._bases), distance_index=len(self._stops),
+                                  content_index=len(CONTENT_MIXES))
         super().__init__(**kwargs)
         self.data = self._compute()
 
     def _compute(self):
         t = decay_table(self._dim, self._bases, self._max_distance, self._step, self._seed, self._samples,
                         self._correlation)
-        # Bounds and bands to 4 decimals (the page shows 3 significant digits; the aligned
-        # cosine keeps 6); each pair's tightest ratio only where the slider stops.
-        series = [{"aligned": table(t["aligned"][b]), "bound": table(t["bound"][b], 4),
+        pair = content_pair_table(self._dim, self._bases, self._max_distance, self._step, self._seed)
+        crowd = random_pairs_magnitude(self._dim, self._bases, self._max_distance, self._step, self._seed,
+                                       self._samples)
+        # B(r) to 4 decimals; the pair's and the random pairs' cosines to 3, their bounds (all
+        # above 1) to 2: the page shows 3 significant digits. B(r)'s average only where r stops.
+        series = [{"bound": table(t["bound"][b], 4),
                    "bound_average": table(t["bound_average"][b][self._stops], 4),
-                   **{group: {**{key: table(t[group][key][b], 4) for key in ("mean", "sd", "bound")},
-                              "tightest": table(t[group]["tightest"][b][self._stops], 1)}
-                      for group in ("random", "correlated")}}
+                   "pair": {"score": table(pair["score"][:, b], 3), "bound": table(pair["bound"][:, b], 2),
+                            "early": table(pair["early"][:, b], 4), "late": table(pair["late"][:, b], 4)},
+                   "random": {key: table(crowd[key][b], 3 if key != "bound" else 2)
+                              for key in ("low", "median", "high", "bound")}}
                   for b in range(len(self._bases))]
         return {"dim": self._dim, "bases": self._bases, "distances": t["distances"].tolist(), "stops": self._stops,
-                "samples": t["samples"], "correlation": t["correlation"], "series": series}
+                "mixes": list(CONTENT_MIXES), "samples": t["samples"], "series": series}
 
 
 class ContextExtension(RopeWidget):

@@ -271,9 +271,9 @@ other layout's code: what happens to its score against $n - m$?""",
         "DecayExplorer", module="explorers", js="decay_explorer.js", css=("context.css", "lesson.css"), demo="demos.decay",
         card=GalleryCard(
             "Watch the decay bound (and what it does not say)",
-            r"""RoFormer's bound and the scores it bounds, in one unit: the score divided by
-$\lVert\mathbf{q}\rVert\,\lVert\mathbf{k}\rVert$. Each dashed line bounds the scores of its colour.
-The bounds fall with distance; the widget asks whether the random pairs' score falls too.""",
+            r"""One query/key pair's score and RoFormer's bound on it (dashed), in one unit, the score
+divided by $\lVert\mathbf{q}\rVert\,\lVert\mathbf{k}\rVert$, on one logarithmic axis. The bound
+falls with distance; slide the key from aligned to random and find out whether its score falls too.""",
             "Scores divided by |q||k| and their bounds (dashed) against distance for base 10 000 and base 100; "
             "the y axis is linear up to 1 and logarithmic above.",
             "Two plots against distance from 0 to 1024. In each, three dashed bound lines sit between 2 and 120, "
@@ -284,7 +284,7 @@ The bounds fall with distance; the widget asks whether the random pairs' score f
             function="plot_decay", left="base=10000.0", right="base=100.0",
             lesson="RoFormer's bound falls with distance: do the scores it bounds fall too?",
             thumbnail_code="thumbnails.decay_thumbnail(ax=ax)",
-            thumb_alt="Against distance: a dashed black bound line high above, a blue score falling from the top left, and an orange band of random pairs' scores near zero.",
+            thumb_alt="Against distance, on a log axis: a dashed black bound line high above, and the aligned pair's blue score falling from the top left.",
         ),
     ),
     Widget(

@@ -645,13 +645,14 @@ class DecayExplorer(RopeWidget):
         pair = content_pair_table(self._dim, self._bases, self._max_distance, self._step, self._seed)
         crowd = random_pairs_magnitude(self._dim, self._bases, self._max_distance, self._step, self._seed,
                                        self._samples)
-        # B(r) to 4 decimals; the pair's and the random pairs' cosines to 3, their bounds (all
-        # above 1) to 2: the page shows 3 significant digits. B(r)'s average only where r stops.
+        # B(r) to 4 decimals; the pair's and the random pairs' cosines to 3 significant digits,
+        # as the page shows them (random scores are mostly below 0.1), their bounds (all above
+        # 1) to 2 decimals. B(r)'s average only where r stops.
         series = [{"bound": table(t["bound"][b], 4),
                    "bound_average": table(t["bound_average"][b][self._stops], 4),
-                   "pair": {"score": table(pair["score"][:, b], 3), "bound": table(pair["bound"][:, b], 2),
+                   "pair": {"score": _shown(pair["score"][:, b]), "bound": table(pair["bound"][:, b], 2),
                             "early": table(pair["early"][:, b], 4), "late": table(pair["late"][:, b], 4)},
-                   "random": {key: table(crowd[key][b], 3 if key != "bound" else 2)
+                   "random": {key: _shown(crowd[key][b]) if key != "bound" else table(crowd[key][b], 2)
                               for key in ("low", "median", "high", "bound")}}
                   for b in range(len(self._bases))]
         return {"dim": self._dim, "bases": self._bases, "distances": t["distances"].tolist(), "stops": self._stops,
@@ -800,6 +801,13 @@ def significant(values, digits=_SIGNIFICANT):
     """Numbers as a list of floats rounded to ``digits`` significant digits (relative error
     below ``0.5 * 10**(1 - digits)``), for values such as frequencies that span decades."""
     return [float(f"{v:.{digits - 1}e}") for v in np.asarray(values, dtype=np.float64).ravel()]
+
+
+def _shown(values, digits=3):
+    """``values`` (any shape) as nested lists rounded to the ``digits`` significant digits a
+    read-out shows."""
+    values = np.asarray(values, dtype=np.float64)
+    return np.asarray(significant(values, digits)).reshape(values.shape).tolist()
 
 
 def _check_model_names(models):

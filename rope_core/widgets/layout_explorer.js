@@ -39,7 +39,7 @@ function render({ model, el }) {
     for (let j = 0; j < dim; j++) {
       const x = x0 + j * cell, on = members.includes(j);
       const rect = svgEl("rect", { x: x + 1, y, width: cell - 3, height: box, rx: 3, class: "rope-w-outline",
-        style: on ? "fill: var(--rope-w-q); fill-opacity: 0.35" : "fill: var(--rope-w-bg)",
+        style: boxStyle(on, layout),
         "data-feature": j, "data-layout": layout, "data-highlight": on ? "1" : "0", role: "img", "aria-label": `${layout} feature ${j}: ${fmt3(values[j])}` }, svg);
       marks.push(rect);
       // A box shows the number's size; the sign of a negated half is written once, by the
@@ -77,6 +77,11 @@ function render({ model, el }) {
       }
     });
   }
+  // A box's fill (shaded when its pair is chosen); the boxes of x are handles to drag, so a
+  // touch on them moves the number instead of scrolling the page.
+  function boxStyle(on, layout) {
+    return (on ? "fill: var(--rope-w-q); fill-opacity: 0.35" : "fill: var(--rope-w-bg)") + (layout === "interleaved" ? "; touch-action: none; cursor: grab" : "");
+  }
   function pairOf(layout, j, dim) {
     return layout === "interleaved" ? Math.floor(j / 2) : j % (dim / 2);
   }
@@ -108,6 +113,8 @@ function render({ model, el }) {
   // highlighted boxes and lines, in place; a (d, toggle) seen before puts its drawing, made
   // once and kept, back (the per-slider redraw budget is 4 ms, a phone's CPU is ~4x slower).
   let drawn = null;
+  // The number of x being followed through P and rotate_half (see followable), or null.
+  let follow = null;
   const drawings = new Map();
   function draw() {
     const dim = data.dims[state.d], tab = data.tables[state.d];
@@ -132,7 +139,7 @@ function render({ model, el }) {
     for (const rect of drawn.boxes) {
       const on = (rect.dataset.layout === "interleaved" ? inter : half).includes(Number(rect.dataset.feature));
       if (rect.dataset.highlight === (on ? "1" : "0")) continue;
-      rect.setAttribute("style", on ? "fill: var(--rope-w-q); fill-opacity: 0.35" : "fill: var(--rope-w-bg)");
+      rect.setAttribute("style", boxStyle(on, rect.dataset.layout));
       rect.dataset.highlight = on ? "1" : "0";
     }
     setText(out.pairs, `interleaved (${inter[0]}, ${inter[1]}) ↔ half (${half[0]}, ${half[1]})`);
@@ -143,6 +150,7 @@ function render({ model, el }) {
     Object.assign(out.theta.dataset, { theta: tab.theta[state.p], wavelength: tab.wavelength[state.p] });
     setText(out.perm, `[${tab.interleaved_to_half.join(", ")}]`);
     drawSentence(drawn.sentence, tab);
+    renderFollow(false);
     if (fresh) drawn.say();
     hide();
   }
@@ -212,6 +220,7 @@ function render({ model, el }) {
       swapLines.push(svgEl("line", { x1: centre(source), y1: rows.half + box, x2: centre(target), y2: rows.rotated - captionStrip,
         "data-rh-source": source, "data-rh-target": target }, svg));
     }
+    const trail = svgEl("g", { "data-trail": "" }, svg);
     const top = row(rows.interleaved, "interleaved x: pair i = (2i, 2i+1)", dim, tab.x, [], "interleaved");
     const middle = row(rows.half, "half layout P x: pair i = (i, i + d/2)", dim, tab.permuted, [], "half");
     const bottom = row(rows.rotated, "rotate_half(P x): halves swapped, one negated", dim, tab.rotated_half, [], "rotated");
@@ -224,9 +233,125 @@ function render({ model, el }) {
     }
     const marks = [...top, ...middle];
     hoverable(marks, { columns: dim, start: inter[0], onShow: (k) => { showFeature(tab, dim, k < dim ? "interleaved" : "half", k % dim); showTip(marks[k], out.hover); }, onHide: hide });
+    followable(top, middle, tab);
     const sentence = svgEl("g", { "data-sentence": "" }, svg);
     const say = drawScores(dim);
-    return { permLines, swapLines, boxes: [...top, ...middle, ...bottom], sentence, nodes: [...svg.children], say };
+    const ghost = svgEl("g", { "data-ghost-layer": "", "pointer-events": "none" }, svg);
+    return { permLines, swapLines, boxes: [...top, ...middle, ...bottom], sentence, trail, ghost, nodes: [...svg.children], say };
+  }
+  // Following one number of x: where P puts it, then rotate_half. `follow` holds the feature j
+  // of x and how far down it has gone, u from 0 (its box in x) through 0.5 (its box in P x) to
+  // 1 (its box in rotate_half(P x)). Dragging a box of x moves u with the pointer (the rows are
+  // equally spaced, so the number stays under the finger); a tap, or Enter or Space on a box,
+  // moves it one row down, and from the last row back to the top.
+  function stopsOf(j) {
+    const dim = data.dims[state.d], tab = data.tables[state.d], cell = span / dim;
+    const centre = (k) => x0 + k * cell + cell / 2 - 1;
+    const half = tab.interleaved_to_half.indexOf(j), rotated = (half + dim / 2) % dim;
+    // The two drawn lines the number travels along (each stops short of the next caption), and
+    // its whole way, box middle to box middle, straight down through each caption's strip.
+    const legs = [[[centre(j), rows.interleaved + box], [centre(half), rows.half - captionStrip]],
+      [[centre(half), rows.half + box], [centre(rotated), rows.rotated - captionStrip]]];
+    const way = [[centre(j), rows.interleaved + box / 2], ...legs[0], [centre(half), rows.half + box / 2], ...legs[1], [centre(rotated), rows.rotated + box / 2]];
+    return { half, rotated, legs, way, radius: Math.min(13, cell / 2 - 1) };
+  }
+  function svgY(event) {
+    const point = svg.createSVGPoint();
+    point.x = event.clientX;
+    point.y = event.clientY;
+    return point.matrixTransform(svg.getScreenCTM().inverse()).y;
+  }
+  function step(j, from) {
+    const same = follow && follow.d === state.d && follow.j === j;
+    const at = same ? Math.round(follow.u * 2) / 2 : from;
+    follow = { d: state.d, j, u: same && at >= 1 ? 0 : at + 0.5 };
+    renderFollow(true);
+  }
+  function followable(top, middle, tab) {
+    let drag = null;
+    for (const rect of top) {
+      const j = Number(rect.dataset.feature);
+      rect.addEventListener("pointerdown", (event) => {
+        const from = follow && follow.d === state.d && follow.j === j ? follow.u : 0;
+        drag = { id: event.pointerId, y0: svgY(event), from, moved: false };
+        try { rect.setPointerCapture(event.pointerId); } catch { /* a synthetic pointer cannot be captured */ }
+      });
+      rect.addEventListener("pointermove", (event) => {
+        if (!drag || drag.id !== event.pointerId) return;
+        const dy = svgY(event) - drag.y0;
+        if (!drag.moved && Math.abs(dy) < 4) return;
+        drag.moved = true;
+        hideTip(root);   // the feature's tip would cover the rows the number moves through
+        follow = { d: state.d, j, u: Math.min(1, Math.max(0, drag.from + dy / (rows.rotated - rows.interleaved))) };
+        renderFollow(false);
+      });
+      const end = (event) => {
+        if (!drag || drag.id !== event.pointerId) return;
+        const moved = drag.moved;
+        drag = null;
+        if (!moved) { step(j, 0); return; }
+        follow.u = Math.round(follow.u * 2) / 2;   // land in the nearest row
+        renderFollow(true);
+      };
+      rect.addEventListener("pointerup", end);
+      rect.addEventListener("pointercancel", end);
+    }
+    for (const rect of [...top, ...middle]) {
+      rect.addEventListener("keydown", (event) => {
+        if (event.key !== "Enter" && event.key !== " ") return;
+        event.preventDefault();
+        event.stopPropagation();
+        const f = Number(rect.dataset.feature);
+        if (rect.dataset.layout === "interleaved") step(f, 0);
+        else step(tab.interleaved_to_half[f], 0.5);
+      });
+    }
+  }
+  // The followed number: its path through the three rows (dashed), its three boxes outlined,
+  // the number itself at u on the path, and the read-out (said when it lands: `landed`).
+  function renderFollow(landed) {
+    const { trail, ghost } = drawn;
+    trail.replaceChildren();
+    ghost.replaceChildren();
+    for (const rect of drawn.boxes) {
+      if (!rect.dataset.followed) continue;
+      delete rect.dataset.followed;
+      rect.style.removeProperty("stroke");
+      rect.style.removeProperty("stroke-width");
+    }
+    if (follow && follow.d !== state.d) follow = null;
+    if (!follow) {
+      setText(out.follow, "drag a number of x down, or tap it, or press Enter on it");
+      for (const key of ["feature", "half", "rotated", "stop", "negated"]) delete out.follow.dataset[key];
+      return;
+    }
+    const tab = data.tables[state.d], { half, rotated, radius, legs, way } = stopsOf(follow.j);
+    for (const leg of legs) {
+      svgEl("polyline", { points: leg.map((p) => p.join(",")).join(" "), "data-trail-of": follow.j,
+        style: "fill: none; stroke: var(--rope-w-accent); stroke-width: 3; stroke-dasharray: 6 4" }, trail);
+    }
+    const on = { interleaved: follow.j, half, rotated };
+    for (const rect of drawn.boxes) {
+      if (Number(rect.dataset.feature) !== on[rect.dataset.layout]) continue;
+      rect.dataset.followed = "1";
+      rect.style.setProperty("stroke", "var(--rope-w-accent)");
+      rect.style.setProperty("stroke-width", "3");
+    }
+    // The number's height is u along the rows; its x follows its way at that height.
+    const gy = way[0][1] + follow.u * (way[way.length - 1][1] - way[0][1]);
+    let k = 1;
+    while (k < way.length - 1 && way[k][1] < gy) k++;
+    const [a, b] = [way[k - 1], way[k]], t = b[1] > a[1] ? (gy - a[1]) / (b[1] - a[1]) : 1;
+    const gx = a[0] + (b[0] - a[0]) * Math.min(1, Math.max(0, t));
+    svgEl("circle", { cx: gx, cy: gy, r: radius, "data-ghost": follow.j, "data-u": follow.u,
+      style: "fill: var(--rope-w-accent); fill-opacity: 0.85" }, ghost);
+    svgEl("text", { x: gx, y: gy + 5, "text-anchor": "middle", style: "fill: var(--rope-w-bg); font-weight: 700" }, ghost)
+      .textContent = value(tab.x[follow.j]);
+    const negated = tab.rotated_half[rotated] < 0, stop = Math.round(follow.u * 2);
+    const where = [`is feature ${follow.j} of x`, `is feature ${half} of P x`, `is feature ${rotated} of rotate_half(P x)${negated ? ", negated" : ""}`][stop];
+    setText(out.follow, `${value(tab.x[follow.j])} ${where}: P moves feature ${follow.j} to ${half}, rotate_half moves ${half} to ${rotated}${negated ? " and negates it" : ""}.`);
+    Object.assign(out.follow.dataset, { feature: follow.j, half, rotated, stop, negated: negated ? "1" : "0" });
+    if (landed) say(out.follow.textContent);
   }
   // The score of a previous-token head against n − m, as trained and (when the toggle is on)
   // through the other layout's code.
@@ -306,6 +431,7 @@ function render({ model, el }) {
   }
   const sync = syncer(model, state, draw);
   out.hover = readout(controls, "hover", "");
+  out.follow = readout(controls, "follow", "");
   out.hover.parentElement.classList.add("rope-w-hover");
   out.hover.setAttribute("aria-live", "polite");
   const go = htmlEl("button", { type: "button", class: "rope-w-play", "data-name": "travel" }, controls, "▶ move the numbers");

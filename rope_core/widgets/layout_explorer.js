@@ -268,7 +268,7 @@ function render({ model, el }) {
     renderFollow(true);
   }
   function followable(top, middle, tab) {
-    let drag = null;
+    let drag = null, tapped = false;
     for (const rect of top) {
       const j = Number(rect.dataset.feature);
       rect.addEventListener("pointerdown", (event) => {
@@ -289,12 +289,16 @@ function render({ model, el }) {
         if (!drag || drag.id !== event.pointerId) return;
         const moved = drag.moved;
         drag = null;
-        if (!moved) { step(j, 0); return; }
+        // A tap steps on its click, which comes after the mouse events a touch also sends
+        // (they focus the box and show its tip, which the landing then puts away).
+        tapped = !moved;
+        if (!moved) return;
         follow.u = Math.round(follow.u * 2) / 2;   // land in the nearest row
         renderFollow(true);
       };
       rect.addEventListener("pointerup", end);
       rect.addEventListener("pointercancel", end);
+      rect.addEventListener("click", () => { if (tapped) { tapped = false; step(j, 0); } });
     }
     for (const rect of [...top, ...middle]) {
       rect.addEventListener("keydown", (event) => {
@@ -351,7 +355,10 @@ function render({ model, el }) {
     const where = [`is feature ${follow.j} of x`, `is feature ${half} of P x`, `is feature ${rotated} of rotate_half(P x)${negated ? ", negated" : ""}`][stop];
     setText(out.follow, `${value(tab.x[follow.j])} ${where}: P moves feature ${follow.j} to ${half}, rotate_half moves ${half} to ${rotated}${negated ? " and negates it" : ""}.`);
     Object.assign(out.follow.dataset, { feature: follow.j, half, rotated, stop, negated: negated ? "1" : "0" });
-    if (landed) say(out.follow.textContent);
+    if (landed) {
+      hideTip(root);   // a tap or a key also focuses the box, whose tip would cover where the number landed
+      say(out.follow.textContent);
+    }
   }
   // The score of a previous-token head against n − m, as trained and (when the toggle is on)
   // through the other layout's code.

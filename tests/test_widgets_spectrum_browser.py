@@ -460,16 +460,17 @@ LAYOUT_GEOMETRY = """() => {
   const svg = document.querySelector(".rope-w svg");
   const boxes = (layout) => [...svg.querySelectorAll(`rect[data-layout="${layout}"]`)].map((r) => [+r.dataset.feature, ...["x", "y", "width", "height"].map((k) => num(r, k))]);
   const texts = [...svg.querySelectorAll("text[data-index], text[data-row-label]")].map((t) => [t.textContent, num(t, "x"), num(t, "y"), t.getAttribute("text-anchor")]);
-  return { interleaved: boxes("interleaved"), half: boxes("half"), texts,
+  const half = svg.querySelector('text[data-row-label="half"]').getBBox();
+  return { interleaved: boxes("interleaved"), half: boxes("half"), texts, halfCaptionTop: half.y,
            lines: [...svg.querySelectorAll("line[data-source]")].map((l) => [+l.dataset.source, +l.dataset.target, ...["x1", "y1", "x2", "y2"].map((k) => num(l, k))]) };
 }"""
 
 
 def check_layout_geometry(got, perm):
     """Both rows of boxes on one grid (feature j at the same x in each, equal steps); each
-    permutation line runs from the bottom middle of interleaved box perm[t] to the top middle of
-    half box t (rope_core's permutation); the feature indices sit over their boxes' middles and
-    the row labels at the rows' left edge."""
+    permutation line runs from the bottom middle of interleaved box perm[t] towards the top
+    middle of half box t (rope_core's permutation), stopping just above the half row's caption;
+    the feature indices sit over their boxes' middles and the row labels at the rows' left edge."""
     dim = len(perm)
     inter, half = np.array(got["interleaved"]), np.array(got["half"])
     assert inter[:, 0].tolist() == list(range(dim)) == half[:, 0].tolist()
@@ -482,8 +483,11 @@ def check_layout_geometry(got, perm):
     top_bottom, half_top = inter[0, 2] + inter[0, 4], half[0, 2]
     lines = sorted(got["lines"])
     assert [(s, t) for s, t, *_ in lines] == sorted((int(perm[t]), t) for t in range(dim))
+    caption_top = got["halfCaptionTop"]
+    assert half_top - 30 < caption_top < half_top
     for source, target, x1, y1, x2, y2 in lines:
-        assert (x1, y1, x2, y2) == pytest.approx((middle[source], top_bottom, middle[target], half_top), abs=1e-6), (source, target)
+        assert (x1, y1, x2) == pytest.approx((middle[source], top_bottom, middle[target]), abs=1e-6), (source, target)
+        assert caption_top - 8 < y2 <= caption_top, (source, target, y2)
     numbers = [(int(t), x) for t, x, _, anchor in got["texts"] if anchor == "middle" and t.isdigit()]
     assert len(numbers) >= dim  # every feature numbered in both rows, or every other one
     for j, x in numbers:
@@ -513,7 +517,9 @@ def check_layout_values(page, dim, base):
         got = page.eval_on_selector_all(f'text[data-value-of^="{layout} "]', "(ts) => ts.map((t) => [t.dataset.valueOf, Number(t.dataset.value), t.textContent])")
         assert [int(v[0].split()[1]) for v in got] == list(range(dim)), layout
         np.testing.assert_allclose([v[1] for v in got], values, atol=1e-12, err_msg=layout)
-        assert [float(v[2].replace("−", "-")) for v in got] == values.tolist(), layout
+        # The rotated row shows each number's size; the bracket under its negated half gives
+        # the sign (test_widgets_wF_browser.py checks the bracket).
+        assert [float(v[2].replace("−", "-")) for v in got] == np.abs(values).tolist(), layout
     wrong = page.locator('input[data-name="wrong"]').is_checked()
     r, trained = layout_head_scores(dim, base, "interleaved")
     _, mixed = layout_head_scores(dim, base, "half")

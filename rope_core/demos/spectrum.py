@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._checks import check_base, check_dim
+from .._checks import check_base, check_dim, check_positive
 from ..apply import apply_rope, rope_matrix, rotate_half
+from ..attention import softmax_attention
 from ..frequencies import inverse_frequencies, wavelengths
 from ..layouts import interleaved_to_half, interleaved_to_half_permutation
 
-__all__ = ["SPECTRUM_DEFAULTS", "clock_positions", "clock_table", "layout_scores", "layout_table", "matrix_table",
-           "position_digits"]
+__all__ = ["SPECTRUM_DEFAULTS", "clock_positions", "clock_table", "layout_scores", "layout_sentence_attention",
+           "layout_table", "matrix_table", "position_digits"]
 
 #: The book's examples: the clocks open on chapter 5's toy head, d = 8 at base 10^4 (so
 #: beta = 10 and the odometer spells m in decimal), at m = 10 with context 256; the matrix of a
@@ -265,8 +266,7 @@ def layout_scores(dim, base, distances, seed=1):
     distances = np.asarray(list(distances))
     if distances.ndim != 1 or distances.size == 0 or not np.issubdtype(distances.dtype, np.integer):
         raise ValueError(f"distances must be a non-empty 1-D sequence of integers, got {distances!r}")
-    k = np.random.default_rng(seed).standard_normal(dim) * np.repeat(0.5 ** np.arange(dim // 2), 2)
-    q = apply_rope(k[None], np.array([-1]), base=base)[0]
+    q, k = _previous_token_head(dim, base, seed)
     norm = np.linalg.norm(q) * np.linalg.norm(k)
 
     def scores(layout, shift=0):
@@ -276,3 +276,66 @@ def layout_scores(dim, base, distances, seed=1):
 
     return {"distances": distances, "trained": scores("interleaved"), "wrong": scores("half"),
             "shifted_wrong": scores("half", 50)}
+
+
+def _previous_token_head(dim, base, seed):
+    r"""The query and key of :func:`layout_scores`' head: :math:`k` seeded Gaussian with pair
+    :math:`i` scaled by :math:`2^{-i}`, :math:`q = R_{-1}k` (interleaved), both of shape (dim,)."""
+    k = np.random.default_rng(seed).standard_normal(dim) * np.repeat(0.5 ** np.arange(dim // 2), 2)
+    return apply_rope(k[None], np.array([-1]), base=base)[0], k
+
+
+def layout_sentence_attention(dim, base, words, sharpness=8.0, seed=1):
+    r"""The attention of :func:`layout_scores`' previous-token head over a sentence, with its
+    weights loaded in the layout they were trained for and through half-layout code.
+
+    Word :math:`t` of the sentence sits at position :math:`t` and carries the head's query
+    :math:`q` and key :math:`k` (the head looks at positions, not at words). Query :math:`m`
+    attends causally,
+
+    .. math:: a_{mn} = \operatorname{softmax}_{n \le m}\big(s\,\langle R_m q, R_n k\rangle / (|q||k|)\big),
+
+    with :math:`R` rotating in the interleaved layout (``trained``) or in the half layout
+    (``wrong``), by :func:`rope_core.softmax_attention` (whose :math:`1/\sqrt{d}` is
+    folded into the scale of :math:`q`). The sharpness :math:`s` stands for the length of
+    trained queries and keys: the logits are :math:`s` times the cosine scores of
+    :func:`layout_scores`.
+
+    Parameters
+    ----------
+    dim : int
+    base : float
+    words : sequence of str, shape (T,)
+        The sentence, one token a word (at least two).
+    sharpness : float
+        :math:`s > 0`, the logit of a perfectly aligned query and key.
+    seed : int
+
+    Returns
+    -------
+    dict
+        ``words`` (T,); ``trained`` and ``wrong`` (T, T): row :math:`m` holds query
+        :math:`m`'s weights on keys :math:`n` (zero for :math:`n > m`, each row sums to 1).
+
+    Examples
+    --------
+    >>> from rope_core.demos.spectrum import layout_sentence_attention
+    >>> a = layout_sentence_attention(16, 10000.0, "the old cat sat on the warm mat".split())
+    >>> int(a["trained"][7].argmax()), int(a["wrong"][7].argmax())  # "mat" looks at "warm", then at itself
+    (6, 7)
+    """
+    dim, base = check_dim(dim, "dim"), check_base(base)
+    sharpness = check_positive(sharpness, "sharpness")
+    if isinstance(words, str) or not all(isinstance(w, str) and w for w in words) or len(words) < 2:
+        raise ValueError(f"words must be a sequence of at least two non-empty strings, got {words!r}")
+    words = list(words)
+    q, k = _previous_token_head(dim, base, seed)
+    q = q * sharpness * np.sqrt(dim) / (np.linalg.norm(q) * np.linalg.norm(k))
+    positions = np.arange(len(words))
+
+    def weights(layout):
+        queries = apply_rope(np.repeat(q[None], len(words), 0), positions, base=base, layout=layout)
+        keys = apply_rope(np.repeat(k[None], len(words), 0), positions, base=base, layout=layout)
+        return softmax_attention(queries, keys, np.eye(len(words)), causal=True)[1]
+
+    return {"words": words, "trained": weights("interleaved"), "wrong": weights("half")}

@@ -55,6 +55,7 @@ from ..demos.spectrum import (
     clock_positions,
     clock_table,
     layout_scores,
+    layout_sentence_attention,
     layout_table,
     matrix_table,
     position_digits,
@@ -873,42 +874,58 @@ def model_spectrum(spec, name, *, rtol=1e-9):
 class LayoutExplorer(RopeWidget):
     r"""Which features form a pair in the interleaved layout :math:`(2i, 2i+1)` and in the
     half layout :math:`(i, i + d/2)`, the permutation that maps one to the other, and what both
-    do to a vector's numbers.
+    do to a vector's numbers and to a head's attention.
 
     A sample :math:`x = (1, 2, \dots, d)` is drawn in the interleaved layout, as :math:`Px`
     (the half layout) and as ``rotate_half`` of :math:`Px` (halves swapped, the new first half
-    negated); a button moves the numbers along the lines. Below, the score against
-    :math:`n - m` of a head that looks one token back (:func:`rope_core.demos.spectrum.layout_scores`);
-    the toggle ``wrong_layout`` runs the same weights through half-layout code, and the peak
-    at :math:`n - m = -1` is gone.
+    negated); a button moves the numbers along the lines. Below, a head that looks one token
+    back (:func:`rope_core.demos.spectrum.layout_scores`): its attention over the words of
+    ``sentence`` from the query word ``query``
+    (:func:`rope_core.demos.spectrum.layout_sentence_attention`), and its score against
+    :math:`n - m`. The toggle ``wrong_layout`` runs the same weights through half-layout code:
+    each word then looks mostly at itself, and the score's peak at :math:`n - m = -1` is gone.
 
     Parameters
     ----------
     dims : sequence of int
-        Dimension choices (even, at most 32).
+        Dimension choices (even, at most 32). The widget opens at the largest, where the peak
+        at :math:`-1` stands out most (at :math:`d = 8` the slow pairs are too few to keep
+        the other distances low).
     base : float
         Used for the read-out of each pair's frequency and for the scores.
+    sentence : str
+        Words separated by spaces, 2 to 10 of them, each at most 8 characters (one word a
+        slot of the drawing).
 
     Notes
     -----
     The page draws :func:`rope_core.demos.spectrum.layout_table`; hovering or focusing a
     feature highlights its pair in every row and shows :math:`\theta_i` and
-    :math:`\lambda_i`.
+    :math:`\lambda_i`. ``data["tables"][k]["attention"]`` holds the (T, T) weights,
+    ``trained`` and ``wrong``, rounded to 3 decimals.
     """
 
     _esm = module("layout_explorer")
     _css = _SPECTRUM_CSS
-    _sliders = {"dim_index": lambda w: len(w._dims), "pair": lambda w: min(w._dims) // 2}
+    _sliders = {"dim_index": lambda w: len(w._dims), "pair": lambda w: min(w._dims) // 2,
+                "query": lambda w: len(w._words)}
     dim_index = traitlets.Int(0).tag(sync=True)
     pair = traitlets.Int(1).tag(sync=True)
+    query = traitlets.Int(9).tag(sync=True)
     wrong_layout = traitlets.Bool(False).tag(sync=True)
 
-    def __init__(self, dims=(8, 16), base=10000.0, **kwargs):
+    def __init__(self, dims=(8, 16), base=10000.0, sentence="the old cat sat on the warm mat", **kwargs):
         self._dims = [check_dim(d, "dims") for d in check_choices(dims, "dims", integer=True)]
         if max(self._dims) > 32:
             raise ValueError(f"dims must be at most 32 to stay readable, got {self._dims}")
         self._base = check_choices([base], "base")[0]
-        self._fit_default_indices(kwargs, dim_index=len(self._dims), pair=min(self._dims) // 2)
+        if not isinstance(sentence, str):
+            raise TypeError(f"sentence must be a string of words, got {sentence!r}")
+        self._words = sentence.split()
+        if not 2 <= len(self._words) <= 10 or max(map(len, self._words)) > 8:
+            raise ValueError(f"sentence must have 2 to 10 words of at most 8 characters, got {sentence!r}")
+        kwargs.setdefault("dim_index", len(self._dims) - 1)
+        self._fit_default_indices(kwargs, pair=min(self._dims) // 2, query=len(self._words))
         super().__init__(**kwargs)
         self.data = self._compute()
 
@@ -917,9 +934,11 @@ class LayoutExplorer(RopeWidget):
         for dim in self._dims:
             t = layout_table(dim, self._base)
             scores = layout_scores(dim, self._base, range(-16, 17))
+            attention = layout_sentence_attention(dim, self._base, self._words)
             tables.append({key: t[key].tolist() for key in ("interleaved_pairs", "half_pairs", "interleaved_to_half")}
                           | {key: table(t[key]) for key in ("x", "permuted", "rotated_half")}
                           | {"theta": exact(t["theta"]), "wavelength": exact(t["wavelength"]),
                              "scores": {"distances": scores["distances"].tolist(), "trained": table(scores["trained"]),
-                                        "wrong": table(scores["wrong"])}})
-        return {"dims": self._dims, "base": self._base, "tables": tables}
+                                        "wrong": table(scores["wrong"])},
+                             "attention": {key: table(attention[key], 3) for key in ("trained", "wrong")}})
+        return {"dims": self._dims, "base": self._base, "words": self._words, "tables": tables}

@@ -179,7 +179,7 @@ def test_decay_question_answers_with_the_numbers_drawn(chromium, book_server, de
         b, i = check_decay_readouts(root, t)
         text = feedback.inner_text()
         sent = (round(t["pair"]["early"][last, b], 4), round(t["pair"]["late"][last, b], 4),
-                round(crowd["median"][b, 0], 3), round(crowd["median"][b, -1], 3))   # as the widget sends them
+                float(f"{crowd['median'][b, 0]:.3g}"), float(f"{crowd['median'][b, -1]:.3g}"))  # as sent
         for value in sent:
             assert fmt3(value) in text, (fmt3(value), text)
         assert not log.problems(), log.problems()

@@ -375,7 +375,7 @@ def test_the_grid_turns_by_m_theta_and_each_entry_lights_its_leg(rotation):
             np.testing.assert_allclose(line["ends"], [turn @ e for e in ends], atol=1e-4)
         for i in (0, 1):
             for j in (0, 1):
-                cell = root.locator(f'td[data-row="{i}"][data-col="{j}"]')
+                cell = root.locator(f'td[tabindex][data-row="{i}"][data-col="{j}"]')
                 cell.focus()
                 leg = root.evaluate(ROTATION_LEG)
                 column = turn[:, j]     # R e_j
@@ -395,7 +395,7 @@ def test_the_grid_turns_by_m_theta_and_each_entry_lights_its_leg(rotation):
                 cell.evaluate("(td) => td.blur()")
                 assert root.evaluate(ROTATION_LEG) is None
     # The mouse too: pointing at an entry lights its leg, leaving it clears it.
-    root.locator('td[data-row="1"][data-col="0"]').hover()
+    root.locator('td[tabindex][data-row="1"][data-col="0"]').hover()
     assert root.evaluate(ROTATION_LEG)["entry"] == "1,0"
     page.mouse.move(0, 0)
     assert root.evaluate(ROTATION_LEG) is None

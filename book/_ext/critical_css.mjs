@@ -7,13 +7,13 @@
 //
 // The first screen: the page as built with its <article> cut after FIRST_BYTES of markup
 // (everything around the article, the header, both sidebars and the footer, stays whole).
-// Beasties keeps a rule when its selector matches an element of that document, a custom
-// property (which rules elsewhere may read) in every rule it keeps; every @font-face is kept. Rules for states a script sets later are kept too: the theme's dark
-// palette and the mode switch (`html[data-theme=dark]`, set by inline scripts before the first
-// paint), and,
-// when a widget's view is on the first screen, every rule of the widgets' shared sheet (the
-// loader builds the view's elements at run time, after the paint, and they must not appear
-// unstyled). Print rules are dropped: a print loads the whole sheet first.
+// Beasties keeps a rule when its selector matches an element of that document (with every
+// custom property the rule sets). Kept as well: every @font-face; the rules for states that
+// scripts set before the first paint (the theme's palettes and mode switch,
+// `html[data-theme=dark]`); and, when a widget's view is on the first screen, every rule of
+// the widgets' shared sheet (the loader builds the view's elements at run time, and they must
+// not appear unstyled). Print rules are dropped: the whole sheet, linked for print at once,
+// has them.
 //
 // The rules keep their order, so the whole sheet, once it arrives, gives every element the
 // same style as before; url()s stay relative to the joined sheet (site_assets.py moves them).

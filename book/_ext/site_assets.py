@@ -29,6 +29,9 @@
   rules the built pages and their scripts can use (``purge_css.mjs``, PurgeCSS), 453 KB to
   about 150 KB; the originals stay in ``_build/unpurged-css`` for the test that compares
   pages drawn with each.
+- They are then joined into three files (:func:`bundle_style_sheets`), and each page carries
+  the rules its first screen uses inline and links the three files at the end of ``<body>``,
+  without blocking its first paint (:func:`inline_critical_css`, ``critical_css.mjs``).
 
 Rebuilds: Sphinx copies static files only while it writes pages, and writes none when no document is
 out of date: an edit to ``rope-site.css`` alone would never reach ``_build/html``. The hash
@@ -430,6 +433,8 @@ def _build_finished(app, exception):
     theme_css = outdir / "_static" / "styles" / "pydata-sphinx-theme.css"
     theme_css.write_text(drop_icon_rules(theme_css.read_text(encoding="utf-8")), encoding="utf-8")
     pages = sorted(str(p) for p in outdir.rglob("*.html"))
+    for page in pages:  # a page an earlier build wrote and this one did not: as Sphinx wrote it
+        undo_critical_css(Path(page))
     # Each widget's print figure, hidden before its view: what a page opened as a file shows.
     from rope_core.widgets import REGISTRY
     figures = widget_state.print_figures(outdir, [cls.__name__ for cls in REGISTRY])
@@ -452,6 +457,7 @@ def _build_finished(app, exception):
     if done.returncode:
         raise ExtensionError(f"site_assets: cutting the style sheets failed:\n{done.stderr[-3000:]}")
     bundle_style_sheets(outdir, pages, unpurged_css_dir(outdir))
+    inline_critical_css(outdir, pages)
 
 
 # ---- One style sheet per page -------------------------------------------------------------
@@ -602,8 +608,10 @@ def bundle_style_sheets(outdir: Path, pages: list[str], stash: Path) -> list[str
     for root in (outdir, Path(stash)):
         joined = []
         for source in sources:
-            path = root / source if (root / source).is_file() else outdir / source
-            joined.append(f"/* {source} */\n" + inline_style_sheet(path, target.parent))
+            # URLs relative to where the join will be in the same tree, so that the stash's
+            # join, served in place of the site's, names the site's files.
+            base = root if (root / source).is_file() else outdir
+            joined.append(f"/* {source} */\n" + inline_style_sheet(base / source, (base / BUNDLE).parent))
         for name, text in zip(bundle_files(), split_css("\n".join(joined), BUNDLE_PARTS)):
             (root / name).parent.mkdir(parents=True, exist_ok=True)
             (root / name).write_text(text, encoding="utf-8")
@@ -625,6 +633,118 @@ def bundle_style_sheets(outdir: Path, pages: list[str], stash: Path) -> list[str
         head = re.sub(r"\n[ \t]*(?=\n)", "", head.replace("\0rope-bundle\0", link))
         page.write_text(head + "</head>" + rest, encoding="utf-8")
     return sources
+
+
+# ---- First paint from the page alone ------------------------------------------------------
+# The joined sheet is about 200 KB, and first paint waited for all of it: about a second on a
+# slow link. Each page now carries, in a <style> in its <head>, the rules its first screen uses
+# (critical_css.mjs: 60-75 KB), and asks for the whole sheet without waiting for it: a script
+# at the end of <body> links the three files right after that <style>, where they were, for
+# print only (which blocks no paint), and each becomes a screen sheet once it has loaded;
+# without scripts, a <noscript> links them as plain sheets. Not in <head> from the start: there
+# the 200 KB took the slow link from the page's own markup and the first widget's files
+# (chapter 2's first slider worked at 3.9 s instead of 2.4 s). In <head> once linked: a sheet
+# at the end of <body> would come after the styles a widget adds to <head> as it is drawn, and
+# the shared rules would win over the widget's own. The whole sheet holds every inline rule
+# again, in the same order, so a page looks the same once it is in; until then, what lies
+# below the first screen has the first screen's rules only.
+CRITICAL_ID = "rope-critical"
+REST_ATTRIBUTE = "data-rope-rest"
+# How much of the article's markup counts as the first screen: chapter 2's first screen
+# (1280 x 900, or a phone's, where a screen holds less) ends within its first 25 KB.
+CRITICAL_FIRST_BYTES = 40_000
+_CRITICAL_STYLE = re.compile(rf'<style id="{CRITICAL_ID}">.*?</style>\n?', re.S)
+_REST = re.compile(rf"<(script|noscript) {REST_ATTRIBUTE}>.*?</\1>\n?", re.S)
+_REST_SCRIPT = """<script {attribute}>
+  for (const href of {hrefs}.reverse()) {{
+    const link = Object.assign(document.createElement("link"), {{rel: "stylesheet", href, media: "print"}});
+    link.setAttribute("{attribute}", "");
+    link.onload = () => {{ link.media = "all"; }};
+    document.getElementById("{style}").after(link);
+  }}
+</script>
+"""
+
+
+def rest_links(hrefs: list[str]) -> str:
+    """The script that links the style sheets ``hrefs`` after the first-screen ``<style>``
+    without blocking the paint, and its ``<noscript>`` fallback."""
+    script = _REST_SCRIPT.format(attribute=REST_ATTRIBUTE, style=CRITICAL_ID, hrefs=json.dumps(hrefs))
+    return f"{script}<noscript {REST_ATTRIBUTE}>{_blocking_links(hrefs)}</noscript>\n"
+
+
+def _blocking_links(hrefs: list[str]) -> str:
+    return "".join(f'<link rel="stylesheet" type="text/css" href="{href}" />' for href in hrefs)
+
+
+def undo_critical_css(page: Path) -> bool:
+    """Put back ``page`` 's blocking links in its ``<head>`` in place of what
+    :func:`inline_critical_css` wrote (a rebuild that writes no page must start from the page
+    as Sphinx wrote it); return whether the page had changed."""
+    page = Path(page)
+    html = page.read_text(encoding="utf-8")
+    if f'<style id="{CRITICAL_ID}">' not in html:
+        return False
+    fallback = re.search(rf"<noscript {REST_ATTRIBUTE}>(.*?)</noscript>", html, re.S).group(1)
+    hrefs = re.findall(r'\bhref="([^"]+)"', fallback)
+    html = _REST.sub("", html)
+    html = _CRITICAL_STYLE.sub(lambda _: _blocking_links(hrefs) + "\n", html, count=1)
+    page.write_text(html, encoding="utf-8")
+    return True
+
+
+def move_urls(css: str, sheet_dir: str, page_dir: str) -> str:
+    """``css`` written for a file in ``sheet_dir`` with each relative ``url()`` made relative
+    to ``page_dir`` instead (both relative to the site's root)."""
+
+    def moved(match):
+        quote, href = match.groups()
+        if not _local(href):
+            return match.group(0)
+        target = posixpath.normpath(posixpath.join(sheet_dir, href))
+        return f"url({quote}{posixpath.relpath(target, page_dir or '.')}{quote})"
+
+    return _URL.sub(moved, css)
+
+
+def inline_critical_css(outdir: Path, pages: list[str]) -> int:
+    """In each of ``pages`` that links :func:`bundle_files` (and nothing else) from its
+    ``<head>``: the rules of its first screen (``critical_css.mjs``) in a
+    ``<style id="rope-critical">`` where the first part's link was, and at the end of its
+    ``<body>`` what links the parts (:func:`rest_links`); returns how many pages changed."""
+    outdir = Path(outdir).resolve()
+    parts = [(outdir / name).as_posix() for name in bundle_files()]
+    linking = {}
+    for name in pages:
+        page = Path(name).resolve()
+        html = page.read_text(encoding="utf-8")
+        sheets = head_style_sheets(html)
+        hrefs = [href for _, href in sheets]
+        if [posixpath.normpath(posixpath.join(page.parent.as_posix(), h.split("?")[0])) for h in hrefs] == parts:
+            linking[page] = (html, sheets)
+    if not linking:
+        return 0
+    done = subprocess.run([shutil.which("node") or "node", str(Path(__file__).with_name("critical_css.mjs")),
+                           str(outdir), str(CRITICAL_FIRST_BYTES), *map(str, linking)],
+                          cwd=ROOT, capture_output=True, text=True)
+    if done.returncode:
+        raise ExtensionError(f"site_assets: choosing each page's first-screen CSS failed:\n{done.stderr[-3000:]}")
+    critical = json.loads(done.stdout)
+    sheet_dir = posixpath.dirname(BUNDLE)
+    for page, (html, sheets) in linking.items():
+        css = critical[str(page)]
+        if "</style" in css.lower():
+            raise ExtensionError(f"site_assets: the first-screen CSS of {page} would end its <style> early")
+        page_dir = page.parent.relative_to(outdir).as_posix()
+        css = move_urls(css, sheet_dir, "" if page_dir == "." else page_dir)
+        head, body = html.split("</head>", 1)
+        for tag, _ in sheets[1:]:
+            head = head.replace(tag, "", 1)
+        head = head.replace(sheets[0][0], f'<style id="{CRITICAL_ID}">{css}</style>', 1)
+        end = body.rindex("</body>")
+        body = body[:end] + rest_links([href for _, href in sheets]) + body[end:]
+        page.write_text(head + "</head>" + body, encoding="utf-8")
+    return len(linking)
 
 
 def unpurged_css_dir(outdir: Path) -> Path:

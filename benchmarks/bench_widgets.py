@@ -66,17 +66,18 @@ INSTRUMENT = """
 DRAG_INSTRUMENT = """
 (root) => {
   window.__drag = [];
-  const svg = root.querySelector('svg');
   let start = null;
-  root.querySelectorAll('[data-handle]').forEach((handle) => {
-    handle.addEventListener('pointermove', () => { start = performance.now(); }, true);
-  });
-  new MutationObserver(() => {
+  const observer = new MutationObserver(() => {
     if (start === null) return;
     root.getBoundingClientRect();
     window.__drag.push(performance.now() - start);
     start = null;
-  }).observe(svg, { childList: true, subtree: true, attributes: true, characterData: true });
+  });
+  // each handle's own drawing: a widget may draw more than one
+  root.querySelectorAll('[data-handle]').forEach((handle) => {
+    handle.addEventListener('pointermove', () => { start = performance.now(); }, true);
+    observer.observe(handle.closest('svg'), { childList: true, subtree: true, attributes: true, characterData: true });
+  });
 }
 """
 
@@ -171,9 +172,9 @@ def wait_for_widgets(page):
 
 def drag_around(page, root, handle, steps):
     """Drag a handle once around the drawing's centre in ``steps`` pointer moves."""
-    svg = root.locator("svg").first.bounding_box()
+    svg = root.locator(f'svg:has([data-handle="{handle}"])').first.bounding_box()
     cx, cy = svg["x"] + svg["width"] / 2, svg["y"] + svg["height"] / 2
-    box = root.locator(f'[data-handle="{handle}"]').bounding_box()
+    box = root.locator(f'[data-handle="{handle}"]').first.bounding_box()
     x0, y0 = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     radius, angle0 = np.hypot(x0 - cx, y0 - cy), np.arctan2(y0 - cy, x0 - cx)
     page.mouse.move(x0, y0)
@@ -283,6 +284,10 @@ def main(argv=None) -> int:
                 missed.append(name)
         print(f"{'direct manipulation':28s} {'median':>7s} {'p95':>6s}   (ms, incl. style and layout)")
         for label, times in direct_manipulation(page, widgets, args.presses):
+            if len(times) == 0:  # the instrument saw nothing: say so rather than time nothing
+                print(f"{label:28s} no redraw recorded")
+                missed.append(label)
+                continue
             median, p95 = np.median(times), np.percentile(times, 95)
             print(f"{label:28s} {median:7.2f} {p95:6.2f}   ({len(times)} redraws)")
             if median > 4 or p95 > 16:

@@ -293,7 +293,11 @@ def layout_sentence_attention(dim, base, words, sharpness=8.0, seed=1):
     :math:`q` and key :math:`k` (the head looks at positions, not at words). Query :math:`m`
     attends causally,
 
-    .. math:: a_{mn} = \operatorname{softmax}_{n \le m}\big(s\,\langle R_m q, R_n k\rangle / (|q||k|)\big),
+    .. math::
+
+        a_{mn} = \operatorname{softmax}_{n \le m}(s\,c_{mn}),
+
+        c_{mn} = \frac{\langle R_m q, R_n k\rangle}{|q|\,|k|},
 
     with :math:`R` rotating in the interleaved layout (``trained``) or in the half layout
     (``wrong``), by :func:`rope_core.softmax_attention` (whose :math:`1/\sqrt{d}` is

@@ -280,6 +280,7 @@ def test_each_section_shows_its_claims_as_one_line(built_book):
 
 # ---- the built pages -----------------------------------------------------------------------
 
+@pytest.mark.book
 def test_the_15_minute_page_says_how_long_it_takes(built_book):
     html = read(built_book / "book" / "rope-in-15-minutes.html")
     said = re.search(r'class="rope-reading-time">Reading time: about (\d+) min \(([\d\u202f]+) words', html)

@@ -25,7 +25,6 @@ import ast
 import json
 import math
 import sys
-import textwrap
 from pathlib import Path
 
 from bs4 import BeautifulSoup
@@ -33,7 +32,7 @@ from bs4 import BeautifulSoup
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 import book_pages  # noqa: E402  (the chapters, in the toc's order)
-from cell_kinds import CHECK_LINE, check_statements  # noqa: E402  (what a check is)
+from cell_kinds import CHECK_LINE, check_statements, statements  # noqa: E402  (what a check is)
 
 LONG = 88
 MEASURE = 70
@@ -66,13 +65,6 @@ def _inside(element, container) -> bool:
     return element is container or any(parent is container for parent in element.parents)
 
 
-def _statements(code: str):
-    try:
-        return ast.parse(textwrap.dedent(code)).body
-    except SyntaxError:
-        return None
-
-
 def check_line_count(code: str) -> int:
     """Lines of ``code`` spanned by checks (``cell_kinds.check_statements``; a regex count if
     the code is not Python)."""
@@ -84,11 +76,11 @@ def check_line_count(code: str) -> int:
 
 def docstring_line_count(code: str) -> int:
     """Lines of docstrings of the functions and classes defined in ``code``."""
-    statements = _statements(code)
-    if statements is None:
+    body = statements(code)
+    if body is None:
         return 0
     count = 0
-    for node in ast.walk(ast.Module(body=statements, type_ignores=[])):
+    for node in ast.walk(ast.Module(body=body, type_ignores=[])):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Module)):
             if node.body and ast.get_docstring(node, clean=False) is not None:
                 count += node.body[0].end_lineno - node.body[0].lineno + 1

@@ -24,7 +24,7 @@ def nb_element(node) -> str | None:
     MyST-NB 1.4 (``myst_nb/core/render.py``) sets the node attribute ``nb_element`` to
     ``"cell_code"`` on a code cell's container and to ``"cell_code_source"`` /
     ``"cell_code_output"`` on its parts. Undocumented; if renamed, ``teach_first`` finds no
-    code cell and folds nothing, without an error.
+    code cell and lifts no claim line, without an error.
 
     Parameters
     ----------

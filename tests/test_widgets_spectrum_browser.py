@@ -717,7 +717,7 @@ CONTRAST = """
     background: bg,
     svgText: worst(root.querySelectorAll("svg text"), "fill"),
     htmlText: worst(root.querySelectorAll(".rope-w-readout span, label, output, .rope-w-title, button"), "color"),
-    lines: worst(root.querySelectorAll(".rope-w-meaning, .rope-w-outline, .rope-w-perm, .rope-w-selected, .rope-w-context, .rope-w-position-line, .rope-w-stroke, .rope-w-arc, .rope-w-ring"), "stroke"),
+    lines: worst(root.querySelectorAll(".rope-w-meaning, .rope-w-outline, .rope-w-perm, .rope-w-selected, .rope-w-context, .rope-w-position-line, .rope-w-stroke, .rope-w-arc, .rope-w-attention-arc, .rope-w-ring"), "stroke"),
     bars: worst(root.querySelectorAll(".rope-w-bar, .rope-w-fill, .rope-w-knob"), "fill"),
   };
 }"""

@@ -53,7 +53,7 @@ def _check_arcs(root, data, scheme, length, query):
         head = int(group.get_attribute("data-head"))
         keys, weights = _expected(data, scheme, length, layer, head, query)
         assert group.get_attribute("data-keys") == ",".join(map(str, keys))
-        drawn = group.locator("path.rope-w-arc")
+        drawn = group.locator("path.rope-w-attention-arc")
         assert drawn.count() == len(keys)
         for j, (key, weight) in enumerate(zip(keys, weights)):
             assert drawn.nth(j).get_attribute("data-key") == str(key)

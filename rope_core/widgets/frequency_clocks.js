@@ -181,7 +181,7 @@ function render({ model, el }) {
     const bar = (rect, i, tab) => {
       const l = Math.log10(tab.wavelength[i]), far = tab.beyond_context[state.c][i] && predicted();
       for (const [key, value] of Object.entries({ y: py(l), height: bottom - py(l),
-        class: far ? "rope-w-bar rope-w-bar-far" : "rope-w-bar", "data-log10-wavelength": l,
+        class: far ? "rope-w-bar rope-w-clock-bar rope-w-bar-far" : "rope-w-bar rope-w-clock-bar", "data-log10-wavelength": l,
         "aria-label": `pair ${i}: wavelength ${fmt3(tab.wavelength[i])} tokens` })) rect.setAttribute(key, value);
     };
     const every = pairs <= 8 ? 1 : pairs <= 16 ? 3 : 5;

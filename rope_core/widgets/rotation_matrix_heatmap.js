@@ -192,7 +192,7 @@ function render({ model, el }) {
   // A 2 × 2 matrix written as one: brackets around two rows.
   function blockMatrix(node, entries) {
     if (!node.firstChild) {
-      node.classList.add("rope-w-matrix");
+      node.classList.add("rope-w-heat-matrix");
       for (let k = 0; k < 4; k++) htmlEl("span", {}, node, "");
     }
     entries.forEach((v, k) => setText(node.children[k], fmt3(v)));

@@ -178,9 +178,9 @@ function render({ model, el }) {
         const lift = Math.min(row.archH - 6, 10 + span / 2);
         // A quadratic curve peaks at half its control point's height.
         svgEl("path", { d: `M ${x0} ${base} Q ${(x0 + x1) / 2} ${base + sign * 2 * lift} ${x1} ${base}`,
-          class: "rope-w-arc", "stroke-width": (1 + 6 * w).toFixed(2), "stroke-opacity": (0.35 + 0.65 * w).toFixed(2),
+          class: "rope-w-attention-arc", "stroke-width": (1 + 6 * w).toFixed(2), "stroke-opacity": (0.35 + 0.65 * w).toFixed(2),
           "data-key": s, "data-weight": w }, row.arcs[layer]);
-        svgEl("circle", { cx: x1, cy: base, r: 2 + 3 * w, class: "rope-w-arc-end" }, row.arcs[layer]);
+        svgEl("circle", { cx: x1, cy: base, r: 2 + 3 * w, class: "rope-w-attention-arc-end" }, row.arcs[layer]);
       }
       const where = keys.length ? keys.map(([s, w]) => `${s} (${w.toFixed(2)})`).join(", ") : "no key over 0.10";
       row.title[layer].textContent = `layer ${layer}, head ${head} → ${where}`;

@@ -181,13 +181,7 @@ export function announcer(root) {
   return (text) => {
     region.dataset.pending = text;
     clearTimeout(timer);
-    timer = setTimeout(() => {
-      // The same result again is news too (a score that did not move is the lesson), and a
-      // screen reader speaks a live region only when its text changes: a zero-width space
-      // alternates at the end.
-      const same = region.textContent.replace(/\u200b$/, "") === region.dataset.pending;
-      setText(region, region.dataset.pending + (same && !region.textContent.endsWith("\u200b") ? "\u200b" : ""));
-    }, 700);
+    timer = setTimeout(() => { setText(region, region.dataset.pending); }, 700);
   };
 }
 

@@ -155,7 +155,7 @@ def test_play_runs_m_smoothly_to_the_last_position_and_halts(opened):
     assert question["answered"] == "1"
     page.wait_for_timeout(1000)
     heard = page.evaluate("window.heard")
-    assert len(heard) == 1 and heard[0].startswith("✓ Yes."), heard
+    assert len(heard) == 1 and heard[0].startswith("✓ Right."), heard
     assert f"At m = {last}" in heard[0]
 
 

@@ -392,7 +392,7 @@ function render({ model, el }) {
     }
     if (answered && choices.length) {
       const right = choices[guess].right(entryOf);
-      text = `${right ? "✓ Yes." : "✗ Not quite."} ${text}`;
+      text = `${right ? "✓ Right." : "✗ Not quite."} ${text}`;
       question.dataset.correct = String(right);
     } else {
       delete question.dataset.correct;

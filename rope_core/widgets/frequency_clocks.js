@@ -104,12 +104,19 @@ function render({ model, el }) {
   // The one question: its prompt names the L of the moment; its answer shows once the reader
   // has predicted and taken m to L or past it.
   const within = (tab) => tab.beyond_context[state.c].filter((far) => !far).length;
+  // The verdict is about m = L, whatever the slider shows now: at L exactly the hands with
+  // λ_i ≤ L have turned once, and no other has.
   function answerText() {
     const tab = data.tables[state.d][state.b], m = position(), L = data.contexts[state.c], pairs = tab.theta.length;
     const turned = tab.theta.filter((theta) => m * theta / TAU >= 1).length, n = within(tab);
     const never = pairs - n;
-    return `At m = ${m} ≥ L = ${L}, ${turned} of ${pairs} hands have made a full turn. The ${n} with λ_i ≤ L (solid faces) all have`
-      + (never ? `; the ${never} dashed ${never === 1 ? "one has" : "ones have"} λ_i > L and cannot make a turn within the context.` : ".");
+    let text = `At m = L = ${L}, ${n} of ${pairs} hands have made a full turn: `
+      + (n === pairs ? "every face is solid (λ_i ≤ L)." : n ? `those with λ_i ≤ L, the solid faces.` : "no λ_i is ≤ L.");
+    if (never) {
+      text += ` The ${never} dashed ${never === 1 ? "one has λ_i > L: within the context it never turns" : "ones have λ_i > L: within the context they never turn"} once.`;
+    }
+    if (m > L && turned > n) text += ` (The slider is past L, at m = ${m}, where ${turned} have turned: positions a model trained on L tokens never saw.)`;
+    return text;
   }
   function ask(tab, m, L, turned) {
     if (!quiz) return;

@@ -90,7 +90,7 @@ export function question(parent, { prompt, choices, explain, reached = () => tru
     const right = isRight(chosen);
     feedback.dataset.stage = "revealed";
     feedback.dataset.correct = String(right);
-    const verdict = `${right ? "✓ Yes." : "✗ Not quite."} ${explain(chosen)}`;
+    const verdict = `${right ? "✓ Right." : "✗ Not quite."} ${explain(chosen)}`;
     typeset(feedback, verdict);
     if (said !== String(right)) { said = String(right); say(verdict); }
   }

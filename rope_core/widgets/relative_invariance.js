@@ -475,7 +475,7 @@ function render({ model, el }) {
     out.reference.dataset.value = reference;
     seen.shift.add(state.s);
     seen.offset.add(state.n - state.m);
-    if (ask.predicted()) say(`score ${num(score)}; before the shift ${num(reference)}`);
+    if (ask.predicted()) say(`at Δ = ${state.s}: score ${num(score)}; before the shift ${num(reference)}`);
     ask.refresh();
   }
 

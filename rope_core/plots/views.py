@@ -22,7 +22,7 @@ from ..demos.context import (
     context_extension_table,
     model_spectrum_table,
 )
-from ..demos.decay import DECAY_DEFAULTS, decay_table
+from ..demos.decay import DECAY_DEFAULTS, content_pair_table, random_pairs_magnitude
 from ..demos.rotation import relative_state, relative_strips, rotation_state, rotation_table
 from ..demos.spectrum import (
     SPECTRUM_DEFAULTS,
@@ -324,44 +324,73 @@ def plot_rotation_matrix(position=SPECTRUM_DEFAULTS["matrix_position"], dim=SPEC
     return ax
 
 
+# The DecayExplorer's log axis (decay_explorer.js, LOG_Y): |score| ÷ |q||k| from 0.001 to 200.
+_DECAY_LOG_Y = (1e-3, 200.0)
+
+
 def plot_decay(dim=DECAY_DEFAULTS["dim"], base=10000.0, max_distance=DECAY_DEFAULTS["max_distance"],
-               seed=DECAY_DEFAULTS["seed"], samples=DECAY_DEFAULTS["samples"],
-               correlation=DECAY_DEFAULTS["correlation"], *, distance=128, ax=None):
-    r"""Scores divided by :math:`|q|\,|k|` against distance, each with RoFormer's bound (dashed)
-    in the same unit: the ``DecayExplorer`` widget at one base
-    (:func:`rope_core.demos.decay.decay_table`). The y axis is linear up to 1 and logarithmic
-    above (symlog), so the scores and their far larger bounds fit one plot. At ``distance``
-    (``None``: none) a bracket marks the gap between the aligned score and its bound, labelled
-    with their ratio, as the widget's cursor does."""
-    curves = decay_table(dim, [base], max_distance, DECAY_DEFAULTS["step"], seed, samples, correlation)
-    r = curves["distances"]
-    ax = axes_or_new(ax, figsize=(6, 3.6))
-    ax.plot(r, curves["aligned"][0], color=PALETTE["query"], lw=1.2, label="q = k")
-    ax.plot(r, curves["bound"][0], color=PALETTE["query"], lw=1.2, ls="--", label="bound, q = k")
-    for group, colour, name in (("random", PALETTE["key"], "random q, k"),
-                                ("correlated", PALETTE["rotated"], f"correlated, ρ = {correlation:g}")):
-        band = curves[group]
-        ax.fill_between(r, band["mean"][0] - band["sd"][0], band["mean"][0] + band["sd"][0], color=colour,
-                        alpha=0.25, lw=0)
-        ax.plot(r, band["mean"][0], color=colour, lw=1.2, label=f"{name}: mean ± 1 sd")
-        ax.plot(r, band["bound"][0], color=colour, lw=1.2, ls="--" if group == "random" else ":",
-                label=f"bound, {name} (mean)")
-    if distance is not None:
-        i = int(np.argmin(np.abs(r - distance)))
-        score, bound = curves["aligned"][0][i], curves["bound"][0][i]
-        ax.axvline(r[i], color="#999999", lw=0.8, ls=(0, (4, 3)))
-        ax.annotate("", xy=(r[i] + 6, bound), xytext=(r[i] + 6, score), gid="gap",
-                    arrowprops=dict(arrowstyle="<->", color=PALETTE["neutral"], lw=1))
-        ratio = bound / abs(score)
-        ax.text(r[i] + 12, 2.0, f"bound = {ratio:.0f}× |score|" if ratio >= 10 else f"bound = {ratio:.2g}× |score|",
-                fontsize=7, color=PALETTE["neutral"], gid="gap-label", bbox=dict(fc="white", ec="none", alpha=0.85, pad=1))
-    ax.set_yscale("symlog", linthresh=1.0, linscale=1.5)
-    ax.set_ylim(-0.5, 300)
-    ax.axhline(1, color="#999999", lw=0.8, ls=(0, (2, 3)))
+               seed=DECAY_DEFAULTS["seed"], samples=DECAY_DEFAULTS["samples"], *, random_pairs=True, ax=None):
+    r"""What the ``DecayExplorer`` widget shows at one base once its question is answered: one
+    query/key pair's :math:`|\text{score}|` and RoFormer's bound on it against distance, for the
+    aligned key :math:`k = q` and for a random key, and (``random_pairs``) the band the widget's
+    toggle adds, on one logarithmic axis.
+
+    The pair is :math:`q = (1, \dots, 1)`, :math:`k(w) = \sqrt{1-w}\,q + \sqrt{w}\,\varepsilon`
+    with :math:`w = 0` (aligned) and :math:`w = 1` (random)
+    (:func:`rope_core.demos.decay.content_pair_table`); every value is divided by
+    :math:`|q|\,|k|`, so a score is a cosine and its bound is in the same unit. The band is the
+    10th to 90th percentile of :math:`|\text{score}|` over ``samples`` random pairs, with its
+    median (:func:`rope_core.demos.decay.random_pairs_magnitude`). The axis spans the widget's,
+    0.001 to 200: where a score comes closer to 0 than 0.001 its line runs off the bottom.
+
+    Parameters
+    ----------
+    dim : int
+        Head dimension :math:`d` (even).
+    base : float
+        RoPE base; :math:`\theta_i = \text{base}^{-2i/d}`.
+    max_distance : int
+        Distances :math:`r = 0, 4, \dots, \le` ``max_distance`` (the widget's step).
+    seed : int
+        Seed of the random key :math:`\varepsilon` and of the random pairs.
+    samples : int
+        Number of random pairs in the band.
+    random_pairs : bool
+        Draw the band (``False``: the two pairs alone).
+    ax : matplotlib.axes.Axes, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        Its lines have ``gid`` ``aligned-score``, ``aligned-bound``, ``random-score``,
+        ``random-bound`` and ``random-median`` (y data unclipped, shape (R,)); the band is the
+        collection with ``gid`` ``random-band``.
+    """
+    step = DECAY_DEFAULTS["step"]
+    pair = content_pair_table(dim, [base], max_distance, step, seed, mixes=(0.0, 1.0))
+    r = pair["distances"]
+    ax = axes_or_new(ax, figsize=(6, 3.8))
+    lo, hi = _DECAY_LOG_Y
+    for row, name, colour, key in ((0, "aligned", PALETTE["query"], "aligned key k = q"),
+                                   (1, "random", PALETTE["rotated"], "random key")):
+        ax.plot(r, np.abs(pair["score"][row, 0]), color=colour, lw=1.6 if row == 0 else 1.1, gid=f"{name}-score",
+                label=f"|score|, {key}", zorder=3)
+        ax.plot(r, pair["bound"][row, 0], color=colour, lw=1.4, ls=(0, (5, 3)), gid=f"{name}-bound",
+                label=f"RoFormer's bound, {key}", zorder=3)
+    if random_pairs:
+        crowd = random_pairs_magnitude(dim, [base], max_distance, step, seed, samples)
+        ax.fill_between(r, crowd["low"][0], crowd["high"][0], color=PALETTE["key"], alpha=0.3, lw=0, zorder=1,
+                        gid="random-band", label=f"{samples} random pairs: 10–90 % of |score|")
+        ax.plot(r, crowd["median"][0], color=PALETTE["key"], lw=1, zorder=2, gid="random-median",
+                label=f"{samples} random pairs: median |score|")
+    ax.set_yscale("log")
+    ax.set_ylim(lo, hi)
+    ax.set_xlim(0, r[-1])
+    ax.set_xticks(np.linspace(0, r[-1], 5))
     ax.set_xlabel("distance $r = m - n$ (tokens)")
-    ax.set_ylabel("score ÷ |q||k| (log above 1)")
-    ax.legend(loc="upper right", fontsize=7, ncol=2)
-    ax.set_title(f"d = {dim}, base = {base:g}, {samples} pairs per band")
+    ax.set_ylabel("|score| ÷ |q||k|, log scale")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, fontsize=7, frameon=False)
+    ax.set_title(f"d = {dim}, base {_thin(base) if base >= 1000 else f'{base:g}'}", fontsize=9)
     return ax
 
 

@@ -7,6 +7,7 @@ checked against the same numbers.
 
 from __future__ import annotations
 
+import inspect
 import re
 from pathlib import Path
 
@@ -20,6 +21,7 @@ import pytest
 from rope_core import plots
 from rope_core import widgets as W
 from rope_core.demos import decay
+from rope_core.demos.spectrum import layout_sentence_attention
 from rope_core.widgets.registry import entry
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -126,3 +128,84 @@ def test_decay_caption_and_alt_say_what_is_drawn():
     random_score = np.abs(pair["score"][1, 0])
     assert 0.005 < np.percentile(random_score, 5) and np.percentile(random_score, 95) < 0.14
     assert "random key's green score jumps between about 0.01 and 0.13" in card.alt
+
+
+# ---- plot_layouts -------------------------------------------------------------------------
+
+def attention_bars(ax, name):
+    (inset,) = [child for child in ax.child_axes if child.get_gid() == "attention"]
+    bars = [patch for patch in inset.patches if patch.get_gid() == f"attention-{name}"]
+    return inset, np.array([bar.get_height() for bar in bars]), np.array([bar.get_x() + bar.get_width() / 2 for bar in bars])
+
+
+def test_layout_figure_defaults_are_the_widgets_opening_view():
+    widget = W.LayoutExplorer()
+    defaults = inspect.signature(plots.plot_layouts).parameters
+    assert defaults["dim"].default == widget.data["dims"][widget.dim_index] == 16
+    assert defaults["pair"].default == widget.pair
+    assert widget.query == len(widget.data["words"]) - 1 and defaults["query"].default is None
+    assert inspect.signature(W.LayoutExplorer.__init__).parameters["sentence"].default.split() == widget.data["words"]
+
+
+@pytest.mark.parametrize("dim, query", [(16, None), (16, 3), (8, 7), (8, 0)])
+def test_layout_figure_draws_the_widgets_attention_bars(dim, query):
+    widget = W.LayoutExplorer()
+    words = widget.data["words"]
+    ax = plots.plot_layouts(dim=dim, pair=1, query=query)
+    m = len(words) - 1 if query is None else query
+    attention = layout_sentence_attention(dim, 10000.0, words)
+    sent = widget.data["tables"][widget.data["dims"].index(dim)]["attention"]
+    for name in ("trained", "wrong"):
+        inset, heights, xs = attention_bars(ax, name)
+        np.testing.assert_array_equal(heights, attention[name][m])
+        np.testing.assert_allclose(heights, sent[name][m], atol=5e-4)   # the widget sends 3 decimals
+        np.testing.assert_allclose(xs, np.arange(len(words)) + (-0.2 if name == "trained" else 0.2))
+        # a percentage over every bar of at least 10 %, as the bar's own number
+        shown = {t.get_gid(): t.get_text() for t in inset.texts if t.get_gid()}
+        want = {f"percent-{name}-{j}": f"{v:.0%}" for j, v in enumerate(attention[name][m]) if v >= 0.1}
+        assert {k: v for k, v in shown.items() if k.startswith(f"percent-{name}-")} == want
+    labels = inset.get_xticklabels()
+    assert [t.get_text() for t in labels] == words
+    assert [t.get_fontweight() == "bold" for t in labels] == [j == m for j in range(len(words))]
+    # causal: the words after the query get no weight and are greyed
+    assert np.all(attention["trained"][m][m + 1:] == 0)
+    assert [t.get_color() == "#999999" for t in labels] == [j > m for j in range(len(words))]
+    legend = [t.get_text() for t in inset.get_legend().get_texts()]
+    assert legend == [f"as trained: most on \u201c{words[int(np.argmax(attention['trained'][m]))]}\u201d",
+                      f"wrong layout: most on \u201c{words[int(np.argmax(attention['wrong'][m]))]}\u201d"]
+    assert inset.get_title() == f"attention from \u201c{words[m]}\u201d over the sentence"
+
+
+def test_layout_figure_bad_input_names_the_argument():
+    for kwargs, name in (({"query": 8}, "query"), ({"query": -1}, "query"), ({"query": True}, "query"),
+                         ({"pair": 8}, "pair"), ({"dim": 7}, "dim")):
+        with pytest.raises((ValueError, TypeError), match=name):
+            plots.plot_layouts(**kwargs)
+    assert not plots.plot_layouts(heads=False).child_axes
+
+
+def said_percent(weight):
+    return f"{round(100 * weight)} %"
+
+
+def test_layout_captions_quote_the_drawn_attention():
+    words = W.LayoutExplorer().data["words"]
+    attention = layout_sentence_attention(16, 10000.0, words)
+    trained, wrong = attention["trained"][-1], attention["wrong"][-1]
+    warm, mat = words.index("warm"), len(words) - 1
+    assert int(np.argmax(trained)) == warm and int(np.argmax(wrong)) == mat
+    card = entry("LayoutExplorer").card
+    assert "plot_layouts(dim=16, pair=1, ax=ax)" in card.figure
+    caption = " ".join(card.caption.split())
+    assert f"gives “warm” {said_percent(trained[warm])} of its attention as trained" in caption
+    assert f"looks most at itself, {said_percent(wrong[mat])}" in caption
+    alt = card.alt
+    assert (f"solid bar over warm is by far the tallest, {said_percent(trained[warm])}, while the hatched bars are "
+            f"tallest over mat, {said_percent(wrong[mat])}, and warm, {said_percent(wrong[warm])}") in alt
+    assert sorted(wrong)[-2] == wrong[warm]   # "tallest over mat, and warm": warm is the second
+    chapter = (ROOT / "book/07-computing-fast.md").read_text(encoding="utf-8")
+    figure = chapter[chapter.index("name: fig-ch06-layouts") - 1500:chapter.index("name: fig-ch06-layouts")]
+    flat = " ".join(figure.split())
+    assert (f'"mat" gives "warm" {said_percent(trained[warm])} of its attention as trained (solid bars); '
+            f"loaded into half-layout code (the wrong layout, hatched bars) it gives itself "
+            f'{said_percent(wrong[mat])} and "warm" {said_percent(wrong[warm])}') in flat

@@ -28,6 +28,7 @@ from ..demos.spectrum import (
     SPECTRUM_DEFAULTS,
     clock_table,
     layout_scores,
+    layout_sentence_attention,
     layout_table,
     matrix_table,
     position_digits,
@@ -591,16 +592,76 @@ def _plot_model_step(name, ax):
     return ax
 
 
-def plot_layouts(dim=SPECTRUM_DEFAULTS["layout_dim"], pair=SPECTRUM_DEFAULTS["layout_pair"], *, scores=True, ax=None):
+# LayoutExplorer's sentence (its ``sentence`` default): word t at position t.
+_LAYOUT_SENTENCE = "the old cat sat on the warm mat"
+
+
+def _layout_attention_panel(inset, words, attention, query):
+    """Bars of query word ``query``'s attention on each word, as trained and in the wrong layout."""
+    trained, wrong = attention["trained"][query], attention["wrong"][query]
+    places = np.arange(len(words))
+    for name, weights, colour, shift, hatch in (("trained", trained, PALETTE["query"], -0.2, None),
+                                                ("wrong", wrong, PALETTE["key"], 0.2, "////")):
+        label = ("as trained" if name == "trained" else "wrong layout") + f": most on \u201c{words[int(np.argmax(weights))]}\u201d"
+        inset.bar(places + shift, weights, width=0.38, color=colour if hatch is None else "white",
+                         edgecolor=colour, hatch=hatch, lw=1, label=label, gid=f"attention-{name}")
+        for j, value in enumerate(weights):
+            # Percentages where a bar is tall enough to matter, as the widget writes them.
+            if value >= 0.1:
+                inset.text(j + shift, value + 0.03, f"{value:.0%}", ha="center", va="bottom", fontsize=6.5,
+                           color=colour, gid=f"percent-{name}-{j}")
+    inset.set_xticks(places, words, fontsize=8)
+    inset.get_xticklabels()[query].set_fontweight("bold")
+    for j in range(query + 1, len(words)):   # causal: words after the query get no attention
+        inset.get_xticklabels()[j].set_color("#999999")
+    inset.set_ylim(0, 1.15)
+    inset.set_yticks([0, 0.5, 1], ["0", "50 %", "100 %"])
+    inset.tick_params(labelsize=7, length=2)
+    inset.set_xlim(-0.6, len(words) - 0.4)
+    for side in ("top", "right"):
+        inset.spines[side].set_visible(False)
+    inset.legend(fontsize=7, loc="upper left", frameon=False)
+    inset.set_title(f"attention from \u201c{words[query]}\u201d over the sentence", fontsize=8.5, pad=3)
+
+
+def _layout_score_panel(inset, dim):
+    """The previous-token head's score against n - m, as trained and in the wrong layout."""
+    curves = layout_scores(dim, SPECTRUM_DEFAULTS["base"], range(-16, 17))
+    r = curves["distances"]
+    back = int(np.flatnonzero(r == -1)[0])
+    inset.axvline(-1, color="#999999", lw=0.8, ls=":")
+    for key, name, colour, style in (("trained", "as trained", PALETTE["query"], "-"),
+                                     ("wrong", "wrong layout", PALETTE["key"], "--")):
+        values = curves[key]
+        best = int(np.argmax(values))
+        label = f"{name}: peak at $n - m$ = {r[best]:d} ({values[best]:.2f})".replace("= -", "= \u2212")
+        if best != back:
+            label += f"; at \u22121: {values[back]:.2f}"
+        inset.plot(r, values, color=colour, ls=style, lw=1.8, label=label, gid=key)
+        inset.plot([r[best]], [values[best]], "o", color=colour, ms=5, gid=f"peak-{key}")
+    inset.axhline(0, color="#999999", lw=0.6)
+    inset.set_ylim(-1.1, 2.0)
+    inset.set_yticks([-1, 0, 1])
+    inset.set_xlim(r[0], r[-1])
+    inset.set_xticks([r[0], -1, r[-1]])
+    inset.set_xlabel("$n - m$", fontsize=8, labelpad=1)
+    inset.tick_params(labelsize=7, length=2)
+    inset.legend(fontsize=7, loc="upper left", frameon=False)
+    inset.set_title("its score against $n - m$", fontsize=8.5, pad=3)
+
+
+def plot_layouts(dim=16, pair=SPECTRUM_DEFAULTS["layout_pair"], *, query=None, heads=True, ax=None):
     r"""What the ``LayoutExplorer`` widget shows at one setting, with its layout switch both off
     and on: a sample vector :math:`x = (1, 2, \dots, d)` in the interleaved layout, its half
     layout :math:`Px` and ``rotate_half`` of :math:`Px` (halves swapped, the new first half
     negated, in bold), as three rows of numbered boxes joined by the lines each step moves the
-    numbers along, the highlighted pair and its lines in the query colour; and below, the score
-    against :math:`n - m` of a head trained in the interleaved layout to look one token back, as
-    trained (peak at :math:`-1`) and run through half-layout code (the wrong layout: the peak
-    moves), each peak marked and written in the legend
-    (:func:`rope_core.demos.spectrum.layout_table` and ``layout_scores``).
+    numbers along, the highlighted pair and its lines in the query colour; and below, a head
+    trained in the interleaved layout to look one token back, as trained and run through
+    half-layout code (the wrong layout): its attention from one word over the widget's sentence
+    "the old cat sat on the warm mat" (word :math:`t` at position :math:`t`;
+    :func:`rope_core.demos.spectrum.layout_sentence_attention`) and its score against
+    :math:`n - m` (``layout_scores``), each peak marked and written in the legend. The widget
+    opens at :math:`d = 16` with the last word as the query, the defaults here.
 
     Parameters
     ----------
@@ -608,22 +669,30 @@ def plot_layouts(dim=SPECTRUM_DEFAULTS["layout_dim"], pair=SPECTRUM_DEFAULTS["la
         :math:`d` (even).
     pair : int
         The highlighted pair :math:`i`, ``0 <= pair < d/2``.
-    scores : bool
-        Draw the score panel (``False``: the three rows alone).
+    query : int, optional
+        The query word's position, ``0 <= query < 8``; ``None``: the last word.
+    heads : bool
+        Draw the head's attention and score panels (``False``: the three rows alone).
     ax : matplotlib.axes.Axes, optional
 
     Returns
     -------
     matplotlib.axes.Axes
         The boxes' numbers are texts with ``gid`` ``"<row>-<j>"`` (rows ``interleaved``,
-        ``half``, ``rotated``); the score panel is the axes' one inset, its lines labelled
-        ``trained`` and ``wrong layout``.
+        ``half``, ``rotated``). With ``heads`` the axes have two insets: ``gid``
+        ``"attention"``, whose bar containers ``attention-trained`` and ``attention-wrong``
+        hold the weights, shape (T,), and ``"scores"``, its lines labelled ``trained`` and
+        ``wrong``.
     """
     layouts = layout_table(dim, SPECTRUM_DEFAULTS["base"])
     if isinstance(pair, bool) or not isinstance(pair, (int, np.integer)) or not 0 <= pair < dim // 2:
         raise ValueError(f"pair must be an integer in [0, {dim // 2 - 1}], got {pair!r}")
+    words = _LAYOUT_SENTENCE.split()
+    query = len(words) - 1 if query is None else query
+    if isinstance(query, bool) or not isinstance(query, (int, np.integer)) or not 0 <= query < len(words):
+        raise ValueError(f"query must be an integer in [0, {len(words) - 1}] or None, got {query!r}")
     interleaved, half = layouts["interleaved_pairs"][pair].tolist(), layouts["half_pairs"][pair].tolist()
-    ax = axes_or_new(ax, figsize=(5.0, 5.6 if scores else 3.2))
+    ax = axes_or_new(ax, figsize=(5.4, 8.0 if heads else 3.2))
     ys = {"interleaved": 6.0, "half": 3.6, "rotated": 1.2}
     box, size = 0.7, 9 if dim <= 8 else 6.5
     # Lines first, under the boxes: half feature j is interleaved feature perm[j]; rotate_half's
@@ -654,31 +723,11 @@ def plot_layouts(dim=SPECTRUM_DEFAULTS["layout_dim"], pair=SPECTRUM_DEFAULTS["la
     for j in range(0, dim, 1 if dim <= 8 else 2):
         ax.text(j, ys["interleaved"] + box / 2 + 0.75, str(j), ha="center", va="bottom", fontsize=7, color="#555555")
     bottom = 0.4
-    if scores:
-        bottom = -5.0
-        curves = layout_scores(dim, SPECTRUM_DEFAULTS["base"], range(-16, 17))
-        inset = ax.inset_axes([0.1, 0.04, 0.88, 0.36])
-        r = curves["distances"]
-        back = int(np.flatnonzero(r == -1)[0])
-        inset.axvline(-1, color="#999999", lw=0.8, ls=":")
-        for key, name, colour, style in (("trained", "as trained", PALETTE["query"], "-"),
-                                         ("wrong", "wrong layout", PALETTE["key"], "--")):
-            values = curves[key]
-            best = int(np.argmax(values))
-            label = f"{name}: peak at $n - m$ = {r[best]:d} ({values[best]:.2f})".replace("= -", "= \u2212")
-            if best != back:
-                label += f"; at \u22121: {values[back]:.2f}"
-            inset.plot(r, values, color=colour, ls=style, lw=1.8, label=label, gid=key)
-            inset.plot([r[best]], [values[best]], "o", color=colour, ms=5, gid=f"peak-{key}")
-        inset.axhline(0, color="#999999", lw=0.6)
-        inset.set_ylim(-1.1, 2.0)
-        inset.set_yticks([-1, 0, 1])
-        inset.set_xlim(r[0], r[-1])
-        inset.set_xticks([r[0], -1, r[-1]])
-        inset.set_xlabel("$n - m$", fontsize=8, labelpad=1)
-        inset.tick_params(labelsize=7, length=2)
-        inset.legend(fontsize=7, loc="upper left", frameon=False)
-        inset.set_title("score of a head trained to look one token back", fontsize=8.5, pad=3)
+    if heads:
+        bottom = -9.5
+        _layout_attention_panel(ax.inset_axes([0.1, 0.36, 0.88, 0.18], gid="attention"), words,
+                                layout_sentence_attention(dim, SPECTRUM_DEFAULTS["base"], words), query)
+        _layout_score_panel(ax.inset_axes([0.1, 0.04, 0.88, 0.22], gid="scores"), dim)
     ax.set_xlim(-0.7, dim - 0.3)
     ax.set_ylim(bottom, ys["interleaved"] + box / 2 + 1.3)
     ax.axis("off")

@@ -134,12 +134,15 @@ def test_chapter_8_plot_and_distance_slider_share_one_phone_screen(chromium, boo
     try:
         root = page.locator('.rope-w:has([data-plot="family"])').first
         plot = root.locator("svg.rope-w-svg").first
+        # the plot just under the theme's sticky header, as a reader scrolls it into view
+        plot.scroll_into_view_if_needed()
+        page.wait_for_timeout(400)
         plot.evaluate("svg => svg.scrollIntoView({block: 'start'})")
         page.wait_for_timeout(400)
-        after_frames(page)
-        header = page.evaluate("() => { const h = document.querySelector('.bd-header, header'); return h ? h.getBoundingClientRect().bottom : 0; }")
-        page.evaluate(f"() => window.scrollBy(0, -{header + 8})")
+        header = page.evaluate("() => { const h = document.querySelector('.bd-header'); return h ? h.getBoundingClientRect().bottom : 0; }")
+        page.evaluate("(by) => window.scrollBy(0, -by)", max(header, 0) + 8)
         page.wait_for_timeout(400)
+        after_frames(page)
         box = plot.bounding_box()
         distance = root.locator('input[data-name="distance"]').bounding_box()
         assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], box
@@ -162,15 +165,38 @@ def test_file_pages_show_the_new_print_figure(chromium, built_book, name, chapte
     # place, and it is the figure plot_decay / plot_layouts now draw (its alt says so).
     from rope_core.widgets.registry import entry
 
-    context, page, log = open_page(chromium, "light")
+    context = chromium.new_context(viewport=DESKTOP)   # no routing: a file has no host
     try:
-        page.goto((built_book / "book" / chapter).as_uri())
-        page.wait_for_timeout(800)
+        page = context.new_page()
+        page.goto((built_book / "book" / chapter).as_uri(), wait_until="load")
         figure = page.locator(f'figure.rope-widget-print[data-widget="{name}"]').first
+        figure.scroll_into_view_if_needed()
         assert figure.is_visible()
         image = figure.locator("img")
+        image.evaluate("(img) => img.decode()")
         alt = image.get_attribute("alt")
         assert re.sub(r"\s+", " ", alt) == re.sub(r"\s+", " ", entry(name).card.alt)
-        assert image.evaluate("img => img.complete && img.naturalWidth > 0")
+        assert image.evaluate("img => img.complete && img.naturalWidth > 200")
+    finally:
+        context.close()
+
+
+def test_no_serious_axe_violation_in_chapter_8s_decay_explorer_on_a_phone(chromium, book_server):
+    from _browser import axe_serious
+
+    context, page, log = open_book_page(chromium, book_server, "08-rope-in-attention.md", "dark",
+                                        viewport=PHONE, touch=True)
+    try:
+        scope = ['.rope-w:has([data-plot="family"])']
+        root = page.locator(scope[0]).first
+        root.scroll_into_view_if_needed()
+        after_frames(page)
+        assert axe_serious(page, include=scope) == []
+        root.locator('button[data-answer="1"]').click()
+        set_slider(root, "content", int(root.locator('input[data-name="content"]').get_attribute("max")))
+        set_slider(root, "distance", 40)
+        root.locator('[data-toggle="random"]').click()
+        after_frames(page)
+        assert axe_serious(page, include=scope) == []
     finally:
         context.close()

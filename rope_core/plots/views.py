@@ -680,9 +680,9 @@ def plot_layouts(dim=16, pair=SPECTRUM_DEFAULTS["layout_pair"], *, query=None, h
     matplotlib.axes.Axes
         The boxes' numbers are texts with ``gid`` ``"<row>-<j>"`` (rows ``interleaved``,
         ``half``, ``rotated``). With ``heads`` the axes have two insets: ``gid``
-        ``"attention"``, whose bar containers ``attention-trained`` and ``attention-wrong``
-        hold the weights, shape (T,), and ``"scores"``, its lines labelled ``trained`` and
-        ``wrong``.
+        ``"attention"``, whose bars (patches with ``gid`` ``attention-trained`` and
+        ``attention-wrong``, one a word) have the weights as heights, shape (T,), and
+        ``"scores"``, its lines with ``gid`` ``trained`` and ``wrong``.
     """
     layouts = layout_table(dim, SPECTRUM_DEFAULTS["base"])
     if isinstance(pair, bool) or not isinstance(pair, (int, np.integer)) or not 0 <= pair < dim // 2:

@@ -94,10 +94,9 @@ def test_decay_figure_equals_what_the_widget_sends():
 def test_decay_figure_legend_names_every_curve_and_the_band_can_be_left_out():
     ax = plots.plot_decay()
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert labels == ["|score|, aligned key k = q", "RoFormer's bound, aligned key k = q", "|score|, random key",
-                      "RoFormer's bound, random key", "1000 random pairs: 10–90 % of |score|",
-                      "1000 random pairs: median |score|"]
-    assert ax.get_title() == "d = 128, base 10\u2009000"
+    assert labels == ["|score|, k = q", "bound, k = q", "|score|, random k", "bound, random k",
+                      "1000 random pairs, 10–90 %", "1000 random pairs, median"]
+    assert ax.get_title() == "d = 128, base 10\u2009000: RoFormer's bound (dashed) and |score|"
     bare = plots.plot_decay(random_pairs=False)
     assert "random-median" not in lines_of(bare) and not [c for c in bare.collections if c.get_gid()]
 

@@ -372,26 +372,28 @@ def plot_decay(dim=DECAY_DEFAULTS["dim"], base=10000.0, max_distance=DECAY_DEFAU
     r = pair["distances"]
     ax = axes_or_new(ax, figsize=(6, 3.8))
     lo, hi = _DECAY_LOG_Y
-    for row, name, colour, key in ((0, "aligned", PALETTE["query"], "aligned key k = q"),
-                                   (1, "random", PALETTE["rotated"], "random key")):
+    for row, name, colour, key in ((0, "aligned", PALETTE["query"], "k = q"), (1, "random", PALETTE["rotated"], "random k")):
         ax.plot(r, np.abs(pair["score"][row, 0]), color=colour, lw=1.6 if row == 0 else 1.1, gid=f"{name}-score",
                 label=f"|score|, {key}", zorder=3)
         ax.plot(r, pair["bound"][row, 0], color=colour, lw=1.4, ls=(0, (5, 3)), gid=f"{name}-bound",
-                label=f"RoFormer's bound, {key}", zorder=3)
+                label=f"bound, {key}", zorder=3)
     if random_pairs:
         crowd = random_pairs_magnitude(dim, [base], max_distance, step, seed, samples)
         ax.fill_between(r, crowd["low"][0], crowd["high"][0], color=PALETTE["key"], alpha=0.3, lw=0, zorder=1,
-                        gid="random-band", label=f"{samples} random pairs: 10–90 % of |score|")
+                        gid="random-band", label=f"{samples} random pairs, 10–90 %")
         ax.plot(r, crowd["median"][0], color=PALETTE["key"], lw=1, zorder=2, gid="random-median",
-                label=f"{samples} random pairs: median |score|")
+                label=f"{samples} random pairs, median")
     ax.set_yscale("log")
     ax.set_ylim(lo, hi)
     ax.set_xlim(0, r[-1])
     ax.set_xticks(np.linspace(0, r[-1], 5))
     ax.set_xlabel("distance $r = m - n$ (tokens)")
     ax.set_ylabel("|score| ÷ |q||k|, log scale")
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, fontsize=7, frameon=False)
-    ax.set_title(f"d = {dim}, base {_thin(base) if base >= 1000 else f'{base:g}'}", fontsize=9)
+    # Short entries in large type: the figure is also shown shrunk, in a phone's column.
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=3, fontsize=8.5, frameon=False,
+              columnspacing=1.2, handlelength=2.2)
+    ax.set_title(f"d = {dim}, base {_thin(base) if base >= 1000 else f'{base:g}'}: RoFormer's bound (dashed) and |score|",
+                 fontsize=9.5)
     return ax
 
 

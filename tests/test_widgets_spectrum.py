@@ -261,7 +261,7 @@ def test_views_draw_the_tables():
     plt.close(ax.figure)
     for dim, pair in ((8, 3), (8, 1), (16, 6)):
         check_layout_view(plots.plot_layouts(dim=dim, pair=pair), dim, pair)
-    ax = plots.plot_layouts(dim=8, pair=3, scores=False)
+    ax = plots.plot_layouts(dim=8, pair=3, heads=False)
     assert not ax.child_axes
     plt.close(ax.figure)
     bare = plots.plot_rotation_matrix(position=5, dim=8, base=100.0, vector=False)   # a panel beside others
@@ -275,7 +275,8 @@ def test_views_draw_the_tables():
 
 def check_layout_view(ax, dim, pair):
     """The layout view read back: x = (1 .. d), P x and rotate_half(P x) in the boxes (negative
-    numbers bold), the pair's lines through both steps bold, and the score panel: the trained
+    numbers bold), the pair's lines through both steps bold, and the score panel (the attention
+    panel: tests/test_views_6P.py): the trained
     head's curve peaking at n - m = -1 and the wrong layout's curve, each peak marked and named."""
     t = layout_table(dim, 10000.0)
     x = np.arange(1, dim + 1)
@@ -294,7 +295,7 @@ def check_layout_view(ax, dim, pair):
     steps += [(j + dim // 2 if j < dim // 2 else j - dim // 2, j) for j in range(dim)
               if (j + dim // 2 if j < dim // 2 else j - dim // 2) in half]
     assert bold == sorted(steps), (bold, steps)
-    (inset,) = ax.child_axes
+    (inset,) = [child for child in ax.child_axes if child.get_gid() == "scores"]
     curves = layout_scores(dim, 10000.0, range(-16, 17))
     lines = {line.get_gid(): line for line in inset.lines if line.get_gid()}
     for key in ("trained", "wrong"):

@@ -22,12 +22,13 @@ from ..demos.context import (
     context_extension_table,
     model_spectrum_table,
 )
-from ..demos.decay import DECAY_DEFAULTS, decay_table
+from ..demos.decay import DECAY_DEFAULTS, content_pair_table, random_pairs_magnitude
 from ..demos.rotation import relative_state, relative_strips, rotation_state, rotation_table
 from ..demos.spectrum import (
     SPECTRUM_DEFAULTS,
     clock_table,
     layout_scores,
+    layout_sentence_attention,
     layout_table,
     matrix_table,
     position_digits,
@@ -324,44 +325,75 @@ def plot_rotation_matrix(position=SPECTRUM_DEFAULTS["matrix_position"], dim=SPEC
     return ax
 
 
+# The DecayExplorer's log axis (decay_explorer.js, LOG_Y): |score| ÷ |q||k| from 0.001 to 200.
+_DECAY_LOG_Y = (1e-3, 200.0)
+
+
 def plot_decay(dim=DECAY_DEFAULTS["dim"], base=10000.0, max_distance=DECAY_DEFAULTS["max_distance"],
-               seed=DECAY_DEFAULTS["seed"], samples=DECAY_DEFAULTS["samples"],
-               correlation=DECAY_DEFAULTS["correlation"], *, distance=128, ax=None):
-    r"""Scores divided by :math:`|q|\,|k|` against distance, each with RoFormer's bound (dashed)
-    in the same unit: the ``DecayExplorer`` widget at one base
-    (:func:`rope_core.demos.decay.decay_table`). The y axis is linear up to 1 and logarithmic
-    above (symlog), so the scores and their far larger bounds fit one plot. At ``distance``
-    (``None``: none) a bracket marks the gap between the aligned score and its bound, labelled
-    with their ratio, as the widget's cursor does."""
-    curves = decay_table(dim, [base], max_distance, DECAY_DEFAULTS["step"], seed, samples, correlation)
-    r = curves["distances"]
-    ax = axes_or_new(ax, figsize=(6, 3.6))
-    ax.plot(r, curves["aligned"][0], color=PALETTE["query"], lw=1.2, label="q = k")
-    ax.plot(r, curves["bound"][0], color=PALETTE["query"], lw=1.2, ls="--", label="bound, q = k")
-    for group, colour, name in (("random", PALETTE["key"], "random q, k"),
-                                ("correlated", PALETTE["rotated"], f"correlated, ρ = {correlation:g}")):
-        band = curves[group]
-        ax.fill_between(r, band["mean"][0] - band["sd"][0], band["mean"][0] + band["sd"][0], color=colour,
-                        alpha=0.25, lw=0)
-        ax.plot(r, band["mean"][0], color=colour, lw=1.2, label=f"{name}: mean ± 1 sd")
-        ax.plot(r, band["bound"][0], color=colour, lw=1.2, ls="--" if group == "random" else ":",
-                label=f"bound, {name} (mean)")
-    if distance is not None:
-        i = int(np.argmin(np.abs(r - distance)))
-        score, bound = curves["aligned"][0][i], curves["bound"][0][i]
-        ax.axvline(r[i], color="#999999", lw=0.8, ls=(0, (4, 3)))
-        ax.annotate("", xy=(r[i] + 6, bound), xytext=(r[i] + 6, score), gid="gap",
-                    arrowprops=dict(arrowstyle="<->", color=PALETTE["neutral"], lw=1))
-        ratio = bound / abs(score)
-        ax.text(r[i] + 12, 2.0, f"bound = {ratio:.0f}× |score|" if ratio >= 10 else f"bound = {ratio:.2g}× |score|",
-                fontsize=7, color=PALETTE["neutral"], gid="gap-label", bbox=dict(fc="white", ec="none", alpha=0.85, pad=1))
-    ax.set_yscale("symlog", linthresh=1.0, linscale=1.5)
-    ax.set_ylim(-0.5, 300)
-    ax.axhline(1, color="#999999", lw=0.8, ls=(0, (2, 3)))
+               seed=DECAY_DEFAULTS["seed"], samples=DECAY_DEFAULTS["samples"], *, random_pairs=True, ax=None):
+    r"""What the ``DecayExplorer`` widget shows at one base once its question is answered: one
+    query/key pair's :math:`|\text{score}|` and RoFormer's bound on it against distance, for the
+    aligned key :math:`k = q` and for a random key, and (``random_pairs``) the band the widget's
+    toggle adds, on one logarithmic axis.
+
+    The pair is :math:`q = (1, \dots, 1)`, :math:`k(w) = \sqrt{1-w}\,q + \sqrt{w}\,\varepsilon`
+    with :math:`w = 0` (aligned) and :math:`w = 1` (random)
+    (:func:`rope_core.demos.decay.content_pair_table`); every value is divided by
+    :math:`|q|\,|k|`, so a score is a cosine and its bound is in the same unit. The band is the
+    10th to 90th percentile of :math:`|\text{score}|` over ``samples`` random pairs, with its
+    median (:func:`rope_core.demos.decay.random_pairs_magnitude`). The axis spans the widget's,
+    0.001 to 200: where a score comes closer to 0 than 0.001 its line runs off the bottom.
+
+    Parameters
+    ----------
+    dim : int
+        Head dimension :math:`d` (even).
+    base : float
+        RoPE base; :math:`\theta_i = \text{base}^{-2i/d}`.
+    max_distance : int
+        Distances :math:`r = 0, 4, \dots, \le` ``max_distance`` (the widget's step).
+    seed : int
+        Seed of the random key :math:`\varepsilon` and of the random pairs.
+    samples : int
+        Number of random pairs in the band.
+    random_pairs : bool
+        Draw the band (``False``: the two pairs alone).
+    ax : matplotlib.axes.Axes, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        Its lines have ``gid`` ``aligned-score``, ``aligned-bound``, ``random-score``,
+        ``random-bound`` and ``random-median`` (y data unclipped, shape (R,)); the band is the
+        collection with ``gid`` ``random-band``.
+    """
+    step = DECAY_DEFAULTS["step"]
+    pair = content_pair_table(dim, [base], max_distance, step, seed, mixes=(0.0, 1.0))
+    r = pair["distances"]
+    ax = axes_or_new(ax, figsize=(6, 3.8))
+    lo, hi = _DECAY_LOG_Y
+    for row, name, colour, key in ((0, "aligned", PALETTE["query"], "k = q"), (1, "random", PALETTE["rotated"], "random k")):
+        ax.plot(r, np.abs(pair["score"][row, 0]), color=colour, lw=1.6 if row == 0 else 1.1, gid=f"{name}-score",
+                label=f"|score|, {key}", zorder=3)
+        ax.plot(r, pair["bound"][row, 0], color=colour, lw=1.4, ls=(0, (5, 3)), gid=f"{name}-bound",
+                label=f"bound, {key}", zorder=3)
+    if random_pairs:
+        crowd = random_pairs_magnitude(dim, [base], max_distance, step, seed, samples)
+        ax.fill_between(r, crowd["low"][0], crowd["high"][0], color=PALETTE["key"], alpha=0.3, lw=0, zorder=1,
+                        gid="random-band", label=f"{samples} random pairs, 10–90 %")
+        ax.plot(r, crowd["median"][0], color=PALETTE["key"], lw=1, zorder=2, gid="random-median",
+                label=f"{samples} random pairs, median")
+    ax.set_yscale("log")
+    ax.set_ylim(lo, hi)
+    ax.set_xlim(0, r[-1])
+    ax.set_xticks(np.linspace(0, r[-1], 5))
     ax.set_xlabel("distance $r = m - n$ (tokens)")
-    ax.set_ylabel("score ÷ |q||k| (log above 1)")
-    ax.legend(loc="upper right", fontsize=7, ncol=2)
-    ax.set_title(f"d = {dim}, base = {base:g}, {samples} pairs per band")
+    ax.set_ylabel("|score| ÷ |q||k|, log scale")
+    # Short entries in large type: the figure is also shown shrunk, in a phone's column.
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=3, fontsize=8.5, frameon=False,
+              columnspacing=1.2, handlelength=2.2)
+    ax.set_title(f"d = {dim}, base {_thin(base) if base >= 1000 else f'{base:g}'}: RoFormer's bound (dashed) and |score|",
+                 fontsize=9.5)
     return ax
 
 
@@ -562,16 +594,76 @@ def _plot_model_step(name, ax):
     return ax
 
 
-def plot_layouts(dim=SPECTRUM_DEFAULTS["layout_dim"], pair=SPECTRUM_DEFAULTS["layout_pair"], *, scores=True, ax=None):
+# LayoutExplorer's sentence (its ``sentence`` default): word t at position t.
+_LAYOUT_SENTENCE = "the old cat sat on the warm mat"
+
+
+def _layout_attention_panel(inset, words, attention, query):
+    """Bars of query word ``query``'s attention on each word, as trained and in the wrong layout."""
+    trained, wrong = attention["trained"][query], attention["wrong"][query]
+    places = np.arange(len(words))
+    for name, weights, colour, shift, hatch in (("trained", trained, PALETTE["query"], -0.2, None),
+                                                ("wrong", wrong, PALETTE["key"], 0.2, "////")):
+        label = ("as trained" if name == "trained" else "wrong layout") + f": most on \u201c{words[int(np.argmax(weights))]}\u201d"
+        inset.bar(places + shift, weights, width=0.38, color=colour if hatch is None else "white",
+                         edgecolor=colour, hatch=hatch, lw=1, label=label, gid=f"attention-{name}")
+        for j, value in enumerate(weights):
+            # Percentages where a bar is tall enough to matter, as the widget writes them.
+            if value >= 0.1:
+                inset.text(j + shift, value + 0.03, f"{value:.0%}", ha="center", va="bottom", fontsize=6.5,
+                           color=colour, gid=f"percent-{name}-{j}")
+    inset.set_xticks(places, words, fontsize=8)
+    inset.get_xticklabels()[query].set_fontweight("bold")
+    for j in range(query + 1, len(words)):   # causal: words after the query get no attention
+        inset.get_xticklabels()[j].set_color("#999999")
+    inset.set_ylim(0, 1.15)
+    inset.set_yticks([0, 0.5, 1], ["0", "50 %", "100 %"])
+    inset.tick_params(labelsize=7, length=2)
+    inset.set_xlim(-0.6, len(words) - 0.4)
+    for side in ("top", "right"):
+        inset.spines[side].set_visible(False)
+    inset.legend(fontsize=7, loc="upper left", frameon=False)
+    inset.set_title(f"attention from \u201c{words[query]}\u201d over the sentence", fontsize=8.5, pad=3)
+
+
+def _layout_score_panel(inset, dim):
+    """The previous-token head's score against n - m, as trained and in the wrong layout."""
+    curves = layout_scores(dim, SPECTRUM_DEFAULTS["base"], range(-16, 17))
+    r = curves["distances"]
+    back = int(np.flatnonzero(r == -1)[0])
+    inset.axvline(-1, color="#999999", lw=0.8, ls=":")
+    for key, name, colour, style in (("trained", "as trained", PALETTE["query"], "-"),
+                                     ("wrong", "wrong layout", PALETTE["key"], "--")):
+        values = curves[key]
+        best = int(np.argmax(values))
+        label = f"{name}: peak at $n - m$ = {r[best]:d} ({values[best]:.2f})".replace("= -", "= \u2212")
+        if best != back:
+            label += f"; at \u22121: {values[back]:.2f}"
+        inset.plot(r, values, color=colour, ls=style, lw=1.8, label=label, gid=key)
+        inset.plot([r[best]], [values[best]], "o", color=colour, ms=5, gid=f"peak-{key}")
+    inset.axhline(0, color="#999999", lw=0.6)
+    inset.set_ylim(-1.1, 2.0)
+    inset.set_yticks([-1, 0, 1])
+    inset.set_xlim(r[0], r[-1])
+    inset.set_xticks([r[0], -1, r[-1]])
+    inset.set_xlabel("$n - m$", fontsize=8, labelpad=1)
+    inset.tick_params(labelsize=7, length=2)
+    inset.legend(fontsize=7, loc="upper left", frameon=False)
+    inset.set_title("its score against $n - m$", fontsize=8.5, pad=3)
+
+
+def plot_layouts(dim=16, pair=SPECTRUM_DEFAULTS["layout_pair"], *, query=None, heads=True, ax=None):
     r"""What the ``LayoutExplorer`` widget shows at one setting, with its layout switch both off
     and on: a sample vector :math:`x = (1, 2, \dots, d)` in the interleaved layout, its half
     layout :math:`Px` and ``rotate_half`` of :math:`Px` (halves swapped, the new first half
     negated, in bold), as three rows of numbered boxes joined by the lines each step moves the
-    numbers along, the highlighted pair and its lines in the query colour; and below, the score
-    against :math:`n - m` of a head trained in the interleaved layout to look one token back, as
-    trained (peak at :math:`-1`) and run through half-layout code (the wrong layout: the peak
-    moves), each peak marked and written in the legend
-    (:func:`rope_core.demos.spectrum.layout_table` and ``layout_scores``).
+    numbers along, the highlighted pair and its lines in the query colour; and below, a head
+    trained in the interleaved layout to look one token back, as trained and run through
+    half-layout code (the wrong layout): its attention from one word over the widget's sentence
+    "the old cat sat on the warm mat" (word :math:`t` at position :math:`t`;
+    :func:`rope_core.demos.spectrum.layout_sentence_attention`) and its score against
+    :math:`n - m` (``layout_scores``), each peak marked and written in the legend. The widget
+    opens at :math:`d = 16` with the last word as the query, the defaults here.
 
     Parameters
     ----------
@@ -579,22 +671,30 @@ def plot_layouts(dim=SPECTRUM_DEFAULTS["layout_dim"], pair=SPECTRUM_DEFAULTS["la
         :math:`d` (even).
     pair : int
         The highlighted pair :math:`i`, ``0 <= pair < d/2``.
-    scores : bool
-        Draw the score panel (``False``: the three rows alone).
+    query : int, optional
+        The query word's position, ``0 <= query < 8``; ``None``: the last word.
+    heads : bool
+        Draw the head's attention and score panels (``False``: the three rows alone).
     ax : matplotlib.axes.Axes, optional
 
     Returns
     -------
     matplotlib.axes.Axes
         The boxes' numbers are texts with ``gid`` ``"<row>-<j>"`` (rows ``interleaved``,
-        ``half``, ``rotated``); the score panel is the axes' one inset, its lines labelled
-        ``trained`` and ``wrong layout``.
+        ``half``, ``rotated``). With ``heads`` the axes have two insets: ``gid``
+        ``"attention"``, whose bars (patches with ``gid`` ``attention-trained`` and
+        ``attention-wrong``, one a word) have the weights as heights, shape (T,), and
+        ``"scores"``, its lines with ``gid`` ``trained`` and ``wrong``.
     """
     layouts = layout_table(dim, SPECTRUM_DEFAULTS["base"])
     if isinstance(pair, bool) or not isinstance(pair, (int, np.integer)) or not 0 <= pair < dim // 2:
         raise ValueError(f"pair must be an integer in [0, {dim // 2 - 1}], got {pair!r}")
+    words = _LAYOUT_SENTENCE.split()
+    query = len(words) - 1 if query is None else query
+    if isinstance(query, bool) or not isinstance(query, (int, np.integer)) or not 0 <= query < len(words):
+        raise ValueError(f"query must be an integer in [0, {len(words) - 1}] or None, got {query!r}")
     interleaved, half = layouts["interleaved_pairs"][pair].tolist(), layouts["half_pairs"][pair].tolist()
-    ax = axes_or_new(ax, figsize=(5.0, 5.6 if scores else 3.2))
+    ax = axes_or_new(ax, figsize=(5.4, 8.0 if heads else 3.2))
     ys = {"interleaved": 6.0, "half": 3.6, "rotated": 1.2}
     box, size = 0.7, 9 if dim <= 8 else 6.5
     # Lines first, under the boxes: half feature j is interleaved feature perm[j]; rotate_half's
@@ -625,31 +725,11 @@ def plot_layouts(dim=SPECTRUM_DEFAULTS["layout_dim"], pair=SPECTRUM_DEFAULTS["la
     for j in range(0, dim, 1 if dim <= 8 else 2):
         ax.text(j, ys["interleaved"] + box / 2 + 0.75, str(j), ha="center", va="bottom", fontsize=7, color="#555555")
     bottom = 0.4
-    if scores:
-        bottom = -5.0
-        curves = layout_scores(dim, SPECTRUM_DEFAULTS["base"], range(-16, 17))
-        inset = ax.inset_axes([0.1, 0.04, 0.88, 0.36])
-        r = curves["distances"]
-        back = int(np.flatnonzero(r == -1)[0])
-        inset.axvline(-1, color="#999999", lw=0.8, ls=":")
-        for key, name, colour, style in (("trained", "as trained", PALETTE["query"], "-"),
-                                         ("wrong", "wrong layout", PALETTE["key"], "--")):
-            values = curves[key]
-            best = int(np.argmax(values))
-            label = f"{name}: peak at $n - m$ = {r[best]:d} ({values[best]:.2f})".replace("= -", "= \u2212")
-            if best != back:
-                label += f"; at \u22121: {values[back]:.2f}"
-            inset.plot(r, values, color=colour, ls=style, lw=1.8, label=label, gid=key)
-            inset.plot([r[best]], [values[best]], "o", color=colour, ms=5, gid=f"peak-{key}")
-        inset.axhline(0, color="#999999", lw=0.6)
-        inset.set_ylim(-1.1, 2.0)
-        inset.set_yticks([-1, 0, 1])
-        inset.set_xlim(r[0], r[-1])
-        inset.set_xticks([r[0], -1, r[-1]])
-        inset.set_xlabel("$n - m$", fontsize=8, labelpad=1)
-        inset.tick_params(labelsize=7, length=2)
-        inset.legend(fontsize=7, loc="upper left", frameon=False)
-        inset.set_title("score of a head trained to look one token back", fontsize=8.5, pad=3)
+    if heads:
+        bottom = -9.5
+        _layout_attention_panel(ax.inset_axes([0.1, 0.36, 0.88, 0.18], gid="attention"), words,
+                                layout_sentence_attention(dim, SPECTRUM_DEFAULTS["base"], words), query)
+        _layout_score_panel(ax.inset_axes([0.1, 0.04, 0.88, 0.22], gid="scores"), dim)
     ax.set_xlim(-0.7, dim - 0.3)
     ax.set_ylim(bottom, ys["interleaved"] + box / 2 + 1.3)
     ax.axis("off")

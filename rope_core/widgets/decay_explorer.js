@@ -35,6 +35,42 @@ function times(ratio) {
   return `${ratio >= 10 ? Math.round(ratio) : Number(ratio.toPrecision(2))}×`;
 }
 
+// Boxes {x, y, width, height} (x, y: top left) overlap when both their spans do.
+export function boxesOverlap(a, b) {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
+// Where to put labels beside their points so that no two overlap and none covers an obstacle
+// (a dot, a tick label, the title) or leaves `bounds`. labels: [{x, y, width, height}] with
+// (x, y) the point and the size of its text; each tries above, below, right, left, then the
+// four corners, at `gap` from the point and then a label's height further, and takes the
+// first free place. Where no place is
+// free it takes the one that overlaps least. Returns [{x, box}]: x the text's middle (for
+// text-anchor "middle") and box the place taken, in the labels' units.
+export function placeLabels(labels, obstacles = [], bounds = null, gap = 9) {
+  const placed = [];
+  const overlapArea = (a, b) => Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x)) *
+    Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y));
+  return labels.map(({ x, y, width, height }) => {
+    const w = width, h = height;
+    // Two rings of places: at `gap` from the point, then one label height further out.
+    const candidates = [0, h].flatMap((far) => [[0, -gap - far - h / 2], [0, gap + far + h / 2], [gap + w / 2, 0],
+      [-gap - w / 2, 0], [gap + w / 2, -gap - far - h / 2], [-gap - w / 2, -gap - far - h / 2], [gap + w / 2, gap + far + h / 2],
+      [-gap - w / 2, gap + far + h / 2]])
+      .map(([dx, dy]) => ({ x: x + dx - w / 2, y: y + dy - h / 2, width: w, height: h }));
+    let best = null, bestCost = Infinity;
+    for (const box of candidates) {
+      let cost = 0;
+      if (bounds) cost += w * h - overlapArea(box, bounds);
+      for (const other of [...obstacles, ...placed]) cost += overlapArea(box, other);
+      if (cost < bestCost) { best = box; bestCost = cost; }
+      if (cost === 0) break;
+    }
+    placed.push(best);
+    return { x: best.x + w / 2, box: best };
+  });
+}
+
 function render({ model, el }) {
   const data = model.get("data");
   const width = 460, height = 330, left = 54, right = 12, top = 14, bottom = 44;
@@ -92,7 +128,7 @@ function render({ model, el }) {
   // The per-base story as one line: B(r), the bound for k = q at the distance chosen, against
   // the base (log axis), with its average over 0 … r (dotted). As r moves, the line wiggles (B
   // oscillates) while the dotted one keeps rising with the base. A base's dot picks that base.
-  const fw = 460, fh = 190, fl = 54, fr = 12, ft = 30, fb = 30;
+  const fw = 460, fh = 214, fl = 54, fr = 12, ft = 54, fb = 30;
   const section = htmlEl("div", { class: "rope-w-family" }, root);
   const familySvg = svgEl("svg", { viewBox: `0 0 ${fw} ${fh}`, width: fw, height: fh, role: "group", class: "rope-w-svg rope-w-large",
     "data-plot": "family", "aria-label": "the bound for k = q at the chosen distance, against the base" }, section);
@@ -104,13 +140,16 @@ function render({ model, el }) {
   const fpy = (y) => ft + (fh - ft - fb) * (1 - y / fymax);
   for (const y of [0, 10, 20, 30]) {
     svgEl("line", { x1: fl, x2: fw - fr, y1: fpy(y), y2: fpy(y), class: "rope-w-axis" }, familySvg);
-    svgEl("text", { x: fl - 4, y: fpy(y) + 4, "text-anchor": "end", class: "rope-w-muted-text" }, familySvg).textContent = String(y);
+    svgEl("text", { x: fl - 4, y: fpy(y) + 4, "text-anchor": "end", class: "rope-w-muted-text", "data-family-tick": y }, familySvg).textContent = String(y);
   }
   data.bases.forEach((base, b) => {
     svgEl("text", { x: fpx(b), y: fh - 8, "text-anchor": b === 0 ? "start" : b === data.bases.length - 1 ? "end" : "middle",
       class: "rope-w-muted-text", "data-base-tick": base }, familySvg).textContent = baseLabel(base);
   });
+  // The title in two short lines: one long line runs off a phone's narrow drawing.
   const familyTitle = svgEl("text", { x: fl, y: 16, "data-label": "family" }, familySvg);
+  svgEl("text", { x: fl, y: 34, class: "rope-w-muted-text", "data-label": "family-average" }, familySvg).textContent = "dotted: its mean over 0 … r";
+  const baseTicks = [...familySvg.querySelectorAll("[data-base-tick]")];
   const boundLine = svgEl("polyline", { class: "rope-w-line", style: "stroke: var(--rope-w-q); stroke-width: 2", "data-series": "bound-by-base" }, familySvg);
   const averageLine = svgEl("polyline", { class: "rope-w-line rope-w-dotted", style: "stroke: var(--rope-w-fg)", "data-series": "average-by-base" }, familySvg);
   const baseDots = data.bases.map((base, b) => {
@@ -123,6 +162,33 @@ function render({ model, el }) {
     return { group, ring, label };
   });
 
+  // Each value beside its dot where it overlaps no other value, dot, tick label or title line
+  // and stays inside the drawing: text keeps its size on a phone (keepTextSize), so the
+  // labels take more of a narrow drawing and must find room.
+  const textBox = (node) => {
+    const box = node.getBBox();
+    return { x: box.x, y: box.y, width: box.width, height: box.height };
+  };
+  function placeFamilyLabels(values) {
+    const dots = values.map((v, b) => ({ x: fpx(b) - 7, y: fpy(v) - 7, width: 14, height: 14 }));
+    const fixed = [...familySvg.querySelectorAll("[data-label], [data-family-tick]"), ...baseTicks].map(textBox);
+    const sizes = baseDots.map(({ label }) => {
+      label.setAttribute("x", 0);
+      label.setAttribute("y", 0);
+      return textBox(label);   // y: the text's top above its baseline (negative)
+    });
+    const places = placeLabels(values.map((v, b) => ({ x: fpx(b), y: fpy(v), width: sizes[b].width + 2, height: sizes[b].height })),
+      [...dots, ...fixed], { x: 0, y: 0, width: fw, height: fh });
+    places.forEach(({ x, box }, b) => {
+      const label = baseDots[b].label;
+      label.setAttribute("x", x.toFixed(1));
+      label.setAttribute("y", (box.y - sizes[b].y).toFixed(1));
+    });
+  }
+
+  // Text keeps its size when the drawing narrows, so the labels are placed again on a resize.
+  if (typeof ResizeObserver !== "undefined") new ResizeObserver(() => drawFamily()).observe(familySvg);
+
   function drawFamily() {
     const r = at(state.r);
     const values = data.series.map((series) => series.bound[r]);
@@ -132,15 +198,12 @@ function render({ model, el }) {
     baseDots.forEach(({ group, ring, label }, b) => {
       group.setAttribute("transform", `translate(${fpx(b)} ${fpy(values[b])})`);
       ring.setAttribute("visibility", b === state.b ? "visible" : "hidden");
-      // The value above its dot, or below it where the average's line would cross the text.
-      const above = averages[b] <= values[b] || fpy(averages[b]) - fpy(values[b]) > 18;
-      label.setAttribute("x", fpx(b));
-      label.setAttribute("y", fpy(values[b]) + (above ? -10 : 20));
       label.setAttribute("font-weight", b === state.b ? 600 : 400);
       setText(label, fmt3(values[b]));
       Object.assign(label.dataset, { value: values[b], average: averages[b] });
     });
-    setText(familyTitle, `B(r) for k = q at r = ${data.distances[r]}, by base (dotted: its mean over 0 … r)`);
+    setText(familyTitle, `B(r) for k = q at r = ${data.distances[r]}, by base`);
+    placeFamilyLabels(values);
     // Where B(r) itself is lower at a larger base, say so: it oscillates; its average does not.
     const dips = [];
     for (let b = 1; b < values.length; b++) if (values[b] < values[b - 1]) dips.push(b);
@@ -265,6 +328,12 @@ function render({ model, el }) {
   swatch("background: var(--rope-w-q)", "this pair's |score|", "pair-score");
   swatch("background: repeating-linear-gradient(90deg, var(--rope-w-q) 0 4px, transparent 4px 7px)", "its bound", "pair-bound");
   const crowdLegend = [swatch("background: var(--rope-w-k); opacity: 0.6", "random pairs: 10–90 % of |score|, median", "random-band")];
+  // While the question conceals them, the button and the band's legend take no room:
+  // concealed content keeps its place, which left empty rows between the controls on a phone.
+  for (const node of [crowdButton, ...crowdLegend]) {
+    new MutationObserver(() => { node.hidden = node.hasAttribute("data-concealed"); })
+      .observe(node, { attributes: true, attributeFilter: ["data-concealed"] });
+  }
   out.distance = readout(controls, "distance", "at distance r =");
   out.pair = readout(controls, "pair", "this pair:");
   out.random = readout(controls, "random", "random pairs:");

@@ -606,8 +606,8 @@ class DecayExplorer(RopeWidget):
     samples : int
         Number of random pairs.
     correlation : float
-        Kept for the signature shared with :func:`rope_core.plots.plot_decay`, whose correlated
-        band the widget does not draw.
+        Feature correlation of :func:`rope_core.demos.decay.decay_table`'s correlated band,
+        which the widget does not draw.
     slider_step : int
         The distance slider (and a drag along the plot) stops every ``slider_step`` tokens, a
         multiple of ``step``.

@@ -250,18 +250,21 @@ that chapter's toy head ($d = 8$, {term}`base` $10\,000$, $\beta = 10$), whose w
             """The interleaved and {term}`half layouts <half layout>`, the permutation between them, and what it and
 `rotate_half` do to a vector's numbers. A switch loads a previous-token head's weights into the
 other layout's code: what happens to its score against $n - m$?""",
-            r"Left, $d = 8$ with pair 1; right, $d = 16$ with pair 3: $x = (1, 2, \dots, d)$, its half layout "
-            r"$P\mathbf{x}$ and `rotate_half` of $P\mathbf{x}$ (halves swapped, the new first half negated, in bold), the "
-            r"pair's boxes shaded and its lines bold. Below each, a head trained in the interleaved layout to look one "
-            r"token back: its score against $n - m$ peaks at $-1$ as trained, and moves away from $-1$ when the weights "
-            r"are run through half-layout code (the wrong layout).",
-            "Two panels, each three rows of numbered boxes joined by lines above a plot of two curves. Left, eight "
-            "boxes, 1 to 8 on top, 1, 3, 5, 7, 2, 4, 6, 8 in the middle, and minus 2, minus 4, minus 6, minus 8, 1, 3, 5, 7 "
-            "at the bottom. Right, the same for sixteen boxes. In both plots the solid trained curve peaks at 1 at n "
-            "minus m = minus 1 and the dashed wrong-layout curve peaks lower elsewhere.",
-            function="plot_layouts", left="dim=8, pair=1, scores=False", right="dim=16, pair=3",
-            figure_code="fig, (left, right) = plots.new_figure(1, 2, figsize=(10, 5.6))\n"
-                        "plots.plot_layouts(dim=8, pair=1, ax=left)\nplots.plot_layouts(dim=16, pair=3, ax=right);",
+            r"The widget as it opens, $d = 16$ with pair 1, its switch both off and on: $x = (1, 2, \dots, 16)$, its "
+            r"half layout $P\mathbf{x}$ and `rotate_half` of $P\mathbf{x}$ (halves swapped, the new first half negated, "
+            r"in bold), the pair's boxes shaded and its lines bold. Below, a head trained in the interleaved layout to "
+            r"look one token back. Over “the old cat sat on the warm mat”, “mat” gives “warm” 82 % of its "
+            r"attention as trained (solid bars); run through half-layout code (the wrong layout, hatched bars) it "
+            r"looks most at itself, 47 %. Its score against $n - m$ peaks at $-1$ as trained and at $0$ in the wrong "
+            r"layout.",
+            "Three rows of sixteen numbered boxes joined by lines, 1 to 16 on top; 1, 3, 5 and so on to 15, then 2, "
+            "4, 6 and so on to 16 in the middle; minus 2, minus 4 and so on to minus 16, then 1, 3 and so on to 15 "
+            "at the bottom. Below, a bar chart over the eight words of the sentence, where the solid bar over warm is by "
+            "far the tallest, 82 %, while the hatched bars are tallest over mat, 47 %, and warm, 20 %. At the bottom "
+            "two curves against n minus m. The solid trained curve peaks at 1 at n minus m = minus 1, the dashed "
+            "wrong-layout curve peaks lower, at 0.71 at n minus m = 0.",
+            function="plot_layouts", left="dim=16, pair=1",
+            figure_code="fig, ax = plots.new_figure(figsize=(5.4, 8.0))\nplots.plot_layouts(dim=16, pair=1, ax=ax);",
             lesson="Two layouts pair different features: what does a head trained in one do in the other's code?",
             thumbnail_code="thumbnails.layout_thumbnail(ax=ax)",
             thumb_alt="Two rows of eight coloured boxes, two boxes of each colour: side by side in the top row, four apart in the bottom row, with a line from each box to its place.",
@@ -274,14 +277,19 @@ other layout's code: what happens to its score against $n - m$?""",
             r"""One query/key pair's score and RoFormer's bound on it (dashed), in one unit, the score
 divided by $\lVert\mathbf{q}\rVert\,\lVert\mathbf{k}\rVert$, on one logarithmic axis. The bound
 falls with distance; slide the key from aligned to random and find out whether its score falls too.""",
-            "Scores divided by |q||k| and their bounds (dashed) against distance for base 10 000 and base 100; "
-            "the y axis is linear up to 1 and logarithmic above.",
-            "Two plots against distance from 0 to 1024. In each, three dashed bound lines sit between 2 and 120, "
-            "far above the scores below 1. The aligned score falls from 1 with oscillations, a green band of "
-            "correlated pairs falls from 0.5, an orange band of random pairs stays centred on 0 with the same width. "
-            "At distance 128 a bracket from the aligned score up to its bound is labelled with their ratio "
-            "(28 times at base 10 000).",
-            function="plot_decay", left="base=10000.0", right="base=100.0",
+            "The widget at base 10 000 with its question answered (print cannot ask it first): "
+            r"$|\text{score}|$ divided by $\lVert\mathbf{q}\rVert\,\lVert\mathbf{k}\rVert$ against distance on one "
+            "logarithmic axis, for the aligned key $\\mathbf{k} = \\mathbf{q}$ (blue) and a random key (green), each with "
+            "RoFormer's bound on it (dashed), and the 10–90 % band of 1000 random pairs with its median. Both bounds "
+            "fall with distance; the aligned score falls, the random key's does not: it wanders inside the band, "
+            "which stays flat.",
+            "A plot against distance from 0 to 1024 with a logarithmic axis from 0.001 to 200. Two dashed bound "
+            "lines fall, wiggling, from the top left, the random key's from 88 to 10.9, the aligned key's from 32.5 to "
+            "4.0. The aligned pair's blue score falls from 1 to about 0.2. The random key's green score jumps "
+            "between about 0.01 and 0.13 without falling, inside a flat orange band from about 0.01 to 0.15 whose "
+            "median line stays near 0.06.",
+            function="plot_decay", left="base=10000.0",
+            figure_code="fig, ax = plots.new_figure(figsize=(6.4, 4.6))\nplots.plot_decay(base=10000.0, ax=ax);",
             lesson="RoFormer's bound falls with distance: do the scores it bounds fall too?",
             thumbnail_code="thumbnails.decay_thumbnail(ax=ax)",
             thumb_alt="Against distance, on a log axis: a dashed black bound line high above, and the aligned pair's blue score falling from the top left.",

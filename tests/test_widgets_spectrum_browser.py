@@ -238,7 +238,12 @@ def check_clock_counters_and_odometer(page, m, dim, base, context_len):
     assert question["answered"] == ("1" if m >= context_len else "0")
     if m >= context_len:
         assert int(question["turned"]) >= within  # every hand with λ_i <= L has turned by m = L
-        assert f"{within} with λ" in page.locator('[data-readout="feedback"]').inner_text().replace("\n", "")
+        # The verdict is worded at m = L, whatever m the slider shows: at L exactly, the hands
+        # that have turned are those with λ_i <= L.
+        verdict = page.locator('[data-readout="feedback"]').inner_text().replace("\n", "")
+        assert f"At m = L = {context_len}, {within} of {dim // 2} hands have made a full turn" in verdict, verdict
+        turned_now = int((turns >= 1).sum())
+        assert (f"at m = {m}, where {turned_now} have turned" in verdict) == (m > context_len and turned_now > within), verdict
 
 
 def test_clocks_every_number_at_random_states(chromium, site, rng):

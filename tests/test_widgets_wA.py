@@ -1,6 +1,6 @@
 """CandidateExplorer's contents (q, k) and its lines of algebra (no browser): each line of
 ``CANDIDATE_ALGEBRA`` equals the product ``encode`` gives at every content the widget offers,
-the widget sends every content's tables, and bad contents are refused by name.
+the widget's preset contents and its state follow, and bad contents are refused by name.
 """
 
 from __future__ import annotations
@@ -66,12 +66,13 @@ def test_the_state_follows_the_content():
     widget = W.CandidateExplorer()
     widget.content_index, widget.candidate_index = 2, 5
     q, k = CANDIDATE_MORE_CONTENTS[1]
+    assert widget.content == [q.real, q.imag, k.real, k.imag]
     t = candidate_table(q, k, widget.data["theta"], 16)
     np.testing.assert_array_equal(widget.state()["matrix"], t["by content"]["real"])
-    for i, more in enumerate(widget.data["more"]):
-        q, k = CANDIDATE_MORE_CONTENTS[i]
-        assert more["q"] == [q.real, q.imag] and more["k"] == [k.real, k.imag]
-        t = candidate_table(q, k, widget.data["theta"], 16)
-        for c, name in enumerate(t["names"]):
-            np.testing.assert_allclose(more["tables"][c]["real"], t[name]["real"], atol=1e-6)
-            np.testing.assert_allclose(more["tables"][c]["real_spread"], t[name]["real_spread"], atol=1e-6)
+    # The presets the page steps through are the widget's contents, in order.
+    for i, (q, k) in enumerate([(CANDIDATE_DEFAULTS["q"], CANDIDATE_DEFAULTS["k"]), *CANDIDATE_MORE_CONTENTS]):
+        assert widget.data["contents"][i] == [q.real, q.imag, k.real, k.imag]
+    # A content the reader dragged to: the state is rope_core's at that q and k.
+    widget.content = [0.3, -1.1, 0.7, 0.2]
+    t = candidate_table(0.3 - 1.1j, 0.7 + 0.2j, widget.data["theta"], 16)
+    np.testing.assert_array_equal(widget.state()["matrix"], t["by content"]["real"])

@@ -423,14 +423,13 @@ def test_another_content_redraws_every_candidate_and_the_algebra_waits(candidate
         root.locator("[data-commit]").click()
     assert not why.evaluate(HIDDEN)
     button = root.locator('button[data-name="content"]')
-    contents = [(widget.data["q"], widget.data["k"])] + [([q.real, q.imag], [k.real, k.imag]) for q, k in CANDIDATE_MORE_CONTENTS]
+    contents = [([q.real, q.imag], [k.real, k.imag]) for q, k in [(CANDIDATE_DEFAULTS["q"], CANDIDATE_DEFAULTS["k"]), *CANDIDATE_MORE_CONTENTS]]
     for step in range(len(contents) + 1):
         x = step % len(contents)
         setting = dataset(root.locator('[data-readout="setting"]'))
         assert int(setting["content"]) == x
-        assert setting["q"] == ",".join(str(v) for v in contents[x][0]) or np.allclose(
-            [float(v) for v in setting["q"].split(",")], contents[x][0])
-        assert f"(content {x + 1} of {len(contents)})" in root.locator('[data-readout="setting"]').inner_text()
+        assert np.allclose([float(v) for v in setting["q"].split(",")], contents[x][0])
+        assert np.allclose([float(v) for v in setting["k"].split(",")], contents[x][1])
         widget.content_index = x
         for c, name in enumerate(names):
             minis.nth(c).hover()
@@ -444,13 +443,13 @@ def test_another_content_redraws_every_candidate_and_the_algebra_waits(candidate
             assert abs(spread - state["spreads"].max()) < 1e-6, (name, x)
             assert why.inner_text() and int(why.get_attribute("data-candidate")) == c
         button.click()
-    # The feedback names the candidate that passes for one content only, and a wrong pick's
-    # miss is its largest spread over every content (not 0 at the content that happens to pass).
+    # At the content with |q| = |k| the feedback names the candidate that passes there only, and
+    # a wrong pick's miss is its largest spread over the contents (not 0 at the one that passes).
     minis.nth(names.index("by content")).click()
-    for _ in range(2):
-        button.click()
+    button.click()                                       # the loop left content 2: now content 3
+    assert int(dataset(root.locator('[data-readout="setting"]'))["content"]) == 2
     feedback = root.locator('[data-readout="feedback"]').inner_text()
-    assert "by content keeps every diagonal one colour only for content 3" in feedback
+    assert "by content keeps every diagonal one colour for this q, k (|q| = 0.849, |k| = 0.849), not for every q and k" in feedback
     misses = [candidate_table(q, k, widget.data["theta"], 16)["by content"]["real_spread"].max()
               for q, k in [(CANDIDATE_DEFAULTS["q"], CANDIDATE_DEFAULTS["k"]), *CANDIDATE_MORE_CONTENTS]]
     miss = readout_number(re.search(r"by content changes along a diagonal by up to (\d+(?:\.\d+)?)", feedback).group(1))

@@ -15,8 +15,8 @@ import numpy as np
 
 from .._checks import check_int
 
-__all__ = ["CANDIDATES", "CANDIDATE_ALGEBRA", "CANDIDATE_DEFAULTS", "CANDIDATE_MORE_CONTENTS", "candidate_table",
-           "diagonal_spread", "encode"]
+__all__ = ["CANDIDATES", "CANDIDATE_ALGEBRA", "CANDIDATE_DEFAULTS", "CANDIDATE_LENGTH_RANGE", "CANDIDATE_MORE_CONTENTS",
+           "CANDIDATE_PARAMETERS", "candidate_meets_wish", "candidate_table", "diagonal_spread", "encode"]
 
 #: The chapter's candidates: name -> (formula as the book writes it, what it tries).
 CANDIDATES = {
@@ -31,6 +31,14 @@ CANDIDATES = {
 
 #: The widget's query and key (complex), frequency and positions 0 .. size - 1.
 CANDIDATE_DEFAULTS = {"q": 0.9397 + 0.3420j, "k": 0.2071 + 0.7727j, "theta": 0.5, "size": 16}
+
+#: The numbers inside the candidates' formulas, by name: the growth per position of "growing",
+#: the half in "additive"'s position vector (e^{imθ} − 1)/2 and the divisor 8 of "quadratic"'s
+#: angle m²θ/8. ``encode`` uses these, and the widget sends them so the page can do the same.
+CANDIDATE_PARAMETERS = {"growth": 1.01, "additive_half": 0.5, "quadratic_divisor": 8.0}
+
+#: Lengths the widget lets the reader give q and k by dragging their tips.
+CANDIDATE_LENGTH_RANGE = (0.2, 1.3)
 
 #: Further contents (q, k) the widget offers after the default one: the wish must hold for every
 #: content. The first pair has two different lengths; the second two equal ones (both √0.72),
@@ -89,11 +97,11 @@ def encode(name, x, positions, theta):
     if name == "no position":
         return x * np.ones_like(p)
     if name == "additive":
-        return x + 0.5 * (np.exp(1j * p * theta) - 1)
+        return x + CANDIDATE_PARAMETERS["additive_half"] * (np.exp(1j * p * theta) - 1)
     if name == "growing":
-        return x * 1.01**p * np.exp(1j * p * theta)
+        return x * CANDIDATE_PARAMETERS["growth"]**p * np.exp(1j * p * theta)
     if name == "quadratic":
-        return x * np.exp(1j * p**2 * theta / 8)
+        return x * np.exp(1j * p**2 * theta / CANDIDATE_PARAMETERS["quadratic_divisor"])
     if name == "by content":
         return x * np.exp(1j * p * theta * np.abs(x))
     return np.where(p % 2 == 0, x, np.conj(x))   # parity
@@ -143,3 +151,47 @@ def candidate_table(q=CANDIDATE_DEFAULTS["q"], k=CANDIDATE_DEFAULTS["k"], theta=
         out[name] = {"real": product.real, "imag": product.imag, "real_spread": real_spread, "imag_spread": imag_spread}
     out["offsets"] = offsets
     return out
+
+
+def candidate_meets_wish(name, theta=CANDIDATE_DEFAULTS["theta"], size=CANDIDATE_DEFAULTS["size"], trials=64, seed=0):
+    r"""Whether the candidate ``name`` meets the real wish for every content tried: its score
+    :math:`\operatorname{Re}[f(q, m)\overline{f(k, n)}]` is constant along every diagonal
+    :math:`n - m` for ``trials`` random contents :math:`(q, k)`.
+
+    The lengths :math:`|q|, |k|` are drawn independently from :data:`CANDIDATE_LENGTH_RANGE`
+    and the directions uniformly, so a candidate that passes only for special contents (such as
+    "by content", which needs :math:`|q| = |k|`) fails. A diagonal counts as constant when its
+    spread is below :math:`10^{-9}` times the largest :math:`|S_{mn}|`.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`CANDIDATES`.
+    theta : float
+    size : int
+        Positions :math:`0 \dots` ``size`` − 1.
+    trials : int
+        How many random contents to try (at least 1).
+    seed : int
+        Seed of the random contents.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> candidate_meets_wish("rotation"), candidate_meets_wish("by content")
+    (True, False)
+    """
+    if name not in CANDIDATES:
+        raise ValueError(f"name must be one of {list(CANDIDATES)}, got {name!r}")
+    trials = check_int(trials, "trials", min=1)
+    rng = np.random.default_rng(check_int(seed, "seed", min=0))
+    for _ in range(trials):
+        lengths = rng.uniform(*CANDIDATE_LENGTH_RANGE, size=2)
+        q, k = lengths * np.exp(1j * rng.uniform(0, 2 * np.pi, size=2))
+        scores = candidate_table(q, k, theta, size)[name]["real"]
+        if diagonal_spread(scores)[1].max() >= 1e-9 * np.abs(scores).max():
+            return False
+    return True

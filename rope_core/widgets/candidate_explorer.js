@@ -1,15 +1,71 @@
 // The wish as a picture: the score matrix S[m][n] of a candidate encoding f, constant along every
-// diagonal n − m (Toeplitz) exactly when the score depends on n − m only. Every number is
-// Python's (rope_core.demos.candidates); the page picks a table and draws it. Every candidate's
-// matrix is drawn small at once, and the reader taps those predicted to be one colour along
-// every diagonal before any verdict shows; one of them is drawn large with a diagonal's strip.
-// A button steps through a few contents (q, k), each with its own tables from Python: the wish
-// is asked of every content. After the prediction the candidate shown gets its line of algebra.
-import { svgEl, htmlEl, slider, readout, fmt3, typeset, frame, keepTextSize, syncer, stepButtons, showTip, hideTip, setText, announcer, keepInReach } from "./common.js";
+// diagonal n − m (Toeplitz) exactly when the score depends on n − m only. Python sends each
+// candidate's name and parameters (rope_core.demos.candidates); the page computes every matrix
+// from the content (q, k) the reader drags, so the wish is asked of every content, not of a few.
+// Every candidate's matrix is drawn small at once, and the reader taps those predicted to be one
+// colour along every diagonal before any verdict shows; one of them is drawn large with a
+// diagonal's strip. After the prediction the candidate shown gets its line of algebra.
+import { svgEl, htmlEl, slider, readout, fmt3, typeset, frame, keepTextSize, syncer, stepButtons, showTip, hideTip, setText, announcer, keepInReach, arrow, moveArrow } from "./common.js";
+import { dragHandle, handleStyles, polar, wrapDeg } from "./drag.js";
 import { lesson, question } from "./lesson.js";
 
 // a + bi, as the read-outs write numbers.
 const complexText = ([re, im]) => `${fmt3(re)} ${im < 0 ? "−" : "+"} ${fmt3(Math.abs(im))}i`;
+
+// Complex numbers as [re, im]: the product, the conjugate and e^{ia}.
+const times = ([a, b], [c, d]) => [a * c - b * d, a * d + b * c];
+const conj = ([a, b]) => [a, -b];
+const turn = (angle) => [Math.cos(angle), Math.sin(angle)];
+
+// f(x, m) of the candidate `name` for the complex x = [re, im] at position m, as
+// rope_core.demos.candidates.encode computes it; `parameters` are its CANDIDATE_PARAMETERS.
+export function encodeCandidate(name, x, m, theta, parameters) {
+  switch (name) {
+    case "rotation": return times(x, turn(m * theta));
+    case "no position": return [x[0], x[1]];
+    case "additive": {
+      const [c, s] = turn(m * theta), h = parameters.additive_half;
+      return [x[0] + h * (c - 1), x[1] + h * s];
+    }
+    case "growing": return times(x, turn(m * theta)).map((v) => v * parameters.growth ** m);
+    case "quadratic": return times(x, turn((m * m * theta) / parameters.quadratic_divisor));
+    case "by content": return times(x, turn(m * theta * Math.hypot(x[0], x[1])));
+    case "parity": return m % 2 === 0 ? [x[0], x[1]] : conj(x);
+    default: throw new Error(`name must be one of the candidates, got ${JSON.stringify(name)}`);
+  }
+}
+
+// The spread (max − min) along each diagonal n − m = δ of a square matrix, δ = −(N−1) … N−1.
+export function diagonalSpreads(matrix) {
+  const size = matrix.length, spreads = [];
+  for (let delta = -(size - 1); delta < size; delta++) {
+    let lo = Infinity, hi = -Infinity;
+    for (let m = Math.max(0, -delta); m < Math.min(size, size - delta); m++) {
+      const v = matrix[m][m + delta];
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+    spreads.push(hi - lo);
+  }
+  return spreads;
+}
+
+// Every candidate's product f(q, m) conj(f(k, n)) over m, n = 0 … size − 1, as
+// rope_core.demos.candidates.candidate_table gives it: per name, {real, imag} (rows m, columns
+// n) and the spread along each diagonal of both.
+export function candidateTables(names, q, k, theta, size, parameters) {
+  return names.map((name) => {
+    const fq = [], fk = [];
+    for (let p = 0; p < size; p++) { fq.push(encodeCandidate(name, q, p, theta, parameters)); fk.push(conj(encodeCandidate(name, k, p, theta, parameters))); }
+    const real = [], imag = [];
+    for (let m = 0; m < size; m++) {
+      const products = fk.map((b) => times(fq[m], b));
+      real.push(products.map((v) => v[0]));
+      imag.push(products.map((v) => v[1]));
+    }
+    return { real, imag, real_spread: diagonalSpreads(real), imag_spread: diagonalSpreads(imag) };
+  });
+}
 
 function render({ model, el }) {
   const data = model.get("data");
@@ -20,9 +76,19 @@ function render({ model, el }) {
   lesson(root, "A score that depends on the positions only through n − m is the same all along each diagonal of the (m, n) matrix: every diagonal is one colour (a Toeplitz matrix). Here are seven candidates f side by side; point at one to see it large.");
   const say = announcer(root);
   const state = { c: model.get("candidate_index"), p: model.get("part_index"), d: model.get("diagonal_index"), x: model.get("content_index") ?? 0 };
-  // Every content (q, k) the page can show: the first is the widget's own, then Python's others.
-  const contents = [{ q: data.q, k: data.k, tables: data.tables }, ...(data.more ?? [])];
-  const tables = () => contents[state.x].tables;
+  // The content (q, k) shown, as complex numbers [re, im]; the reader drags both tips.
+  const content = model.get("content");
+  state.q = content.slice(0, 2);
+  state.k = content.slice(2, 4);
+  // Every candidate's matrices at the content shown, recomputed when q or k moves, and one
+  // colour scale for all of them: the largest |value| of any candidate, either part.
+  let tablesNow = null, scale = 1;
+  const tables = () => tablesNow;
+  function computeTables() {
+    tablesNow = candidateTables(data.names, state.q, state.k, data.theta, size, data.parameters);
+    scale = Math.max(1e-12, ...tablesNow.flatMap((t) => [...t.real.flat(), ...t.imag.flat()].map(Math.abs)));
+  }
+  computeTables();
   const out = {};
   svg.setAttribute("role", "group");
 
@@ -41,7 +107,7 @@ function render({ model, el }) {
   // Colour: q's colour for positive, k's for negative, opacity ∝ |value| (one scale for every candidate).
   const paint = (rect, v) => {
     rect.style.fill = v >= 0 ? "var(--rope-w-q)" : "var(--rope-w-k)";
-    rect.style.fillOpacity = (Math.abs(v) / data.scale).toFixed(4);
+    rect.style.fillOpacity = (Math.abs(v) / scale).toFixed(4);
   };
 
   // Every candidate small, as the buttons of the prediction: its matrix in 4-unit cells (no
@@ -65,11 +131,11 @@ function render({ model, el }) {
       .map(([cx, cy]) => `${x0 + cx * unit},${y0 + cy * unit}`).join(" ");
   };
   // The wish is about the score (the real part): a candidate meets it when every diagonal of
-  // its real part is constant, as Python measured (largest spread below 1e-6).
-  // A verdict is about the content shown; the wish holds only if it holds for every content.
-  const largestOf = (content, c, part) => Math.max(...content.tables[c][`${part}_spread`]);
-  const largest = (c, part) => largestOf(contents[state.x], c, part);
-  const meetsWish = (c) => contents.every((content) => largestOf(content, c, "real") < 1e-6);
+  // its real part is constant for every content, as rope_core found over random contents.
+  // A verdict on the page is about the content shown (largest spread below 1e-9 of the scale).
+  const largest = (c, part) => Math.max(...tables()[c][`${part}_spread`]);
+  const constant = (spread) => spread < 1e-9 * scale;
+  const meetsWish = (c) => data.meets_wish[c];
 
   // The chosen diagonal as a strip: the score against m along n − m = δ (flat when constant).
   const sw = 300, sh = 120, sl = 40, sr = 10, st = 26, sb = 24;
@@ -79,11 +145,12 @@ function render({ model, el }) {
   const column = htmlEl("div", { class: "rope-w-column" }, svg.parentNode);
   column.append(svg, strip);
   const spx = (m) => sl + (sw - sl - sr) * m / (size - 1);
-  const spy = (v) => st + (sh - st - sb) * (1 - (v + data.scale) / (2 * data.scale));
-  for (const v of [-data.scale, 0, data.scale]) {
-    svgEl("line", { x1: sl, x2: sw - sr, y1: spy(v), y2: spy(v), class: "rope-w-axis" }, strip);
-    svgEl("text", { x: sl - 4, y: spy(v) + 4, "text-anchor": "end", class: "rope-w-muted-text" }, strip).textContent = fmt3(v);
-  }
+  const spy = (v) => st + (sh - st - sb) * (1 - (v + scale) / (2 * scale));
+  // The strip's y axis: −scale, 0, +scale (its labels follow the scale as the content moves).
+  const stripTicks = [-1, 0, 1].map((side) => {
+    svgEl("line", { x1: sl, x2: sw - sr, y1: st + (sh - st - sb) * (1 - side) / 2, y2: st + (sh - st - sb) * (1 - side) / 2, class: "rope-w-axis" }, strip);
+    return svgEl("text", { x: sl - 4, y: st + (sh - st - sb) * (1 - side) / 2 + 4, "text-anchor": "end", class: "rope-w-muted-text", "data-tick": side }, strip);
+  });
   svgEl("text", { x: sl + (sw - sl - sr) / 2, y: sh - 6, "text-anchor": "middle", class: "rope-w-muted-text" }, strip).textContent = "m (along the diagonal)";
   const stripTitle = svgEl("text", { x: sl, y: 16, "data-strip-title": "" }, strip);
   const stripLine = svgEl("polyline", { class: "rope-w-line", style: "stroke: var(--rope-w-accent)", "data-strip": "diagonal" }, strip);
@@ -105,6 +172,7 @@ function render({ model, el }) {
     for (const k of ["m", "n", "value"]) delete out.cell.dataset[k];
   }
   function draw() {
+    stripTicks.forEach((tick, i) => setText(tick, fmt3((i - 1) * scale)));
     const tab = tables()[state.c];
     if (pointed) showCell(...pointed);
     const part = state.p === 0 ? "real" : "imag";
@@ -128,7 +196,7 @@ function render({ model, el }) {
       mini.ring.setAttribute("points", diagonalPoints(delta, miniCell, 0, 0));
       mini.picture.toggleAttribute("data-shown", c === state.c);
       const spread = largest(c, part);
-      setText(mini.badge, spread < 1e-6 ? "✓ constant" : `✗ spread ${fmt3(spread)}`);
+      setText(mini.badge, constant(spread) ? "✓ constant" : `✗ spread ${fmt3(spread)}`);
       mini.badge.dataset.spread = spread;
     });
     const along = [];
@@ -144,16 +212,21 @@ function render({ model, el }) {
     setText(stripTitle, `${part === "real" ? "score" : "imaginary part"} along n − m = ${String(delta).replace("-", "−")}`);
     const spread = spreads[state.d];
     typeset(out.formula, data.formulas[state.c]);
-    typeset(out.why, data.algebra[state.c]);
+    // The line of algebra, and for the candidate whose verdict turns on the content, the
+    // lengths it turns on at the content shown.
+    const lengths = data.names[state.c] === "by content"
+      ? `; here |q| = ${fmt3(Math.hypot(...state.q))}, |k| = ${fmt3(Math.hypot(...state.k))}` : "";
+    typeset(out.why, data.algebra[state.c] + lengths);
     out.why.dataset.candidate = state.c;
-    const { q, k } = contents[state.x];
-    out.setting.textContent = `positions 0 … ${size - 1}, θ = ${data.theta}, q = ${complexText(q)}, k = ${complexText(k)} (content ${state.x + 1} of ${contents.length})`;
+    const { q, k } = state;
+    out.setting.textContent = `positions 0 … ${size - 1}, θ = ${data.theta}, q = ${complexText(q)}, k = ${complexText(k)}`;
     Object.assign(out.setting.dataset, { content: state.x, q: q.join(","), k: k.join(",") });
-    setText(out.diagonal, `from ${fmt3(Math.min(...along.map((a) => a[1])))} to ${fmt3(Math.max(...along.map((a) => a[1])))}: ${spread < 1e-6 ? "constant" : `spread ${fmt3(spread)}`}`);
+    placeVectors();
+    setText(out.diagonal, `from ${fmt3(Math.min(...along.map((a) => a[1])))} to ${fmt3(Math.max(...along.map((a) => a[1])))}: ${constant(spread) ? "constant" : `spread ${fmt3(spread)}`}`);
     Object.assign(out.diagonal.dataset, { offset: delta, spread });
     let worst = 0;
     spreads.forEach((v, i) => { if (v > spreads[worst]) worst = i; });
-    const toeplitz = spreads[worst] < 1e-6;
+    const toeplitz = constant(spreads[worst]);
     setText(out.verdict, toeplitz
       ? `every diagonal is constant: Toeplitz, the ${part === "real" ? "score" : "imaginary part"} depends on n − m only`
       : `largest spread ${fmt3(spreads[worst])} (on n − m = ${String(data.offsets[worst]).replace("-", "−")}): not Toeplitz`);
@@ -161,7 +234,9 @@ function render({ model, el }) {
     partButtons.forEach((b, i) => b.setAttribute("aria-checked", String(i === state.p)));
     if (ask.predicted()) say(`${data.names[state.c]}: ${out.verdict.textContent}`);
     ask.refresh();
+    afterDraw();
   }
+  let afterDraw = () => {};
 
   // A row of choices (a radio group): click, Enter or Space picks one; arrow keys move along it.
   function choices(parent, label, names, trait, key) {
@@ -202,17 +277,89 @@ function render({ model, el }) {
   out.formula.setAttribute("data-name", "shown");
   out.setting = readout(controls, "setting", "");
   Object.assign(out.setting.dataset, { theta: data.theta, size });
-  // The next content: the same candidates for another q and k (the last one wraps round).
+  // The content (q, k) as two arrows from the centre of a small dial, each with a handle on its
+  // tip: dragging turns and stretches it (lengths in data.length_range), the arrow keys turn it
+  // by 1° (shift: 10°), + and − change its length. Every matrix follows at once.
+  handleStyles(el);
+  // Room round the longest arrow for its handle's ring and its name beyond the tip.
+  const unit = 52, dialSize = 2 * Math.ceil(unit * data.length_range[1] + 30), mid = dialSize / 2;
+  // First among the controls: on a phone it follows the drawing, on a wide page it sits beside it.
+  const dialBox = htmlEl("div", { class: "rope-w-content-dial" }, null);
+  controls.prepend(dialBox);
+  const dial = svgEl("svg", { viewBox: `0 0 ${dialSize} ${dialSize}`, width: dialSize, height: dialSize, class: "rope-w-svg",
+    "data-plot": "content", "aria-label": "q and k as arrows; drag either tip" }, dialBox);
+  keepTextSize(dial);
+  htmlEl("div", { class: "rope-w-hint" }, dialBox, "drag the tip of q or k: every matrix follows");
+  svgEl("circle", { cx: mid, cy: mid, r: unit, class: "rope-w-axis" }, dial);
+  svgEl("line", { x1: 4, x2: dialSize - 4, y1: mid, y2: mid, class: "rope-w-axis" }, dial);
+  svgEl("line", { x1: mid, x2: mid, y1: 4, y2: dialSize - 4, class: "rope-w-axis" }, dial);
+  const arrows = {}, names = {}, handles = {};
+  const degOf = ([re, im]) => wrapDeg((Math.atan2(im, re) * 180) / Math.PI);
+  for (const key of ["q", "k"]) {
+    arrows[key] = arrow(dial, mid, mid, mid + 1, mid, key);
+    names[key] = svgEl("text", { class: "rope-w-label", "text-anchor": "middle", "dominant-baseline": "middle", "data-label": key }, dial);
+    names[key].textContent = key;
+  }
+  const handleLayer = svgEl("g", {}, dial);
+  for (const key of ["q", "k"]) {
+    handles[key] = dragHandle(dial, handleLayer, {
+      name: key, cls: key, cx: mid, cy: mid, scale: unit, range: data.length_range,
+      label: `direction of ${key} (degrees; drag its tip to turn and stretch it, arrow keys turn it by 1°, shift+arrow by 10°, + and − change its length)`,
+      get: () => degOf(state[key]), length: () => Math.hypot(...state[key]),
+      set: (deg, done, length) => moveContent(key, polar(length ?? Math.hypot(...state[key]), deg), done),
+    });
+  }
+  // Each name sits just beyond its handle's ring, along the arrow: clear of both handles
+  // unless q and k point the same way, when k's name steps a little further out.
+  function placeVectors() {
+    for (const key of ["q", "k"]) {
+      const [re, im] = state[key], x1 = mid + unit * re, y1 = mid - unit * im;
+      moveArrow(arrows[key], mid, mid, x1, y1);
+      handles[key].place(x1, y1, degOf(state[key]));
+    }
+    const apart = Math.abs(wrapDeg(degOf(state.q) - degOf(state.k) + 180) - 180);
+    for (const key of ["q", "k"]) {
+      const [re, im] = state[key], norm = Math.hypot(re, im) || 1;
+      const out = unit * norm + 20 + (key === "k" && apart < 20 ? 12 : 0);
+      names[key].setAttribute("x", mid + out * re / norm);
+      names[key].setAttribute("y", mid - out * im / norm);
+    }
+  }
+  function moveContent(key, vector, done) {
+    state[key] = vector.map((v) => Number(v.toFixed(12)));
+    computeTables();
+    painted = null;
+    for (const mini of minis) mini.painted = null;
+    if (done) {
+      model.set("content", [...state.q, ...state.k]);
+      model.save_changes();
+    }
+    draw();
+  }
+  // A few contents to jump to (Python's): the next one on each press, the last wrapping round.
   const another = htmlEl("button", { type: "button", class: "rope-w-step-button", "data-name": "content",
     "aria-label": "another q, k: the same candidates for the next content" }, controls, "another q, k");
+  function showPreset(x) {
+    state.x = x;
+    state.q = data.contents[x].slice(0, 2);
+    state.k = data.contents[x].slice(2, 4);
+    moveContent("q", state.q, false);
+  }
   another.addEventListener("click", () => {
-    state.x = (state.x + 1) % contents.length;
+    showPreset((state.x + 1) % data.contents.length);
     model.set("content_index", state.x);
+    model.set("content", [...state.q, ...state.k]);
     model.save_changes();
-    draw();
   });
   another.addEventListener("keydown", (event) => event.stopPropagation());
-  model.on("change:content_index", () => { if (model.get("content_index") !== state.x) { state.x = model.get("content_index"); draw(); } });
+  model.on("change:content_index", () => { if (model.get("content_index") !== state.x) showPreset(model.get("content_index")); });
+  model.on("change:content", () => {
+    const now = model.get("content");
+    if (now.some((v, i) => v !== [...state.q, ...state.k][i])) {
+      state.q = now.slice(0, 2);
+      moveContent("k", now.slice(2, 4), false);
+    }
+  });
   const partButtons = choices(controls, "part of the product", ["real part (the score)", "imaginary part"], "part_index", "p");
   const sync = syncer(model, state, draw);
   const diagonal = slider(controls, { label: "diagonal n − m", name: "diagonal", values: data.offsets, index: state.d,
@@ -239,38 +386,49 @@ function render({ model, el }) {
   out.verdict = readout(controls, "verdict", "the whole matrix:");
   out.why = readout(controls, "why", "why:");
   hideCell();
-  // A candidate that passes for some contents and not others (by content, when |q| = |k|).
-  const contentOnly = () => data.names.map((name, c) => {
-    const passing = contents.map((content, x) => (largestOf(content, c, "real") < 1e-6 ? x : null)).filter((x) => x !== null);
-    if (!passing.length || passing.length === contents.length) return "";
-    const lengths = passing.map((x) => `|q| = ${fmt3(Math.hypot(...contents[x].q))}, |k| = ${fmt3(Math.hypot(...contents[x].k))}`);
-    return ` ${name} keeps every diagonal one colour only for content ${passing.map((x) => x + 1).join(", ")} (${lengths.join("; ")}); the wish asks it of every q and k.`;
+  // A candidate that keeps every diagonal constant for the content shown but not for every one
+  // (by content, when |q| = |k|): the feedback says so.
+  const onlyHere = () => data.names.map((name, c) => {
+    if (meetsWish(c) || !constant(largest(c, "real"))) return "";
+    return ` ${name} keeps every diagonal one colour for this q, k (|q| = ${fmt3(Math.hypot(...state.q))}, |k| = ${fmt3(Math.hypot(...state.k))}), not for every q and k: drag one of them.`;
   }).join("");
   const ask = question(root, {
     prompt: "Which candidates make every diagonal of the score one colour? Tap each one you expect to, then check.",
     several: "check my prediction",
-    // The verdicts (under each small matrix, and for the whole large one) would answer it:
-    // hidden until the reader commits to a set.
-    conceal: [out.verdict.parentNode, out.why.parentNode, ...minis.map((mini) => mini.badge)],
+    // The verdicts (under each small matrix, for the whole large one, and the chosen diagonal's
+    // range) would answer it: hidden until the reader commits to a set.
+    conceal: [out.diagonal.parentNode, out.verdict.parentNode, out.why.parentNode, ...minis.map((mini) => mini.badge)],
     choices: minis.map((mini, c) => ({ label: mini.name, picture: mini.picture, correct: () => meetsWish(c) })),
     explain: (picked) => {
       const list = (cs) => (cs.length ? cs.map((c) => data.names[c]).join(", ") : "none");
       const right = data.names.map((_, c) => c).filter(meetsWish);
       const missed = right.filter((c) => !picked.includes(c)), extra = picked.filter((c) => !meetsWish(c));
-      // How far a candidate misses the wish: its largest spread over every content.
-      const worst = (c) => fmt3(Math.max(...contents.map((content) => largestOf(content, c, "real"))));
+      // How far a candidate misses the wish: its largest spread at this content and the preset ones.
+      const presets = data.contents.map((x) => candidateTables(data.names, x.slice(0, 2), x.slice(2, 4), data.theta, size, data.parameters));
+      const worst = (c) => fmt3(Math.max(largest(c, "real"), ...presets.map((t) => Math.max(...t[c].real_spread))));
       return `Every diagonal of the score is constant for ${list(right)}.`
         + (missed.length ? ` You left out ${list(missed)}.` : "")
         + (extra.length ? ` ${extra.map((c) => `${data.names[c]} changes along a diagonal by up to ${worst(c)}`).join("; ")}.` : "")
         + ` Parity passes this real wish; its imaginary part (the complex wish) does not: spread ${fmt3(largest(data.names.indexOf("parity"), "imag"))}.`
-        + contentOnly();
+        + onlyHere();
     },
   });
   // The question and its small matrices go above the large drawing, across the widget's width.
   ask.node.classList.add("rope-w-candidates");
   root.insertBefore(ask.node, root.querySelector(".rope-w-body"));
+  // Each toggle's name starts with the text it shows: the name, and once the verdicts are in
+  // sight, the verdict under its picture before it.
+  const nameToggles = () => ask.buttons.forEach((button, c) => {
+    const verdict = minis[c].badge.closest("[data-concealed]") ? "" : `${minis[c].badge.textContent} `;
+    const label = `${verdict}${data.names[c]}: ${data.formulas[c].replace(/[_^{}]/g, "")}`;
+    if (button.getAttribute("aria-label") !== label) button.setAttribute("aria-label", label);
+  });
+  // A space between the verdict and the name, so that the text a toggle shows reads as words.
+  for (const button of ask.buttons) button.insertBefore(document.createTextNode(" "), button.querySelector(".rope-w-answer-label"));
+  afterDraw = nameToggles;
+  // The check reveals the verdicts without a redraw: the names follow it.
+  ask.node.querySelector("[data-commit]").addEventListener("click", nameToggles);
   ask.buttons.forEach((button, c) => {
-    button.setAttribute("aria-label", `${data.names[c]}: ${data.formulas[c].replace(/[_^{}]/g, "")}`);
     for (const type of ["pointerenter", "focus", "click"]) button.addEventListener(type, () => show(c));
   });
   draw();

@@ -277,3 +277,9 @@ export function clearOfHandles(x, y, text, handles, size = 340) {
   }
   return [x, y];
 }
+
+// The handles' stylesheet for a widget that draws its handles in a drawing of its own (not
+// dial's): call once with the widget's element before making handles.
+export function handleStyles(el) {
+  dragStyles(el);
+}

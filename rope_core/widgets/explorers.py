@@ -14,8 +14,11 @@ from .._checks import check_dim
 from ..demos.candidates import (
     CANDIDATE_ALGEBRA,
     CANDIDATE_DEFAULTS,
+    CANDIDATE_LENGTH_RANGE,
     CANDIDATE_MORE_CONTENTS,
+    CANDIDATE_PARAMETERS,
     CANDIDATES,
+    candidate_meets_wish,
     candidate_table,
 )
 from ..demos.context import (
@@ -223,18 +226,23 @@ class CandidateExplorer(RopeWidget):
     A slider picks a diagonal :math:`n - m`, drawn beside the matrix as the score against
     :math:`m` (flat exactly when the diagonal is constant); a toggle shows the imaginary part of
     the product instead, which the complex wish also asks to depend on :math:`n - m` only (the
-    parity candidate passes the real wish and fails this one). A button steps through the
-    contents :math:`(q, k)`, since the wish must hold for every content (the trait
-    ``content_index``); once the reader has predicted, the candidate shown gets its one line of
-    algebra (:data:`rope_core.demos.candidates.CANDIDATE_ALGEBRA`). Every number is
-    :func:`rope_core.demos.candidates.candidate_table`.
+    parity candidate passes the real wish and fails this one). The wish must hold for every
+    content: the reader drags the tips of :math:`q` and :math:`k` (the synced trait
+    ``content`` :math:`= [\operatorname{Re} q, \operatorname{Im} q, \operatorname{Re} k,
+    \operatorname{Im} k]`, lengths in :data:`~rope_core.demos.candidates.CANDIDATE_LENGTH_RANGE`),
+    or a button steps through a few contents (``content_index``, which sets ``content``). The page
+    computes every candidate's matrix itself from its formula, the content and the parameters
+    :data:`~rope_core.demos.candidates.CANDIDATE_PARAMETERS` sent here; ``state()`` gives the same
+    numbers from :func:`rope_core.demos.candidates.candidate_table`. Once the reader has
+    predicted, the candidate shown gets its one line of algebra
+    (:data:`rope_core.demos.candidates.CANDIDATE_ALGEBRA`).
 
     Parameters
     ----------
     q, k : complex
         The query and the key, as complex numbers (the first content).
     more_contents : sequence of (complex, complex)
-        Further contents :math:`(q, k)` the page steps through.
+        Further contents :math:`(q, k)` the button steps through.
     theta : float
         Angle per position of the candidates that turn.
     size : int
@@ -244,11 +252,14 @@ class CandidateExplorer(RopeWidget):
     _esm = module("candidate_explorer")
     _css = _LESSON_CSS
     _sliders = {"candidate_index": lambda w: len(CANDIDATES), "part_index": lambda w: 2,
-                "diagonal_index": lambda w: 2 * w._size - 1, "content_index": lambda w: len(w._tables)}
+                "diagonal_index": lambda w: 2 * w._size - 1, "content_index": lambda w: len(w._contents)}
     candidate_index = traitlets.Int(0).tag(sync=True)
     part_index = traitlets.Int(0).tag(sync=True)
     diagonal_index = traitlets.Int(CANDIDATE_DEFAULTS["size"] - 1 + 3).tag(sync=True)
     content_index = traitlets.Int(0).tag(sync=True)
+    content = traitlets.List(traitlets.Float(), minlen=4, maxlen=4, default_value=[
+        CANDIDATE_DEFAULTS["q"].real, CANDIDATE_DEFAULTS["q"].imag, CANDIDATE_DEFAULTS["k"].real, CANDIDATE_DEFAULTS["k"].imag,
+    ]).tag(sync=True)
 
     def __init__(self, q=CANDIDATE_DEFAULTS["q"], k=CANDIDATE_DEFAULTS["k"], theta=CANDIDATE_DEFAULTS["theta"],
                  size=CANDIDATE_DEFAULTS["size"], more_contents=CANDIDATE_MORE_CONTENTS, **kwargs):
@@ -263,35 +274,45 @@ class CandidateExplorer(RopeWidget):
             raise ValueError(f"more_contents must be a sequence of (q, k) pairs, got {more_contents!r}")
         # candidate_table checks each q and k (finite complex numbers) and theta.
         self._tables = [candidate_table(cq, ck, theta, self._size) for cq, ck in contents]
-        self._table = self._tables[0]
+        self._contents = [[t["q"].real, t["q"].imag, t["k"].real, t["k"].imag] for t in self._tables]
+        self._theta = self._tables[0]["theta"]
         if "diagonal_index" not in kwargs:
             kwargs["diagonal_index"] = self._size - 1 + min(3, self._size - 1)
+        content = kwargs.pop("content", None)
         super().__init__(**kwargs)
+        self.content = list(self._contents[self.content_index]) if content is None else content
         self.data = self._compute()
 
+    @traitlets.validate("content")
+    def _check_content(self, proposal):
+        values = proposal["value"]
+        if not all(np.isfinite(v) for v in values):
+            raise traitlets.TraitError(f"content must be four finite numbers (Re q, Im q, Re k, Im k), got {values!r}")
+        return values
+
+    @traitlets.observe("content_index")
+    def _content_from_index(self, change):
+        # A step of the button puts its preset content (q, k) on the page.
+        self.content = list(self._contents[change["new"]])
+
     def _compute(self):
-        t = self._table
-        # One colour scale for every candidate and every content.
-        scale = max(float(np.abs(c[name][part]).max()) for c in self._tables for name in t["names"] for part in ("real", "imag"))
-
-        def content(c):
-            return {"q": [c["q"].real, c["q"].imag], "k": [c["k"].real, c["k"].imag],
-                    "tables": [{part: table(c[name][part]) for part in ("real", "imag", "real_spread", "imag_spread")}
-                               for name in c["names"]]}
-
-        first = content(t)
+        t = self._tables[0]
         return {
             "names": t["names"], "formulas": [CANDIDATES[name][0] for name in t["names"]],
             "ideas": [CANDIDATES[name][1] for name in t["names"]],
             "algebra": [CANDIDATE_ALGEBRA[name] for name in t["names"]],
-            "positions": t["positions"].tolist(), "offsets": t["offsets"].tolist(), "theta": t["theta"],
-            "q": first["q"], "k": first["k"], "scale": round(scale, 6), "tables": first["tables"],
-            "more": [content(c) for c in self._tables[1:]],
+            "positions": t["positions"].tolist(), "offsets": t["offsets"].tolist(), "theta": self._theta,
+            "contents": [[round(v, 6) for v in c] for c in self._contents],
+            "parameters": dict(CANDIDATE_PARAMETERS), "length_range": list(CANDIDATE_LENGTH_RANGE),
+            # Whether each candidate keeps every diagonal constant for every content (rope_core
+            # tries random ones): the answer the prediction is checked against.
+            "meets_wish": [candidate_meets_wish(name, self._theta, self._size) for name in t["names"]],
         }
 
     def state(self):
         """The matrix and diagonal the page shows now, from rope_core: ``demos.candidates``."""
-        shown = self._tables[self.content_index]
+        qr, qi, kr, ki = self.content
+        shown = candidate_table(complex(qr, qi), complex(kr, ki), self._theta, self._size)
         name = shown["names"][self.candidate_index]
         part = ("real", "imag")[self.part_index]
         offset = int(shown["offsets"][self.diagonal_index])

@@ -1,0 +1,171 @@
+"""CandidateExplorer in the browser: the page computes every candidate's matrix from the content
+(q, k) the reader drags, and each number equals rope_core.demos.candidates.candidate_table at
+that content (to 1e-9); the handles turn and stretch q and k by pointer and by keyboard; and no
+read-out gives the answer away before the prediction."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from _browser import (
+    HIDDEN,
+    PHONE,
+    axe_serious,
+    dataset,
+    gallery_widget,
+    open_book_page,
+    open_gallery,
+)
+
+from rope_core.demos.candidates import CANDIDATE_PARAMETERS, CANDIDATES, candidate_table
+
+pytestmark = [pytest.mark.book, pytest.mark.browser]
+NAMES = list(CANDIDATES)
+
+# The page's own module (the URL it loaded, with its version), imported again to call its helpers.
+PAGE_TABLES = """async ([contents, theta, size, parameters, names]) => {
+  const url = performance.getEntriesByType("resource").map((e) => e.name).find((n) => n.includes("candidate_explorer.js"));
+  const { candidateTables } = await import(url);
+  return contents.map(([q, k]) => candidateTables(names, q, k, theta, size, parameters));
+}"""
+
+# The large matrix as drawn: [m, n, value] per cell.
+LARGE = """(root) => [...root.querySelectorAll('[data-plot="matrix"] rect')].map((r) => [Number(r.dataset.m), Number(r.dataset.n), Number(r.dataset.value)])"""
+
+
+@pytest.fixture
+def fresh(chromium, book_server):
+    """A gallery of its own (no prediction made yet), and the CandidateExplorer on it."""
+    context, page, log = open_gallery(chromium, book_server)
+    try:
+        yield page, gallery_widget(page, "CandidateExplorer")
+        assert not log.problems(), log.problems()
+    finally:
+        context.close()
+
+
+def shown_content(root):
+    setting = dataset(root.locator('[data-readout="setting"]'))
+    q = [float(v) for v in setting["q"].split(",")]
+    k = [float(v) for v in setting["k"].split(",")]
+    return complex(*q), complex(*k)
+
+
+def assert_drawn_is_rope_core(root, candidate):
+    """The large matrix and every small verdict's spread equal rope_core's at the content shown."""
+    q, k = shown_content(root)
+    t = candidate_table(q, k, 0.5, 16)
+    cells = np.array(root.evaluate(LARGE))
+    np.testing.assert_allclose(cells[:, 2], t[candidate]["real"][cells[:, 0].astype(int), cells[:, 1].astype(int)], atol=1e-9, rtol=0)
+    for c, name in enumerate(NAMES):
+        spread = float(root.locator(f'[data-verdict="{c}"]').get_attribute("data-spread"))
+        assert abs(spread - t[name]["real_spread"].max()) < 1e-9, name
+    return q, k
+
+
+def test_the_pages_matrices_are_rope_cores_for_random_contents(fresh, rng):
+    page, root = fresh
+    contents = []
+    for _ in range(25):
+        lengths, angles = rng.uniform(0.2, 1.3, size=2), rng.uniform(0, 2 * math.pi, size=2)
+        q, k = lengths * np.exp(1j * angles)
+        contents.append([[q.real, q.imag], [k.real, k.imag]])
+    size, theta = 16, 0.5
+    tables = page.evaluate(PAGE_TABLES, [contents, theta, size, CANDIDATE_PARAMETERS, NAMES])
+    for (q, k), drawn in zip(contents, tables):
+        t = candidate_table(complex(*q), complex(*k), theta, size)
+        for c, name in enumerate(NAMES):
+            for part in ("real", "imag", "real_spread", "imag_spread"):
+                np.testing.assert_allclose(drawn[c][part], t[name][part], atol=1e-9, rtol=0, err_msg=f"{name} {part}")
+
+
+def test_dragging_q_redraws_every_candidate_as_rope_core_computes(fresh):
+    page, root = fresh
+    before = shown_content(root)
+    handle = root.locator('[data-handle="q"]')
+    dial = root.locator('[data-plot="content"]').bounding_box()
+    centre = (dial["x"] + dial["width"] / 2, dial["y"] + dial["height"] / 2)
+    box = handle.bounding_box()
+    start = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.move(*start)
+    page.mouse.down()
+    # A quarter turn about the dial's centre, in steps (the grip follows the pointer round).
+    radius, angle0 = math.dist(start, centre), math.atan2(-(start[1] - centre[1]), start[0] - centre[0])
+    for step in range(1, 10):
+        a = angle0 + step * math.pi / 18
+        page.mouse.move(centre[0] + radius * math.cos(a), centre[1] - radius * math.sin(a))
+    page.mouse.up()
+    q, k = assert_drawn_is_rope_core(root, "rotation")
+    assert k == before[1] and abs(abs(q) - abs(before[0])) < 0.05
+    turned = math.degrees(np.angle(q / before[0]))
+    assert abs(turned - 90) < 3, turned
+    # At every content the kept candidates stay one colour along each diagonal (the small
+    # verdicts' data, still out of sight before the prediction), the others do not.
+    spreads = [float(root.locator(f'[data-verdict="{c}"]').get_attribute("data-spread")) for c in range(len(NAMES))]
+    assert [s < 1e-9 for s in spreads] == [True, True, False, False, False, False, True]
+
+
+def test_the_keyboard_turns_and_stretches_k(fresh):
+    page, root = fresh
+    q0, k0 = shown_content(root)
+    handle = root.locator('[data-handle="k"]')
+    handle.focus()
+    for _ in range(30):
+        page.keyboard.press("ArrowLeft")
+    page.keyboard.press("Shift+ArrowLeft")
+    for _ in range(3):
+        page.keyboard.press("+")
+    root.locator(".rope-w-question button[data-answer]").nth(NAMES.index("by content")).hover()
+    q, k = assert_drawn_is_rope_core(root, "by content")
+    assert q == q0
+    assert abs(abs(k) - (abs(k0) + 0.3)) < 1e-9
+    assert abs(math.degrees(np.angle(k / k0)) + 40) < 1e-6
+    assert handle.get_attribute("aria-valuetext").startswith(f"{math.degrees(np.angle(k)) % 360:.1f}"[:3])
+    # by content's line of algebra (shown after the prediction) names the lengths it turns on here.
+    why = root.locator('[data-readout="why"]').text_content()
+    assert why.endswith(f"when |q| = |k|; here |q| = {abs(q):#.3g}, |k| = {abs(k):#.3g}"), why
+
+
+def test_no_read_out_gives_the_answer_before_the_prediction(fresh):
+    page, root = fresh
+    diagonal = root.locator('[data-readout="diagonal"]')
+    # Before: the diagonal's range, the verdicts and the algebra are out of sight (and out of
+    # the accessibility tree), and nothing the reader can see names the answer.
+    assert diagonal.evaluate(HIDDEN)
+    visible = root.inner_text()
+    for word in ("constant", "spread", "not Toeplitz", "only m − n"):
+        assert word not in visible, word
+    # Moving q is acting, not answering: still hidden.
+    root.locator('[data-handle="q"]').focus()
+    page.keyboard.press("ArrowUp")
+    assert diagonal.evaluate(HIDDEN) and "constant" not in root.inner_text()
+    # After the prediction is checked: the read-out says what the diagonal does.
+    root.locator(".rope-w-question button[data-answer]").nth(NAMES.index("rotation")).click()
+    root.locator("[data-commit]").click()
+    assert not diagonal.evaluate(HIDDEN)
+    assert diagonal.inner_text().endswith(": constant")
+    assert "constant" in root.locator(f'[data-verdict="{NAMES.index("rotation")}"]').inner_text()
+
+
+@pytest.mark.parametrize("scheme, options", [("light", {}), ("dark", {"viewport": PHONE, "touch": True})])
+def test_chapter_4s_widget_passes_axe_as_asked_dragged_and_answered(chromium, book_server, scheme, options):
+    """Chapter 4's CandidateExplorer, on the desktop in light mode and on a phone in dark mode:
+    no serious axe violation as it opens, with q dragged by its keys, and after the check."""
+    context, page, log = open_book_page(chromium, book_server, "book/04-deriving-rope.html", scheme, **options)
+    try:
+        root = page.locator(".rope-w").filter(has=page.locator('[data-plot="content"]'))
+        assert root.count() == 1
+        root.scroll_into_view_if_needed()
+        selector = [".rope-w:has([data-plot=content])"]
+        assert axe_serious(page, include=selector) == []
+        root.locator('[data-handle="q"]').focus()
+        for key in ("ArrowUp", "+", "Shift+ArrowLeft"):
+            page.keyboard.press(key)
+        root.locator(".rope-w-question button[data-answer]").nth(NAMES.index("rotation")).click()
+        root.locator("[data-commit]").click()
+        assert axe_serious(page, include=selector) == []
+        assert not log.problems(), log.problems()
+    finally:
+        context.close()

@@ -144,9 +144,12 @@ def js_mutants(path: Path) -> list[Mutant]:
                 i = end + 1
             found.append(_scaled(path, "coordinate", text, *args[3]))
         else:
-            match = re.compile(r"[{,]\s*(?:x|cx|x1): (?!\d+\s*[,}])").search(text, body)
-            if match:
-                found.append(_scaled(path, "coordinate", text, match.end(), _argument_end(text, match.end())))
+            # Not a trait read into the state ({ x: model.get(...) }): scaled, its default 0
+            # stays 0, a mutant no test can tell apart.
+            for match in re.compile(r"[{,]\s*(?:x|cx|x1): (?!\d+\s*[,}])").finditer(text, body):
+                if "model.get(" not in text[match.end():_argument_end(text, match.end())]:
+                    found.append(_scaled(path, "coordinate", text, match.end(), _argument_end(text, match.end())))
+                    break
 
     # index: the last [i] of the first table read indexed by a variable (data.x[t][m], tab.y[state.m]).
     pattern = re.compile(r"\b(?:data|tab|series|rows?|spec|model_data|entry)\.\w+(?:\[[^\[\]\n]+\])*"

@@ -1,7 +1,7 @@
 """Mutation run over the widget layer: inject ~1 % errors, does what `make test` runs notice?
 
 Targets: every widget's ES module (``rope_core/widgets/*.js``), the widgets' Python tables
-(``rope_core/widgets/explorers.py``), the demos layer (``rope_core/demos/*.py``) and the static
+(every ``rope_core/widgets/*.py`` that defines a widget), the demos layer (``rope_core/demos/*.py``) and the static
 views (``rope_core/plots/views.py``). Mutants are made by operators, not typed by hand, so the
 run still applies to code the widget helpers rewrite (each mutant prints the line it changed):
 
@@ -9,6 +9,7 @@ JS (in each widget's drawing code, i.e. after ``function draw``/``render``):
   coordinate   a drawn coordinate scaled by 1.01 (``px(e)``, ``arrow(..., x1, ...)``, ``x: e``)
   index        an off-by-one look-up: the last index ``[i]`` of a table read becomes ``[i + 1]``
   cos-sin      ``Math.cos`` <-> ``Math.sin`` (or the tables ``.cos``/``.sin``) swapped once
+  sign         an angle's sign flipped: the first ``Math.sin(e)`` drawn becomes ``-Math.sin(e)``
   readout      a read-out's text ``fmt(e, ...)`` -> ``fmt(1.01 * e, ...)``
   readout-data a read-out's data attribute ``dataset.k = e`` -> ``1.01 * e``
 Python (explorers, demos, views):
@@ -143,9 +144,12 @@ def js_mutants(path: Path) -> list[Mutant]:
                 i = end + 1
             found.append(_scaled(path, "coordinate", text, *args[3]))
         else:
-            match = re.compile(r"[{,]\s*(?:x|cx|x1): (?!\d+\s*[,}])").search(text, body)
-            if match:
-                found.append(_scaled(path, "coordinate", text, match.end(), _argument_end(text, match.end())))
+            # Not a trait read into the state ({ x: model.get(...) }): scaled, its default 0
+            # stays 0, a mutant no test can tell apart.
+            for match in re.compile(r"[{,]\s*(?:x|cx|x1): (?!\d+\s*[,}])").finditer(text, body):
+                if "model.get(" not in text[match.end():_argument_end(text, match.end())]:
+                    found.append(_scaled(path, "coordinate", text, match.end(), _argument_end(text, match.end())))
+                    break
 
     # index: the last [i] of the first table read indexed by a variable (data.x[t][m], tab.y[state.m]).
     pattern = re.compile(r"\b(?:data|tab|series|rows?|spec|model_data|entry)\.\w+(?:\[[^\[\]\n]+\])*"
@@ -163,6 +167,11 @@ def js_mutants(path: Path) -> list[Mutant]:
         if at >= 0 and new in text:
             found.append(Mutant(path, "cos-sin", at, at + len(old), new))
             break
+
+    # sign: the first sine in the drawing code turned the other way (a wrong angle sign).
+    for match in re.compile(r"(?<![\w.])Math\.sin\(").finditer(text, body):
+        found.append(Mutant(path, "sign", match.start(), match.start(), "-"))
+        break
 
     # readout: the first fmt(e, ...) that fills a read-out's text.
     for match in re.compile(r"\.textContent\s*=[^;]*?\bfmt\(").finditer(text, body):
@@ -256,7 +265,7 @@ def all_mutants(root: Path = ROOT, js_per_file: int = 0) -> list[Mutant]:
         if js_per_file and found:
             found = [found[(number + k) % len(found)] for k in range(min(js_per_file, len(found)))]
         mutants += found
-    for path in [root / "rope_core" / "widgets" / "explorers.py",
+    for path in [*widget_sources(root),
                  *sorted((root / "rope_core" / "demos").glob("*.py")),
                  root / "rope_core" / "plots" / "views.py"]:
         if path.name not in ("__init__.py", "timing.py") and path.exists():
@@ -335,8 +344,20 @@ def _read(path: Path) -> str:
 
 def widget_modules(root: Path = ROOT) -> dict[str, set[str]]:
     """{widget class: the JS files (stems) its module is made of: its own and those it
-    imports, besides common.js}."""
-    text = (root / "rope_core" / "widgets" / "explorers.py").read_text()
+    imports, besides common.js}, from every widget class of ``rope_core/widgets/*.py``."""
+    found = {}
+    for path in widget_sources(root):
+        found.update(_modules_in(path.read_text(), root))
+    return found
+
+
+def widget_sources(root: Path = ROOT) -> list[Path]:
+    """The Python files of ``rope_core/widgets`` that define a widget class (a RopeWidget)."""
+    return [path for path in sorted((root / "rope_core" / "widgets").glob("*.py"))
+            if re.search(r"^class \w+\(RopeWidget\):", path.read_text(), re.M)]
+
+
+def _modules_in(text: str, root: Path) -> dict[str, set[str]]:
     found = {}
     for match in re.finditer(r"^class (\w+)\(RopeWidget\):(.*?)(?=^class |\Z)", text, re.S | re.M):
         stems = set(re.findall(r'\bmodule\("(\w+)"\)', match.group(2)))

@@ -42,6 +42,11 @@ function render({ model, el }) {
     width = wanted;
     while (svg.firstChild) svg.removeChild(svg.firstChild);
     strips = [];
+    // A new layout has new nodes and coordinates: nothing drawn is kept.
+    stripCache = new Map();
+    stripsShown = null;
+    cellsShown = 0;
+    cellClasses.length = 0;
     // Units per CSS pixel stay near 1 in both layouts, so 13 px labels fit under their strips.
     const stripH = width === 360 ? 44 : 36, labelH = 20, gapY = 8, stripW = width - 16;
     const rowH = stripH + labelH + gapY, headerH = 24;
@@ -52,8 +57,13 @@ function render({ model, el }) {
     row.title = [svgEl("text", { x: 8, y: 14, class: "rope-w-muted-text", "data-arc-title": 0 }, svg),
       svgEl("text", { x: 8, y: rowTop + cellH + archH + 14, class: "rope-w-muted-text", "data-arc-title": 1 }, svg)];
     row.marks = svgEl("g", {}, svg);
+    row.prevTick = svgEl("path", { class: "rope-w-meaning rope-w-prev-line" }, row.marks);
+    row.targetTicks = svgEl("path", { class: "rope-w-meaning rope-w-target-line" }, row.marks);
     row.cells = svgEl("g", {}, svg);
+    row.band = svgEl("rect", { y: row.y - 3, height: row.h + 6, class: "rope-w-query-band" }, row.cells);
+    row.cellNodes = [];
     row.arcs = [svgEl("g", { "data-arcs": 0 }, svg), svgEl("g", { "data-arcs": 1 }, svg)];
+    row.arcNodes = [[], []];
     // A press anywhere on the row picks the query nearest to it among the last ones (a tall
     // band, the whole row wide: a finger finds it at every length).
     row.hit = svgEl("rect", { x: 8, width: width - 16, y: rowTop - 14, height: cellH + 28, class: "rope-w-row-hit" }, svg);
@@ -107,65 +117,117 @@ function render({ model, el }) {
     return true;
   }
 
-  function draw() {
-    const scheme = data.schemes[state.s], length = data.lengths[state.n];
+  // What is on screen, so that a step redraws only what it changed: the strips' (scheme,
+  // length), the row's cells' length and classes, and each text already written.
+  let stripsShown = null, cellsShown = 0;
+  const cellClasses = [];
+  const writeText = (node, text) => { if (node.textContent !== text) node.textContent = text; };
+  const writeAttribute = (node, name, value) => { if (node.getAttribute(name) !== String(value)) node.setAttribute(name, value); };
+  // Each strip's drawing at one (scheme, length), computed once per layout: the strings and
+  // numbers its nodes take.
+  let stripCache = new Map();
+  function stripDrawing(scheme, length) {
+    const key = `${scheme} ${length}`;
+    if (stripCache.has(key)) return stripCache.get(key);
     const rows = rowsAt(scheme, length), targets = copies(length);
-    for (const s of strips) {
+    const drawing = strips.map((s) => {
       const weights = rows[s.layer][s.head];
       // Distance d sits at the d-th slot from the right edge.
       const left = (d) => s.x + s.w - (d + 1) * s.w / length, xOf = (d) => left(d) + 0.5 * s.w / length;
       const yOf = (w) => s.y + s.h * (1 - Math.sqrt(Math.min(1, Math.max(0, w))));
-      let path = `M ${s.x + s.w} ${s.y + s.h}`;
-      weights.forEach((w, d) => { path += ` L ${left(d) + s.w / length} ${yOf(w)} L ${left(d)} ${yOf(w)}`; });
-      s.area.setAttribute("d", `${path} L ${s.x} ${s.y + s.h} Z`);
-      s.prev.setAttribute("x1", xOf(1));
-      s.prev.setAttribute("x2", xOf(1));
-      s.target.setAttribute("d", targets.map((d) => `M ${xOf(d)} ${s.y} V ${s.y + s.h}`).join(" "));
-      s.prevDot.setAttribute("cx", xOf(1));
-      s.prevDot.setAttribute("cy", yOf(weights[1]));
-      s.targetDot.setAttribute("cx", xOf(targets[0]));
-      s.targetDot.setAttribute("cy", yOf(weights[targets[0]]));
+      const parts = [`M ${s.x + s.w} ${s.y + s.h}`];
+      weights.forEach((w, d) => { parts.push(`L ${left(d) + s.w / length} ${yOf(w)} L ${left(d)} ${yOf(w)}`); });
       const onPrev = weights[1], onTarget = onCopies(weights);
-      s.label.textContent = `head ${s.head}: ${onPrev.toFixed(2)} on t−1, ${onTarget.toFixed(2)} on targets`;
-      Object.assign(s.label.dataset, { previous: onPrev, target: onTarget });
-    }
-    out.accuracy.textContent = `${data.accuracy[scheme][String(length)].toFixed(2)} (${SCHEME_LABELS[scheme]}, length ${length}, trained at ${data.training_length})`;
-    out.accuracy.dataset.value = data.accuracy[scheme][String(length)];
+      return {
+        area: `${parts.join(" ")} L ${s.x} ${s.y + s.h} Z`,
+        prevX: xOf(1), prevY: yOf(onPrev),
+        target: targets.map((d) => `M ${xOf(d)} ${s.y} V ${s.y + s.h}`).join(" "),
+        targetX: xOf(targets[0]), targetY: yOf(weights[targets[0]]),
+        label: `head ${s.head}: ${onPrev.toFixed(2)} on t−1, ${onTarget.toFixed(2)} on targets`,
+        onPrev, onTarget,
+      };
+    });
+    stripCache.set(key, drawing);
+    return drawing;
+  }
+  function drawStrips(scheme, length) {
+    const key = `${scheme} ${length}`;
+    if (stripsShown === key) return;
+    stripsShown = key;
+    stripDrawing(scheme, length).forEach((d, i) => {
+      const s = strips[i];
+      s.area.setAttribute("d", d.area);
+      s.prev.setAttribute("x1", d.prevX);
+      s.prev.setAttribute("x2", d.prevX);
+      s.target.setAttribute("d", d.target);
+      s.prevDot.setAttribute("cx", d.prevX);
+      s.prevDot.setAttribute("cy", d.prevY);
+      s.targetDot.setAttribute("cx", d.targetX);
+      s.targetDot.setAttribute("cy", d.targetY);
+      s.label.textContent = d.label;
+      Object.assign(s.label.dataset, { previous: d.onPrev, target: d.onTarget });
+    });
+  }
+
+  function draw() {
+    const scheme = data.schemes[state.s], length = data.lengths[state.n];
+    const rows = rowsAt(scheme, length);
+    drawStrips(scheme, length);
+    const accuracy = data.accuracy[scheme][String(length)];
+    writeText(out.accuracy, `${accuracy.toFixed(2)} (${SCHEME_LABELS[scheme]}, length ${length}, trained at ${data.training_length})`);
+    writeAttribute(out.accuracy, "data-value", accuracy);
     drawRow(scheme, length);
     // The query slider names a position, which moves with the length.
     const named = `token ${length - data.arc_queries + state.q} of ${length}`;
-    querySlider.output.textContent = named;
-    querySlider.input.setAttribute("aria-valuetext", named);
+    writeText(querySlider.output, named);
+    writeAttribute(querySlider.input, "aria-valuetext", named);
     for (let layer = 0; layer < data.n_layers; layer++) {
       const bits = state.off[layer];
       const off = data.wavelengths.map((_, i) => i).filter((i) => bits >> i & 1);
       const value = data.ablation[layer][bits];
-      out.ablation[layer].textContent = off.length ? `${value.toFixed(2)} with pair${off.length > 1 ? "s" : ""} ${off.join(", ")} off` : `${value.toFixed(2)}, every pair on`;
-      Object.assign(out.ablation[layer].dataset, { value, bits });
-      out.buttons[layer].forEach((button, i) => button.setAttribute("aria-pressed", bits >> i & 1 ? "true" : "false"));
+      writeText(out.ablation[layer], off.length ? `${value.toFixed(2)} with pair${off.length > 1 ? "s" : ""} ${off.join(", ")} off` : `${value.toFixed(2)}, every pair on`);
+      writeAttribute(out.ablation[layer], "data-value", value);
+      writeAttribute(out.ablation[layer], "data-bits", bits);
+      out.buttons[layer].forEach((button, i) => writeAttribute(button, "aria-pressed", bits >> i & 1 ? "true" : "false"));
     }
-    schemeButtons.forEach((button, i) => button.setAttribute("aria-checked", String(i === state.s)));
+    schemeButtons.forEach((button, i) => writeAttribute(button, "aria-checked", String(i === state.s)));
     seen.add(`${scheme} ${length}`);
     if (out.ask) {
-      if (out.ask.predicted()) say(`${SCHEME_LABELS[scheme]}, length ${length}: accuracy ${data.accuracy[scheme][String(length)].toFixed(2)}; head ${fast} of layer 0 puts ${rows[0][fast][1].toFixed(2)} on t − 1`);
+      if (out.ask.predicted()) say(`${SCHEME_LABELS[scheme]}, length ${length}: accuracy ${accuracy.toFixed(2)}; head ${fast} of layer 0 puts ${rows[0][fast][1].toFixed(2)} on t − 1`);
       out.ask.refresh();
     }
   }
   // The row of `length` tokens: a cell per token, the query's own token filled wherever it
   // occurs (its earlier copies), the query outlined, ticks at t − 1 and at the tokens after
   // the earlier copies (the induction targets), and one arc per key a chosen head looks at.
+  // Its nodes are made once and kept: cells (one per token of the longest row, those past
+  // the length taken out of the drawing) and arcs (as many as a query has had keys).
   function drawRow(scheme, length) {
     const tokens = data.tokens[String(length)], cell = row.w / length, first = length - data.arc_queries;
     const t = first + state.q, xOf = (s) => row.x + (s + 0.5) * cell;
-    for (const g of [row.cells, row.marks, ...row.arcs]) while (g.firstChild) g.removeChild(g.firstChild);
-    svgEl("rect", { x: row.x + first * cell, y: row.y - 3, width: data.arc_queries * cell, height: row.h + 6, class: "rope-w-query-band" }, row.cells);
-    tokens.forEach((id, s) => {
-      const cls = s === t ? "rope-w-token rope-w-query-token" : id === tokens[t] && s < t ? "rope-w-token rope-w-copy-token" : "rope-w-token";
-      svgEl("rect", { x: row.x + s * cell + 0.5, y: row.y, width: Math.max(0.5, cell - 1), height: row.h, class: cls, "data-position": s }, row.cells);
-    });
+    if (cellsShown !== length) {
+      row.band.setAttribute("x", row.x + first * cell);
+      row.band.setAttribute("width", data.arc_queries * cell);
+      for (let s = 0; s < Math.max(length, cellsShown); s++) {
+        if (s >= length) { row.cellNodes[s].remove(); continue; }
+        if (s >= row.cellNodes.length) {
+          row.cellNodes.push(svgEl("rect", { y: row.y, height: row.h, class: "rope-w-token", "data-position": s }));
+          cellClasses.push("rope-w-token");
+        }
+        const node = row.cellNodes[s];
+        node.setAttribute("x", row.x + s * cell + 0.5);
+        node.setAttribute("width", Math.max(0.5, cell - 1));
+        if (s >= cellsShown) row.cells.appendChild(node);
+      }
+      cellsShown = length;
+    }
+    for (let s = 0; s < length; s++) {
+      const cls = s === t ? "rope-w-token rope-w-query-token" : tokens[s] === tokens[t] && s < t ? "rope-w-token rope-w-copy-token" : "rope-w-token";
+      if (cellClasses[s] !== cls) { row.cellNodes[s].setAttribute("class", cls); cellClasses[s] = cls; }
+    }
     const targets = tokens.map((id, s) => s).filter((s) => s > 0 && s <= t && tokens[s - 1] === tokens[t]);
-    svgEl("path", { d: `M ${xOf(t - 1)} ${row.y - 4} V ${row.y + row.h + 4}`, class: "rope-w-meaning rope-w-prev-line" }, row.marks);
-    svgEl("path", { d: targets.map((s) => `M ${xOf(s)} ${row.y - 4} V ${row.y + row.h + 4}`).join(" "), class: "rope-w-meaning rope-w-target-line" }, row.marks);
+    writeAttribute(row.prevTick, "d", `M ${xOf(t - 1)} ${row.y - 4} V ${row.y + row.h + 4}`);
+    writeAttribute(row.targetTicks, "d", targets.map((s) => `M ${xOf(s)} ${row.y - 4} V ${row.y + row.h + 4}`).join(" "));
     const spoken = [];
     for (let layer = 0; layer < data.n_layers && layer < 2; layer++) {
       const head = chosen[layer], flat = data.arcs[scheme][String(length)][layer][head][state.q];
@@ -173,24 +235,41 @@ function render({ model, el }) {
       for (let j = 0; j < flat.length; j += 2) keys.push([flat[j], flat[j + 1] / 100]);
       // Layer 0 bulges up, layer 1 down; an arc's height grows with its span, up to archH.
       const sign = layer === 0 ? -1 : 1, base = layer === 0 ? row.y - 2 : row.y + row.h + 2;
-      for (const [s, w] of keys) {
+      const pool = row.arcNodes[layer];
+      keys.forEach(([s, w], j) => {
+        if (j >= pool.length) pool.push([svgEl("path", { class: "rope-w-attention-arc" }), svgEl("circle", { class: "rope-w-attention-arc-end" })]);
+        const [arc, end] = pool[j];
         const x0 = xOf(t), x1 = xOf(s), span = Math.abs(x0 - x1);
         const lift = Math.min(row.archH - 6, 10 + span / 2);
         // A quadratic curve peaks at half its control point's height.
-        svgEl("path", { d: `M ${x0} ${base} Q ${(x0 + x1) / 2} ${base + sign * 2 * lift} ${x1} ${base}`,
-          class: "rope-w-attention-arc", "stroke-width": (1 + 6 * w).toFixed(2), "stroke-opacity": (0.35 + 0.65 * w).toFixed(2),
-          "data-key": s, "data-weight": w }, row.arcs[layer]);
-        svgEl("circle", { cx: x1, cy: base, r: 2 + 3 * w, class: "rope-w-attention-arc-end" }, row.arcs[layer]);
-      }
+        writeAttribute(arc, "d", `M ${x0} ${base} Q ${(x0 + x1) / 2} ${base + sign * 2 * lift} ${x1} ${base}`);
+        writeAttribute(arc, "stroke-width", (1 + 6 * w).toFixed(2));
+        writeAttribute(arc, "stroke-opacity", (0.35 + 0.65 * w).toFixed(2));
+        writeAttribute(arc, "data-key", s);
+        writeAttribute(arc, "data-weight", w);
+        writeAttribute(end, "cx", x1);
+        writeAttribute(end, "cy", base);
+        writeAttribute(end, "r", 2 + 3 * w);
+        if (arc.parentNode !== row.arcs[layer]) row.arcs[layer].append(arc, end);
+      });
+      for (let j = keys.length; j < pool.length; j++) { pool[j][0].remove(); pool[j][1].remove(); }
       const where = keys.length ? keys.map(([s, w]) => `${s} (${w.toFixed(2)})`).join(", ") : "no key over 0.10";
-      row.title[layer].textContent = `layer ${layer}, head ${head} → ${where}`;
-      Object.assign(row.arcs[layer].dataset, { head, keys: keys.map(([s]) => s).join(","), weights: keys.map(([, w]) => w).join(",") });
+      writeText(row.title[layer], `layer ${layer}, head ${head} → ${where}`);
+      writeAttribute(row.arcs[layer], "data-head", head);
+      writeAttribute(row.arcs[layer], "data-keys", keys.map(([s]) => s).join(","));
+      writeAttribute(row.arcs[layer], "data-weights", keys.map(([, w]) => w).join(","));
       spoken.push(`layer ${layer} head ${head} looks at ${where}`);
     }
-    Object.assign(row.cells.dataset, { query: t, token: tokens[t], targets: targets.join(","), previous: t - 1 });
-    for (const s of strips) s.g.classList.toggle("rope-w-chosen", chosen[s.layer] === s.head);
-    out.arcs.textContent = `token ${t} (id ${tokens[t]}), earlier copies at ${tokens.map((id, s) => s).filter((s) => s < t && tokens[s] === tokens[t]).join(", ") || "none"}; ${spoken.join("; ")}`;
-    out.arcs.dataset.query = t;
+    writeAttribute(row.cells, "data-query", t);
+    writeAttribute(row.cells, "data-token", tokens[t]);
+    writeAttribute(row.cells, "data-targets", targets.join(","));
+    writeAttribute(row.cells, "data-previous", t - 1);
+    for (const s of strips) {
+      const isChosen = chosen[s.layer] === s.head;
+      if (s.g.classList.contains("rope-w-chosen") !== isChosen) s.g.classList.toggle("rope-w-chosen", isChosen);
+    }
+    writeText(out.arcs, `token ${t} (id ${tokens[t]}), earlier copies at ${tokens.map((id, s) => s).filter((s) => s < t && tokens[s] === tokens[t]).join(", ") || "none"}; ${spoken.join("; ")}`);
+    writeAttribute(out.arcs, "data-query", t);
     return spoken;
   }
   function chooseHead(layer, head) {

@@ -67,9 +67,13 @@ def _shuffle(root, rng):
 
 
 def _predict(root):
+    """Make a prediction: the first answer (and, for a question whose answer is a set, commit it)."""
     answers = root.locator(".rope-w-question button[data-answer]")
     if answers.count() and answers.first.is_visible():
         answers.first.click()
+        commit = root.locator(".rope-w-question button[data-commit]")
+        if commit.count() and commit.first.is_visible():
+            commit.first.click()
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -6,7 +6,7 @@
 // colour along every diagonal before any verdict shows; one of them is drawn large with a
 // diagonal's strip. After the prediction the candidate shown gets its line of algebra.
 import { svgEl, htmlEl, slider, readout, fmt3, typeset, frame, keepTextSize, syncer, stepButtons, showTip, hideTip, setText, announcer, keepInReach, arrow, moveArrow } from "./common.js";
-import { dragHandle, handleStyles, polar, wrapDeg } from "./drag.js";
+import { clearOfHandles, dragHandle, handleStyles, polar, wrapDeg } from "./drag.js";
 import { lesson, question } from "./lesson.js";
 
 // a + bi, as the read-outs write numbers.
@@ -232,7 +232,9 @@ function render({ model, el }) {
       : `largest spread ${fmt3(spreads[worst])} (on n − m = ${String(data.offsets[worst]).replace("-", "−")}): not Toeplitz`);
     Object.assign(out.verdict.dataset, { toeplitz, worst: spreads[worst], offset: data.offsets[worst] });
     partButtons.forEach((b, i) => b.setAttribute("aria-checked", String(i === state.p)));
-    if (ask.predicted()) say(`${data.names[state.c]}: ${out.verdict.textContent}`);
+    // Once the answer shows, what the diagonal slider reads is part of what is heard.
+    if (ask.revealed()) say(`${data.names[state.c]}, n − m = ${String(delta).replace("-", "−")}: ${out.diagonal.textContent}; ${out.verdict.textContent}`);
+    else if (ask.predicted()) say(`${data.names[state.c]}: ${out.verdict.textContent}`);
     ask.refresh();
     afterDraw();
   }
@@ -318,11 +320,15 @@ function render({ model, el }) {
       handles[key].place(x1, y1, degOf(state[key]));
     }
     const apart = Math.abs(wrapDeg(degOf(state.q) - degOf(state.k) + 180) - 180);
+    // Either name can still fall on the other's handle (a short k under a long q): then it
+    // moves to the nearest clear spot.
+    const tips = ["q", "k"].map((key) => [mid + unit * state[key][0], mid - unit * state[key][1]]);
     for (const key of ["q", "k"]) {
       const [re, im] = state[key], norm = Math.hypot(re, im) || 1;
       const out = unit * norm + 20 + (key === "k" && apart < 20 ? 12 : 0);
-      names[key].setAttribute("x", mid + out * re / norm);
-      names[key].setAttribute("y", mid - out * im / norm);
+      const [x, y] = clearOfHandles(mid + out * re / norm, mid - out * im / norm, key, tips, dialSize);
+      names[key].setAttribute("x", x);
+      names[key].setAttribute("y", y);
     }
   }
   function moveContent(key, vector, done) {

@@ -55,7 +55,7 @@ def test_scaling_pairs_asks_then_the_schemes_give_the_answer(desktop_pages):
         root.locator(f'.rope-w-choices[aria-label="scheme"] button[data-choice="{i}"]').click()
         count = len(model["cells"][scheme][2]["beyond"])
         assert result.inner_text().startswith(f"{count} of {len(model['slow'])}"), scheme
-        assert root.locator("rect.rope-w-bar-far").count() == count
+        assert root.locator("rect.rope-w-bar-far[data-pair]").count() == count  # the bars, not the key
         if scheme != "default" and count == 0:
             found.append(scheme)
     assert tuple(found) == schemes_without_pairs_beyond(data, 2, 2)

@@ -114,6 +114,20 @@ function num(value) {
   return String(Number(v.toPrecision(3)));
 }
 
+// A dial's ratio to its trained angle: three significant digits, or as many more (up to seven) as
+// it takes to tell a ratio past the arc (over 1 + 10⁻⁶) from exactly 1.
+export function ratioText(ratio) {
+  let shown = num(ratio);
+  for (let digits = 4; shown === "1" && ratio > PAST && digits <= 7; digits++) shown = String(Number(ratio.toPrecision(digits)));
+  return shown;
+}
+
+// "turned 2.5 times its trained angle", "turned exactly its trained angle": never "1 times".
+export function turnedPhrase(ratio) {
+  const shown = ratioText(ratio);
+  return shown === "1" ? "exactly its trained angle" : `${shown} times its trained angle`;
+}
+
 // The chosen scheme's band of a pair, by shape (the colours name the schemes): kept ○,
 // blended ◆, scaled ●, in the text colour.
 function bandMark(parent, x, y, band, attrs = {}) {
@@ -290,12 +304,14 @@ function render({ model, el }) {
       "aria-selected": "false" }, tabs, step.tab);
     button.addEventListener("click", () => setStep(k));
     button.addEventListener("keydown", (event) => {
+      // The WAI-ARIA tabs pattern: arrows move round the tabs, Home and End go to the ends.
       const move = { ArrowRight: 1, ArrowLeft: -1 }[event.key];
       event.stopPropagation();
-      if (!move) return;
+      if (!move && event.key !== "Home" && event.key !== "End") return;
       event.preventDefault();
       const shown = tabButtons.filter(Boolean);
-      const next = shown[(shown.indexOf(button) + move + shown.length) % shown.length];
+      const next = event.key === "Home" ? shown[0] : event.key === "End" ? shown[shown.length - 1]
+        : shown[(shown.indexOf(button) + move + shown.length) % shown.length];
       next.focus();
       next.click();
     });
@@ -483,8 +499,7 @@ function render({ model, el }) {
           past.setAttribute("d", beyond ? arcPath(cx, cy, radius - 3, Math.min(angle, TAU), false) : "");
           moveArrow(hand, cx, cy, cx + radius * Math.cos(angle), cy - radius * Math.sin(angle));
           hand.setAttribute("class", beyond ? "k" : "q");
-          const shown = num(ratio);
-          setText(label, `${shown}×`);
+          setText(label, `${ratioText(ratio)}×`);
           Object.assign(group.dataset, { ratio, angle, arc, beyond: beyond ? "1" : "0" });
           let also = "";
           second.setAttribute("visibility", overlay ? "visible" : "hidden");
@@ -494,11 +509,11 @@ function render({ model, el }) {
             moveArrow(second, cx, cy, cx + radius * Math.cos(otherAngle), cy - radius * Math.sin(otherAngle));
             second.setAttribute("class", `${otherBeyond ? "k" : "q"} rope-w-second-hand`);
             Object.assign(group.dataset, { otherMethod, otherRatio, otherAngle, otherBeyond: otherBeyond ? "1" : "0" });
-            also = `; under ${data.labels[data.methods.indexOf(otherMethod)]} ${num(otherRatio)} times`;
+            also = `; under ${data.labels[data.methods.indexOf(otherMethod)]}, turned ${turnedPhrase(otherRatio)}`;
           } else {
             for (const key of ["otherMethod", "otherRatio", "otherAngle", "otherBeyond"]) delete group.dataset[key];
           }
-          group.setAttribute("aria-label", `dial of pair ${i}: turned ${shown} times its trained angle${beyond ? ", past its trained arc" : ""}${also}`);
+          group.setAttribute("aria-label", `dial of pair ${i}: turned ${turnedPhrase(ratio)}${beyond ? ", past its trained arc" : ""}${also}`);
         }
         setText(out.answer, `${outside} of ${marks.length} slow pairs past their trained arc at p = ${count(positions[state.p])} (${data.labels[data.methods.indexOf(method())]})`
           + (overlay ? `; ${otherOutside} under ${data.labels[data.methods.indexOf(otherMethod)]}` : ""));
@@ -544,9 +559,13 @@ function render({ model, el }) {
       ring.setAttribute("cx", px(i));
       ring.setAttribute("cy", py(entry.log10_wavelength[i]));
     } });
-    return {
+    // The labels' spacing depends on the drawing's shown size: place them again when it changes.
+    let drawn = false;
+    if (typeof ResizeObserver !== "undefined") new ResizeObserver(() => { if (drawn) view.draw(); }).observe(svg);
+    const view = {
       svg, geometry,
       draw() {
+        drawn = true;
         const position = positions[state.p], perMethod = data.per_factor[state.f];
         const log10p = Math.log10(position), onAxis = log10p <= ymax;
         lines.position.line.setAttribute("visibility", onAxis ? "visible" : "hidden");
@@ -576,7 +595,10 @@ function render({ model, el }) {
         const items = shown.map((m) => ({ y: py(perMethod[m].log10_wavelength[pairs - 1]), text: SHORT[m] ?? m, method: m }));
         items.push({ y: py(Math.log10(data.training_length)), text: `L = ${count(data.training_length)}`, line: lines.training });
         if (onAxis) items.push({ y: py(log10p), text: `p = ${count(position)}`, line: lines.position });
-        const placed = spreadLabels(items.map((item) => item.y + 4), 14, top + 8, height - bottom + 4);
+        // Labels at least a line of text apart, in drawing units: the text keeps its size on
+        // screen (keepTextSize), so on a narrow screen a line takes more units than 14.
+        const lineHeight = 1.2 * (parseFloat(getComputedStyle(lines.training.text).fontSize) || 13);
+        const placed = spreadLabels(items.map((item) => item.y + 4), Math.max(14, lineHeight), top + 8, height - bottom + 4);
         // A leader and a label per curve, made when the curves shown change, moved otherwise.
         if (ends !== shown.join(" ")) {
           labels.replaceChildren();
@@ -602,6 +624,7 @@ function render({ model, el }) {
         });
       },
     };
+    return view;
   }
 
   // The table: rows built once, cells refilled.

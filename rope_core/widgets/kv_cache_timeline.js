@@ -13,11 +13,22 @@ function render({ model, el }) {
   const state = { stage: model.get("stage"), rerotate_index: model.get("rerotate_index") };
   const { root, svg, controls } = frame(el, { title: "A KV cache, event by event", width: WIDTH, height: HEIGHT });
   root.dataset.widget = "kv-cache-timeline";
-  const stages = () => data.tracks[state.rerotate_index];
   const evictAt = data.tracks[0].findIndex((s) => s.event === "evict");
-  const worstAfter = (track) => Math.max(...data.tracks[track].slice(evictAt).map((s) => s.error));
+  // No mode is chosen until the reader picks one: up to the eviction both tracks are the same
+  // cache; past it, an unchosen mode shows the cache as the eviction left it and asks.
+  let modeChosen = false;
+  const pending = (i) => !modeChosen && i > evictAt;
+  const stageAt = (i) => (pending(i) ? data.tracks[0][evictAt] : data.tracks[state.rerotate_index][i]);
+  const labelAt = (i) => (pending(i) ? "the kept keys: choose below what the cache does with them" : stageAt(i).label);
+  // The error a mode leaves at its worst event after the choice takes effect (the eviction's
+  // own event comes before any rotation, so it is the same in both modes and stays out).
+  const worstAfterChoice = (track) => data.tracks[track].slice(evictAt + 1)
+    .reduce((best, s, k) => (s.error > best.error ? { error: s.error, event: evictAt + 2 + k } : best),
+      { error: -Infinity, event: evictAt + 2 });
+  const rotated = worstAfterChoice(0), leftAlone = worstAfterChoice(1);
 
-  // The question first: what must happen to the kept keys after renumbering?
+  // The question first: what must happen to the kept keys after renumbering? Every number the
+  // answer states is one the widget draws at the event it names, in the mode it names.
   const ask = question(htmlEl("div"), {
     prompt: `The cache is full: it drops its ${data.evict} oldest tokens and renumbers the rest from 0, so positions `
       + "stay inside the trained range. What must it do to the keys it keeps?",
@@ -26,10 +37,12 @@ function render({ model, el }) {
       { label: `rotate each once more, by −${data.evict}`, correct: true },
       { label: "recompute each from its token" },
     ],
-    explain: () => `Step past the eviction with “leave them” and the next query's scores are off by up to `
-      + `${fmt3(worstAfter(1))}; with one rotation by −${data.evict} the error is ${fmt3(worstAfter(0))}: `
-      + `R(−${data.evict}) R(n) k = R(n − ${data.evict}) k, the key a fresh pass gives. Recomputing would need each token's `
-      + "input to the layer, which the cache does not keep.",
+    explain: () => `At event ${evictAt + 1}, the eviction, the kept keys are still rotated for their old positions: `
+      + `the next query's scores are off by up to ${fmt3(data.tracks[0][evictAt].error)}. Left alone they stay wrong `
+      + `(up to ${fmt3(leftAlone.error)}, at event ${leftAlone.event}); rotated once by −${data.evict}, the error is `
+      + (rotated.error === 0 ? `0 at every event from ${evictAt + 2} on` : `at most ${fmt3(rotated.error)}`)
+      + `: R(−${data.evict}) R(n) k = R(n − ${data.evict}) k, the key a fresh pass gives. Recomputing would need each `
+      + "token's input to the layer, which the cache does not keep.",
   });
   root.insertBefore(ask.node, root.querySelector(".rope-w-body"));
   const stageLine = htmlEl("p", { class: "rope-w-stage", "data-readout": "stage" });
@@ -59,8 +72,9 @@ function render({ model, el }) {
 
   const sync = syncer(model, state, () => draw());
   const stageNames = data.tracks[0].map((_, i) => i);
+  const sayStage = (i) => `${i + 1} of ${stageNames.length}: ${labelAt(i)}`;
   const stageSlider = slider(controls, { label: "event", name: "stage", values: stageNames, index: state.stage,
-    format: (i) => `${i + 1} of ${stageNames.length}: ${stages()[i].label}`, onInput: sync("stage", "stage") });
+    format: sayStage, onInput: sync("stage", "stage") });
   stageSlider.output.setAttribute("aria-hidden", "true");  // the slider says its value itself, once
   keepInReach(stageSlider);  // on a phone, the main control stays in sight with the cache
   stageSlider.output.textContent = `${state.stage + 1} / ${stageNames.length}`;
@@ -69,14 +83,15 @@ function render({ model, el }) {
   const row = htmlEl("div", { class: "rope-w-choices", role: "group", "aria-label": "after renumbering" }, controls);
   htmlEl("span", { class: "rope-w-choices-label", "aria-hidden": "true" }, row, "kept keys:");
   const modes = [`rotate by −${data.evict}`, "leave them"].map((name, i) => {
-    const b = htmlEl("button", { type: "button", class: "rope-w-choice-button", "data-choice": i, "aria-pressed": String(i === state.rerotate_index) }, row, name);
-    b.addEventListener("click", () => { modes.forEach((m, k) => m.setAttribute("aria-pressed", String(k === i))); sync("rerotate_index", "rerotate_index")(i); });
+    const b = htmlEl("button", { type: "button", class: "rope-w-choice-button", "data-choice": i, "aria-pressed": "false" }, row, name);
+    b.addEventListener("click", () => { modeChosen = true; modes.forEach((m, k) => m.setAttribute("aria-pressed", String(k === i))); sync("rerotate_index", "rerotate_index")(i); });
     b.addEventListener("keydown", (event) => event.stopPropagation());
     return b;
   });
   model.on("change:rerotate_index", () => {
     if (state.rerotate_index === model.get("rerotate_index")) return;
     state.rerotate_index = model.get("rerotate_index");
+    modeChosen = true;  // set from the kernel: a choice too
     modes.forEach((m, k) => m.setAttribute("aria-pressed", String(k === state.rerotate_index)));
     draw();
   });
@@ -94,14 +109,14 @@ function render({ model, el }) {
     + `token now at ${s.should[j]}; score ${fmt3(s.scores[j])} (fresh key: ${fmt3(s.fresh_scores[j])})`;
   hoverable(slots.map((s) => s.g), { onShow: (j) => { hovered = j; showHover(); }, onHide: () => { hovered = null; showHover(); } });
   function showHover() {
-    const s = stages()[state.stage];
+    const s = stageAt(state.stage);
     setText(hover, hovered === null || hovered >= s.tokens.length ? "point at a slot (or Tab to it, then arrows) for its numbers" : describe(s, hovered));
   }
 
   const tip = (cx, cy, angle, r) => [cx + r * Math.cos(angle), cy - r * Math.sin(angle)];
   function draw() {
-    const s = stages()[state.stage];
-    setText(stageLine, s.label);
+    const s = stageAt(state.stage);
+    setText(stageLine, labelAt(state.stage));
     slots.forEach((slot, j) => {
       const used = j < s.tokens.length;
       slot.g.style.visibility = used ? "visible" : "hidden";
@@ -119,10 +134,14 @@ function render({ model, el }) {
       slot.g.setAttribute("aria-label", describe(s, j));
     });
     const stale = s.positions.filter((p, j) => p !== s.should[j]).length;
-    const said = `${fmt3(s.error)} at position ${s.query_position}` + (stale ? ` (${stale} keys rotated for another position)` : "");
+    const said = pending(state.stage) ? "choose below what the cache does with the kept keys"
+      : `${fmt3(s.error)} at position ${s.query_position}` + (stale ? ` (${stale} keys rotated for another position)` : "");
     setText(result, said);
-    (say = say || announcer(result.closest(".rope-w") || controls))(`largest score error ${said}`);
-    svg.setAttribute("aria-label", `The cache after: ${s.label}. ${s.tokens.length} of ${data.capacity} slots used; `
+    result.toggleAttribute("data-pending", pending(state.stage));
+    (say = say || announcer(result.closest(".rope-w") || controls))(pending(state.stage) ? said : `largest score error ${said}`);
+    // A chosen mode renames the events past the eviction; the slider says the new name.
+    stageSlider.input.setAttribute("aria-valuetext", sayStage(state.stage));
+    svg.setAttribute("aria-label", `The cache after: ${labelAt(state.stage)}. ${s.tokens.length} of ${data.capacity} slots used; `
       + `${stale} keys rotated for a position their token no longer has.`);
     showHover();
     ask.refresh();

@@ -67,6 +67,8 @@ class KVCacheTimeline(RopeWidget):
     the rotation a fresh key would have at the token's current position. The widget asks first
     what the cache must do to the keys it keeps after renumbering; the reader steps through the
     events, with and without the re-rotation, and reads the next query's largest score error.
+    The page shows no mode as chosen until the reader presses one (or the kernel sets
+    ``rerotate_index``): past the eviction it draws the cache as the eviction left it and asks.
 
     Notes
     -----

@@ -4,7 +4,7 @@
 import { announcer, fmt3, frame, hoverable, htmlEl, keepInReach, readout, setText, slider, svgEl, syncer } from "./common.js";
 import { question } from "./lesson.js";
 
-const WIDTH = 360, HEIGHT = 250;
+const WIDTH = 360, HEIGHT = 292;
 const LEFT = 44, RIGHT = 8, TOP = 10, BOTTOM = 212;
 const LOG_LO = -3, LOG_HI = 6;  // 0.001 to 10⁶ turns: every pair of the offered models fits
 const TICKS = { "-2": "0.01", 0: "1", 2: "100", 4: "10⁴", 6: "10⁶" };
@@ -16,7 +16,8 @@ const tokens = (n) => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, " "
 
 // A row of buttons of which one is pressed: a categorical choice (never a range slider).
 function choices(parent, { label, names, index, onChoose }) {
-  const row = htmlEl("div", { class: "rope-w-choices", role: "group", "aria-label": label }, parent);
+  // rope-w-choice-grid: on a phone the buttons line up in equal columns instead of wrapping raggedly.
+  const row = htmlEl("div", { class: "rope-w-choices rope-w-choice-grid", role: "group", "aria-label": label }, parent);
   htmlEl("span", { class: "rope-w-choices-label", "aria-hidden": "true" }, row, label);
   const buttons = names.map((name, i) => {
     const b = htmlEl("button", { type: "button", class: "rope-w-choice-button", "data-choice": i,
@@ -66,7 +67,22 @@ function render({ model, el }) {
   svgEl("line", { x1: LEFT, x2: WIDTH - RIGHT, y1: y(0), y2: y(0), class: "rope-w-turn-line" }, svg);
   const turnLabel = svgEl("text", { x: WIDTH - RIGHT, y: y(0) - 4, "text-anchor": "end", class: "rope-w-muted-text" }, svg);
   turnLabel.textContent = "one turn";
-  const axisLabel = svgEl("text", { x: (LEFT + WIDTH - RIGHT) / 2, y: HEIGHT - 8, "text-anchor": "middle" }, svg);
+  const axisLabel = svgEl("text", { x: (LEFT + WIDTH - RIGHT) / 2, y: BOTTOM + 30, "text-anchor": "middle" }, svg);
+  // The y axis is named; the key says what a bar, its colour and a tick mean.
+  const yName = svgEl("text", { x: 0, y: 0, "text-anchor": "middle", class: "rope-w-muted-text",
+    transform: `translate(11 ${(TOP + BOTTOM) / 2}) rotate(-90)` }, svg);
+  yName.textContent = "turns (log scale)";
+  const key = svgEl("g", { class: "rope-w-pairs-key" }, svg);
+  const keyRow = (yRow, entries) => entries.reduce((x, [swatch, text]) => {
+    swatch(x, yRow);
+    const label = svgEl("text", { x: x + 16, y: yRow + 4 }, key);
+    label.textContent = text;
+    return x + 16 + text.length * 6.6 + 14;
+  }, 6);
+  const barSwatch = (cls) => (x, yRow) => svgEl("rect", { x, y: yRow - 5, width: 10, height: 10, class: cls }, key);
+  keyRow(BOTTOM + 50, [[barSwatch("rope-w-bar"), "turns over the target"],
+    [(x, yRow) => svgEl("line", { x1: x, x2: x + 12, y1: yRow, y2: yRow, class: "rope-w-tick" }, key), "turns in training"]]);
+  keyRow(BOTTOM + 72, [[barSwatch("rope-w-bar rope-w-bar-far"), "slow pair beyond training (above its tick)"]]);
   const slowBand = svgEl("rect", { y: TOP, height: BOTTOM - TOP, class: "rope-w-slow" }, svg);
   const bars = svgEl("g", {}, svg);
   const hits = svgEl("g", {}, svg);
@@ -106,7 +122,12 @@ function render({ model, el }) {
   // question shares, once the reader pauses.
   let say = null;
   const kept = readout(controls, "kept", "pairs the scheme left unchanged:");
-  const hover = readout(controls, "pair", "");
+  // The hint sits under the drawing it explains: on a phone the pinned slider at the bottom of
+  // the screen would cover it at the end of the controls.
+  const figure = htmlEl("div", { class: "rope-w-pairs-figure" });
+  svg.before(figure);
+  figure.append(svg);
+  const hover = readout(figure, "pair", "");
   hover.parentElement.classList.add("rope-w-hover");
   let hovered = null;
 

@@ -105,9 +105,13 @@ function render({ model, el }) {
     svgEl("rect", { x: x(n), y: y(m), width: cell, height: cell, "data-m": m, "data-n": n, class: "rope-w-cell" }, cellsLayer)));
   const outline = svgEl("polygon", { class: "rope-w-diagonal", "data-mark": "diagonal" }, svg);
   // Colour: q's colour for positive, k's for negative, opacity ∝ |value| (one scale for every candidate).
+  // A drag repaints 8 matrices (2 048 cells) a frame: a cell's style is written only when its
+  // colour or its opacity, in steps of 1/200 (finer than the eye tells apart), changes.
   const paint = (rect, v) => {
-    rect.style.fill = v >= 0 ? "var(--rope-w-q)" : "var(--rope-w-k)";
-    rect.style.fillOpacity = (Math.abs(v) / scale).toFixed(4);
+    const fill = v >= 0 ? "var(--rope-w-q)" : "var(--rope-w-k)";
+    const opacity = (Math.round((200 * Math.abs(v)) / scale) / 200).toFixed(3);
+    if (rect.ropeFill !== fill) { rect.style.fill = fill; rect.ropeFill = fill; }
+    if (rect.ropeOpacity !== opacity) { rect.style.fillOpacity = opacity; rect.ropeOpacity = opacity; }
   };
 
   // Every candidate small, as the buttons of the prediction: its matrix in 4-unit cells (no

@@ -294,6 +294,31 @@ def gallery_widget(page, name):
     return root
 
 
+def chapter_widget(page, name):
+    """The live view of widget ``name`` on a chapter page, scrolled into view, as a reader
+    reaches it."""
+    root = page.locator(f'.rope-widget-view[data-widget="{name}"] .rope-w')
+    root.scroll_into_view_if_needed()
+    return root
+
+
+def overlapping_texts(svg, selector="text"):
+    """Pairs ``[text, text]`` of the visible texts (``selector``) of the drawing ``svg`` (a
+    locator) whose boxes overlap by more than half a pixel either way."""
+    return svg.evaluate("""(svg, selector) => {
+        const boxes = [...svg.querySelectorAll(selector)]
+            .filter((t) => t.textContent.trim() && t.getAttribute('visibility') !== 'hidden'
+                && getComputedStyle(t).visibility !== 'hidden')
+            .map((t) => [t.textContent, t.getBoundingClientRect()]);
+        const hits = [];
+        for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+            const [a, p] = boxes[i], [b, q] = boxes[j];
+            if (Math.min(p.right, q.right) - Math.max(p.left, q.left) > 0.5
+                && Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top) > 0.5) hits.push([a, b]);
+        }
+        return hits; }""", selector)
+
+
 def keys_to(press, index, last):
     """Reach stop ``index`` of ``0..last`` the shorter way a keyboard reader would: Home then
     ArrowRight, or End then ArrowLeft. ``press(key)`` presses one key on the focused control."""

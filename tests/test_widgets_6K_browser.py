@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from _browser import open_book_page, set_slider
+from _browser import chapter_widget, open_book_page, set_slider
 
 from rope_core import widgets as W
 
@@ -27,12 +27,6 @@ def kv_page(chromium, book_server):
     context.close()
 
 
-def kv_root(page):
-    root = page.locator('.rope-widget-view[data-widget="KVCacheTimeline"] .rope-w')
-    root.scroll_into_view_if_needed()
-    return root
-
-
 def read_error(root):
     """The read-out's error as a number (the first word of the result line)."""
     return float(root.locator('[data-readout="error"]').inner_text().split(" ")[0].replace("−", "-"))
@@ -40,7 +34,7 @@ def read_error(root):
 
 def test_no_mode_is_chosen_before_the_reader_picks_one(kv_page):
     page, log = kv_page
-    root = kv_root(page)
+    root = chapter_widget(page, "KVCacheTimeline")
     tracks = W.KVCacheTimeline().data["tracks"]
     evict = [s["event"] for s in tracks[0]].index("evict")
     modes = root.locator(".rope-w-choices button[data-choice]")
@@ -76,7 +70,7 @@ def test_no_mode_is_chosen_before_the_reader_picks_one(kv_page):
 
 def test_every_number_the_answer_states_is_drawn_where_it_says(kv_page):
     page, log = kv_page
-    root = kv_root(page)
+    root = chapter_widget(page, "KVCacheTimeline")
     data = W.KVCacheTimeline().data
     tracks, evict_count = data["tracks"], data["evict"]
     evict = [s["event"] for s in tracks[0]].index("evict")

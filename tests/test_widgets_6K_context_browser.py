@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from _browser import open_book_page, set_slider
+from _browser import chapter_widget, open_book_page, overlapping_texts, set_slider
 
 pytestmark = [pytest.mark.book, pytest.mark.browser]
 
@@ -15,15 +15,9 @@ pytestmark = [pytest.mark.book, pytest.mark.browser]
 CONTEXT = "book/09-longer-contexts.html"
 
 
-def context_root(page):
-    root = page.locator('.rope-widget-view[data-widget="ContextExtension"] .rope-w')
-    root.scroll_into_view_if_needed()
-    return root
-
-
 def test_context_extension_step_tabs_take_home_end_and_arrows(chromium, book_server):
     context, page, log = open_book_page(chromium, book_server, CONTEXT)
-    root = context_root(page)
+    root = chapter_widget(page, "ContextExtension")
     tabs = root.locator('[role="tablist"] [role="tab"]')
     count = tabs.count()
     assert count >= 3
@@ -48,7 +42,7 @@ def test_context_extension_step_tabs_take_home_end_and_arrows(chromium, book_ser
 
 def test_context_extension_dials_say_their_ratio_in_agreeing_words(chromium, book_server, rng):
     context, page, log = open_book_page(chromium, book_server, CONTEXT)
-    root = context_root(page)
+    root = chapter_widget(page, "ContextExtension")
     position = root.locator('input[data-name="position"]')
     last = int(position.get_attribute("max"))
     seen = set()
@@ -78,18 +72,7 @@ def test_context_extension_dials_say_their_ratio_in_agreeing_words(chromium, boo
 def overlapping_end_labels(root):
     """Pairs of the wavelength plot's right-margin labels (curve ends, L and p) whose boxes
     overlap by more than half a pixel."""
-    return root.locator('svg[data-plot="wavelengths"]').evaluate("""(svg) => {
-        const boxes = [...svg.querySelectorAll('text[data-end-label], text[data-label]')]
-            .filter((t) => t.textContent.trim() && t.getAttribute('visibility') !== 'hidden'
-                && getComputedStyle(t).visibility !== 'hidden')
-            .map((t) => [t.textContent, t.getBoundingClientRect()]);
-        const hits = [];
-        for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
-            const [a, p] = boxes[i], [b, q] = boxes[j];
-            if (Math.min(p.right, q.right) - Math.max(p.left, q.left) > 0.5
-                && Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top) > 0.5) hits.push([a, b]);
-        }
-        return hits; }""")
+    return overlapping_texts(root.locator('svg[data-plot="wavelengths"]'), "text[data-end-label], text[data-label]")
 
 
 @pytest.mark.parametrize("phone", [False, True])
@@ -98,7 +81,7 @@ def test_context_extension_end_labels_never_overlap(chromium, book_server, rng, 
 
     options = {"viewport": PHONE, "touch": True} if phone else {}
     context, page, log = open_book_page(chromium, book_server, CONTEXT, "dark" if phone else "light", **options)
-    root = context_root(page)
+    root = chapter_widget(page, "ContextExtension")
     factor_last = int(root.locator('input[data-name="factor"]').get_attribute("max"))
     position_last = int(root.locator('input[data-name="position"]').get_attribute("max"))
     labelled = 0

@@ -5,7 +5,7 @@ phone the choice buttons stand in equal columns and the hint is not under the pi
 from __future__ import annotations
 
 import pytest
-from _browser import PHONE, open_book_page
+from _browser import PHONE, chapter_widget, open_book_page, overlapping_texts
 
 from rope_core import widgets as W
 
@@ -15,29 +15,9 @@ pytestmark = [pytest.mark.book, pytest.mark.browser]
 SCALING = "book/10-extension-in-practice.html"
 
 
-def scaling_root(page):
-    root = page.locator('.rope-widget-view[data-widget="ScalingPairs"] .rope-w')
-    root.scroll_into_view_if_needed()
-    return root
-
-
-def overlapping_texts(svg):
-    """Pairs of the drawing's visible texts whose boxes overlap (by more than half a pixel)."""
-    return svg.evaluate("""(svg) => {
-        const boxes = [...svg.querySelectorAll('text')].filter((t) => t.textContent.trim()
-            && getComputedStyle(t).visibility !== 'hidden').map((t) => [t.textContent, t.getBoundingClientRect()]);
-        const hits = [];
-        for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
-            const [a, p] = boxes[i], [b, q] = boxes[j];
-            if (Math.min(p.right, q.right) - Math.max(p.left, q.left) > 0.5
-                && Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top) > 0.5) hits.push([a, b]);
-        }
-        return hits; }""")
-
-
 def test_scaling_pairs_names_its_axes_and_keys_its_marks(chromium, book_server):
     context, page, log = open_book_page(chromium, book_server, SCALING)
-    root = scaling_root(page)
+    root = chapter_widget(page, "ScalingPairs")
     svg = root.locator("svg.rope-w-svg")
     # The y axis is named, upright along the axis, left of its tick labels.
     name = svg.locator("text", has_text="turns (log scale)")
@@ -73,7 +53,7 @@ def test_scaling_pairs_names_its_axes_and_keys_its_marks(chromium, book_server):
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_scaling_pairs_on_a_phone_lines_up_buttons_and_shows_the_hint(chromium, book_server, theme):
     context, page, log = open_book_page(chromium, book_server, SCALING, theme, viewport=PHONE, touch=True)
-    root = scaling_root(page)
+    root = chapter_widget(page, "ScalingPairs")
     svg = root.locator("svg.rope-w-svg")
     assert overlapping_texts(svg) == []
     for group in ("model", "scheme"):

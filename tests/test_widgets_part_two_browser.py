@@ -11,7 +11,7 @@ is said once (its output is hidden from screen readers).
 from __future__ import annotations
 
 import pytest
-from _browser import DESKTOP, PHONE, open_book_page, set_slider
+from _browser import DESKTOP, PHONE, chapter_widget, open_book_page, set_slider
 
 from rope_core import widgets as W
 from rope_core.demos.scaling_pairs import schemes_without_pairs_beyond
@@ -21,9 +21,7 @@ PAGES = {"ScalingPairs": "book/10-extension-in-practice.html", "KVCacheTimeline"
 
 
 def widget_root(page, name):
-    root = page.locator(f'.rope-widget-view[data-widget="{name}"] .rope-w')
-    root.scroll_into_view_if_needed()
-    return root
+    return chapter_widget(page, name)
 
 
 @pytest.fixture(scope="module")

@@ -275,7 +275,8 @@ function render({ model, el }) {
   player(positionInput.parentElement, positionSlider, { label: "sweep p onward", interval: 25 });
   const pick = htmlEl("div", { class: "rope-w-control rope-w-select" }, controls);
   const id = `rope-w-scheme-${Math.random().toString(36).slice(2, 9)}`;
-  htmlEl("label", { for: id }, pick, "scheme");
+  // Not a second answer to the question: it picks which of the step's schemes is drawn solid.
+  htmlEl("label", { for: id }, pick, "drawn solid");
   const select = htmlEl("select", { id, "data-name": "scheme" }, pick);
   data.labels.forEach((label, j) => htmlEl("option", { value: j }, select, label));
   select.selectedIndex = state.s;

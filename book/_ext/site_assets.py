@@ -54,7 +54,6 @@ from urllib.parse import unquote
 import widget_state
 from internals import add_template_filter
 from sphinx.errors import ExtensionError
-from sphinx.util import logging as sphinx_logging
 
 SITE = Path(__file__).resolve().parents[1] / "_site"
 ROOT = SITE.parents[1]
@@ -433,10 +432,6 @@ def _build_finished(app, exception):
         (outdir / "_static" / unused).unlink(missing_ok=True)
     theme_css = outdir / "_static" / "styles" / "pydata-sphinx-theme.css"
     theme_css.write_text(drop_icon_rules(theme_css.read_text(encoding="utf-8")), encoding="utf-8")
-    # A chapter renamed or removed leaves its page from an earlier build behind: Sphinx does not
-    # delete it, and the style sheets would then be cut for its content as well as the book's.
-    for stale in remove_stale_pages(outdir, app.env.found_docs):
-        sphinx_logging.getLogger(__name__).info(f"site_assets: removed {stale}, whose source is gone")
     pages = sorted(str(p) for p in outdir.rglob("*.html"))
     for page in pages:  # a page an earlier build wrote and this one did not: as Sphinx wrote it
         undo_critical_css(Path(page))
@@ -463,19 +458,6 @@ def _build_finished(app, exception):
         raise ExtensionError(f"site_assets: cutting the style sheets failed:\n{done.stderr[-3000:]}")
     bundle_style_sheets(outdir, pages, unpurged_css_dir(outdir))
     inline_critical_css(outdir, pages)
-
-
-def remove_stale_pages(outdir: Path, docnames) -> list[str]:
-    """Delete the pages of ``outdir/book/`` that no source of ``docnames`` (Sphinx's found
-    documents, ``"book/02-rotations"``) makes any more; returns their paths relative to
-    ``outdir``. Pages outside ``book/`` (the index, search, the general index) are left alone."""
-    removed = []
-    for page in sorted((Path(outdir) / "book").rglob("*.html")):
-        docname = page.relative_to(outdir).with_suffix("").as_posix()
-        if docname not in docnames:
-            page.unlink()
-            removed.append(page.relative_to(outdir).as_posix())
-    return removed
 
 
 # ---- One style sheet per page -------------------------------------------------------------

@@ -26,12 +26,15 @@ def _same_angle(a, b):
     return abs(math.remainder(a - b, 2 * math.pi)) <= 1e-6
 
 
-def test_every_hand_points_at_its_angle_at_every_event(chromium, book_server):
-    widget = KVCacheTimeline()
-    track = widget.data["tracks"][widget.rerotate_index]
+@pytest.mark.parametrize("mode", [0, 1])
+def test_every_hand_points_at_its_angle_at_every_event(chromium, book_server, mode):
+    # The page draws a mode's track once the reader has chosen it (mode i is the i-th button,
+    # track i of the data): every event is read in the chosen mode.
+    track = KVCacheTimeline().data["tracks"][mode]
     context, page, log = open_gallery(chromium, book_server)
     try:
         root = gallery_widget(page, "KVCacheTimeline")
+        root.locator(f'button[data-choice="{mode}"]').click()
         for stage, expected in enumerate(track):
             set_slider(root, "stage", stage)
             hands = root.evaluate(HANDS)

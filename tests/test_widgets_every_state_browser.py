@@ -116,3 +116,21 @@ def test_moving_the_first_slider_announces_what_the_widget_shows(gallery_once, n
         " return now.some((text, i) => text && text !== before[i]); }",
         arg=[root.element_handle(), before], timeout=5000)
     assert not log.problems(), log.problems()
+
+
+def test_a_verdict_is_not_replaced_by_what_is_said_just_after_it(gallery_once):
+    # DecayExplorer's last act, showing the random pairs, reveals the verdict and announces the
+    # pairs' median in the same moment: both are heard, the verdict first.
+    page, log = gallery_once
+    root = gallery_widget(page, "DecayExplorer")
+    root.locator(".rope-w-question button[data-answer]").nth(1).click()
+    for name in ("content", "distance"):
+        control = root.locator(f'input[data-name="{name}"]')
+        control.evaluate("(input) => { input.value = input.max; input.dispatchEvent(new Event('input', {bubbles: true})); }")
+    root.locator('button[data-toggle="random"]').click()
+    region = root.locator('[data-readout="announce"]')
+    page.wait_for_function("(node) => node.textContent.includes('random pairs')", arg=region.element_handle(), timeout=5000)
+    heard = region.text_content()
+    verdict = root.locator('[data-readout="feedback"]').text_content()
+    assert verdict.startswith(("✓", "✗")) and heard.startswith(verdict[:40]), (heard, verdict)
+    assert not log.problems(), log.problems()

@@ -177,11 +177,16 @@ export function announcer(root) {
   if (!region) {
     region = htmlEl("div", { class: "rope-w-sr-only", role: "status", "aria-live": "polite", "aria-atomic": "true", "data-readout": "announce" }, root);
   }
-  let timer = null;
-  return (text) => {
-    region.dataset.pending = text;
-    clearTimeout(timer);
-    timer = setTimeout(() => { setText(region, region.dataset.pending); }, 700);
+  // What is said within 700 ms of the last call is said once, when the reader pauses; a later
+  // call replaces an earlier one (a slider's passing values), except one said with `keep`
+  // (a question's verdict), which later ones follow instead of replacing.
+  // The state lives on the region: a widget and its question each make an announcer for it.
+  region.ropeKept = region.ropeKept || [];
+  return (text, { keep = false } = {}) => {
+    if (keep) region.ropeKept.push(text);
+    region.dataset.pending = (keep ? region.ropeKept : [...region.ropeKept, text]).join(" ");
+    clearTimeout(region.ropeTimer);
+    region.ropeTimer = setTimeout(() => { region.ropeKept = []; setText(region, region.dataset.pending); }, 700);
   };
 }
 

@@ -92,7 +92,7 @@ export function question(parent, { prompt, choices, explain, reached = () => tru
     feedback.dataset.correct = String(right);
     const verdict = `${right ? "✓ Right." : "✗ Not quite."} ${explain(chosen)}`;
     typeset(feedback, verdict);
-    if (said !== String(right)) { said = String(right); say(verdict); }
+    if (said !== String(right)) { said = String(right); say(verdict, { keep: true }); }
   }
   return { node: box, answer, refresh, buttons, predicted: () => chosen !== null, revealed: () => feedback.dataset.stage === "revealed" };
 }

@@ -27,6 +27,8 @@ def rules(css):
     css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
     found, context, position = {}, [], 0
     for match in re.finditer(r"[{}]", css):
+        if match.start() < position:
+            continue  # the brace that closes a rule already read
         token = match.group()
         if token == "{":
             prelude = css[position:match.start()].strip()
@@ -50,9 +52,10 @@ def rules(css):
 
 
 def test_the_parser_reads_selectors_properties_and_at_rules():
-    parsed = rules("/* c */ .a, .b { color: red; --x: 1 }\n@media print { .a { display: none; } }")
+    parsed = rules("/* c */ .a, .b { color: red; --x: 1 }\n@media print { .a { display: none; } .c { color: blue } }\n.d { margin: 0 }")
     assert parsed == {("", ".a"): {"color": "red", "--x": "1"}, ("", ".b"): {"color": "red", "--x": "1"},
-                      ("@media print", ".a"): {"display": "none"}}
+                      ("@media print", ".a"): {"display": "none"}, ("@media print", ".c"): {"color": "blue"},
+                      ("", ".d"): {"margin": "0"}}
 
 
 @pytest.mark.parametrize("first, second", list(combinations(SHEETS, 2)))

@@ -178,6 +178,20 @@ def drop_icon_rules(css: str) -> str:
     return ICON_RULE.sub("", css)
 
 
+FONT_FACE_RULE = re.compile(r"@font-face\s*\{[^{}]*\}")
+
+
+def drop_icon_font_faces(css: str) -> str:
+    """``css`` without the ``@font-face`` rules that fetch Font Awesome's whole fonts.
+
+    The subset face in ``rope-icons.css`` has the same family and weight. Two such faces make
+    one composite font, and the one declared last is tried first: once the bundle that
+    repeats the theme's face arrives at the end of ``<body>``, the next icon laid out would
+    fetch the whole 150 KB font. Without the theme's faces the subset is the only one.
+    """
+    return FONT_FACE_RULE.sub(lambda rule: "" if "/webfonts/fa-" in rule.group(0) else rule.group(0), css)
+
+
 def _theme_static(app, name):
     for directory in app.builder.theme.get_theme_dirs():
         candidate = Path(directory) / "static" / name
@@ -431,7 +445,8 @@ def _build_finished(app, exception):
     for unused in (THEME_ICONS, THEME_ICONS + ".map"):
         (outdir / "_static" / unused).unlink(missing_ok=True)
     theme_css = outdir / "_static" / "styles" / "pydata-sphinx-theme.css"
-    theme_css.write_text(drop_icon_rules(theme_css.read_text(encoding="utf-8")), encoding="utf-8")
+    theme_css.write_text(drop_icon_font_faces(drop_icon_rules(theme_css.read_text(encoding="utf-8"))),
+                         encoding="utf-8")
     pages = sorted(str(p) for p in outdir.rglob("*.html"))
     for page in pages:  # a page an earlier build wrote and this one did not: as Sphinx wrote it
         undo_critical_css(Path(page))

@@ -31,6 +31,7 @@ import multiprocessing
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 from importlib import metadata
@@ -170,6 +171,27 @@ def cell_error(traceback: str | None) -> str:
     return parts[-1].strip() or "(no traceback stored)"
 
 
+class ParallelWorker:
+    """jupyter-cache's parallel worker, which leaves SIGTERM and SIGINT as it found them.
+
+    nbclient sets asyncio handlers for both signals when it starts a page's kernel and takes
+    them away only once the kernel is up. A page whose kernel failed to start leaves its pool
+    worker deaf to SIGTERM. When the pool ends, its other worker, killed while it held the
+    task queue's lock, never lets go; the deaf one waits for that lock forever, and so does
+    the build, which joins it. Each page's run therefore ends with the signals restored.
+    """
+
+    def __call__(self, data):
+        from jupyter_cache.executors.basic import ExecutionWorkerLocalMProc
+
+        saved = {number: signal.getsignal(number) for number in (signal.SIGTERM, signal.SIGINT)}
+        try:
+            return ExecutionWorkerLocalMProc()(data)
+        finally:
+            for number, handler in saved.items():
+                signal.signal(number, handler)
+
+
 def execute_pages(root: Path = ROOT, retries: int = 1) -> int:
     """Execute the uncached notebooks into MyST-NB's cache with jupyter-cache, on every core.
 
@@ -218,9 +240,10 @@ def execute_pages(root: Path = ROOT, retries: int = 1) -> int:
     logger.setLevel(logging.WARNING)
     timeout = execute_timeout(root)
 
+    parallel = load_executor("local-parallel", cache, logger=logger)
+    parallel._EXECUTION_WORKER = ParallelWorker  # what its run_and_cache maps over the pages
     with output_to(log_path):
-        result = load_executor("local-parallel", cache, logger=logger).run_and_cache(
-            timeout=timeout, allow_errors=False)
+        result = parallel.run_and_cache(timeout=timeout, allow_errors=False)
     ran, failed_cells, kernel_failed = result.all(), list(result.excepted), list(result.errored)
     for _ in range(retries):
         if not kernel_failed:

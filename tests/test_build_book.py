@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -70,7 +71,7 @@ def test_a_kernel_failure_is_retried_on_its_own_and_only_the_log_hears_of_it(tmp
 
     make_book(tmp_path, "python3", {"one": "1", "two": "2"})
     one, two = (str(tmp_path / "book" / f"{name}.md") for name in ("one", "two"))
-    calls = []
+    calls, workers = [], []
 
     class Executor:
         def __init__(self, name):
@@ -78,6 +79,8 @@ def test_a_kernel_failure_is_retried_on_its_own_and_only_the_log_hears_of_it(tmp
 
         def run_and_cache(self, filter_uris=None, **_):
             calls.append((self.name, filter_uris))
+            if hasattr(self, "_EXECUTION_WORKER"):
+                workers.append(self._EXECUTION_WORKER)
             if self.name == "local-parallel":
                 os.write(2, b"zmq.error.ZMQError: Address already in use\nKernel died\n")
                 return ExecutorRunResult(succeeded=[one], excepted=[], errored=[two])
@@ -88,6 +91,7 @@ def test_a_kernel_failure_is_retried_on_its_own_and_only_the_log_hears_of_it(tmp
                         lambda name, cache, logger: Executor(name))
     assert build_book.execute_pages(tmp_path) == 0
     assert calls == [("local-parallel", None), ("local-serial", [two])]
+    assert workers == [build_book.ParallelWorker]  # the pool's worker restores the signals
     shown = capfd.readouterr()
     terminal = shown.out + shown.err
     assert "ZMQError" not in terminal and "FAILED" not in terminal and "TCP" not in terminal
@@ -145,3 +149,40 @@ def test_real_kernels_a_failed_start_is_retried_and_a_failing_cell_is_shown_once
     cached = {Path(record.uri).name for record in get_cache(str(root / "_build" / ".jupyter_cache"))
               .list_cache_records()}
     assert cached == {"fine.md"}
+
+
+WORKER_THEN_SIGTERM = """\
+import os, signal, sys, time
+sys.path.insert(0, sys.argv[1])
+import build_book
+from jupyter_cache import get_cache
+from jupyter_cache.executors.basic import ProcessData
+cache = get_cache(sys.argv[2])
+record = cache.add_nb_to_project(sys.argv[3], read_data={"name": "myst_nb_md", "type": "plugin"})
+print("worker returned", build_book.ParallelWorker()(ProcessData(record.pk, record.uri, cache, 60, False))[0],
+      flush=True)
+os.kill(os.getpid(), signal.SIGTERM)
+time.sleep(10)
+print("SIGTERM did not end the worker", flush=True)
+"""
+
+
+@pytest.mark.chapters
+def test_a_pool_worker_whose_kernel_failed_to_start_still_ends_on_sigterm(tmp_path):
+    """The pool ends its workers with SIGTERM; a worker that ignored it hung the build."""
+    kernels = tmp_path / "jupyter" / "kernels" / "flaky"
+    kernels.mkdir(parents=True)
+    (kernels / "flaky.py").write_text(FLAKY_KERNEL)
+    (kernels / "kernel.json").write_text(json.dumps({
+        "argv": [sys.executable, str(kernels / "flaky.py"), "-f", "{connection_file}"],
+        "display_name": "flaky", "language": "python"}))
+    root = tmp_path / "project"
+    root.mkdir()
+    make_book(root, "flaky", {"fine": "print(6 * 7)"})
+    done = subprocess.run(
+        [sys.executable, "-c", WORKER_THEN_SIGTERM, str(Path(build_book.__file__).parent),
+         str(root / "_build" / ".jupyter_cache"), str(root / "book" / "fine.md")],
+        capture_output=True, text=True, timeout=120, env={**os.environ, "JUPYTER_PATH": str(tmp_path / "jupyter")})
+    assert (kernels / "started-once").exists()  # the page's kernel did fail to start
+    assert "worker returned 2" in done.stdout, done.stdout + done.stderr  # 2: the kernel failed, not a cell
+    assert done.returncode == -signal.SIGTERM, done.stdout + done.stderr

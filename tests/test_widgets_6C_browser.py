@@ -169,3 +169,57 @@ def test_chapter_4s_widget_passes_axe_as_asked_dragged_and_answered(chromium, bo
         assert not log.problems(), log.problems()
     finally:
         context.close()
+
+
+def test_after_the_check_a_candidate_shows_why_and_a_failing_one_its_worst_diagonal(fresh):
+    """Once the verdicts show, choosing a small matrix (by tap or by Tab) shows its line of
+    algebra under the feedback, "why <name> passes/fails", and for a candidate that fails puts
+    the diagonal on the one where its score changes most, as rope_core computes at that content."""
+    page, root = fresh
+    question = root.locator(".rope-w-question")
+    why = question.locator('[data-readout="why"]')
+    assert why.count() == 1 and why.evaluate(HIDDEN)  # under the feedback, out of sight before the check
+    toggles = question.locator("button[data-answer]")
+    toggles.nth(NAMES.index("rotation")).click()
+    root.locator("[data-commit]").click()
+    q, k = shown_content(root)
+    table = candidate_table(q, k, 0.5, 16)
+    offsets = list(table["offsets"])
+    for c, name in enumerate(NAMES):
+        toggles.nth(c).click()
+        label = why.locator("xpath=..").locator(".rope-w-readout-label").inner_text()
+        meets = name in ("rotation", "no position", "parity")
+        assert label == f"why {name} {'passes' if meets else 'fails'}:", label
+        assert dataset(why)["candidate"] == str(c)
+        offset = int(dataset(root.locator('[data-readout="diagonal"]'))["offset"])
+        spreads = np.asarray(table[name]["real_spread"])
+        if meets:
+            continue
+        # The outlined diagonal is the candidate's worst one (a tie: any of the worst).
+        assert spreads[offsets.index(offset)] >= spreads.max() - 1e-9, (name, offset)
+        assert spreads.max() > 1e-3
+    # By keyboard: Tab onto "growing" does the same.
+    toggles.nth(NAMES.index("rotation")).click()
+    toggles.nth(NAMES.index("growing")).focus()
+    offset = int(dataset(root.locator('[data-readout="diagonal"]'))["offset"])
+    spreads = np.asarray(table["growing"]["real_spread"])
+    assert spreads[offsets.index(offset)] >= spreads.max() - 1e-9
+
+
+def test_on_a_phone_every_verdict_fits_under_its_small_matrix(chromium, book_server):
+    """Four small matrices a row at 390 px: each one's verdict ("✗ spread 0.241") stays inside
+    its button once the check shows them."""
+    context, page, log = open_book_page(chromium, book_server, "book/04-deriving-rope.html", "dark", viewport=PHONE, touch=True)
+    try:
+        root = page.locator(".rope-w").filter(has=page.locator('[data-plot="content"]'))
+        root.scroll_into_view_if_needed()
+        root.locator(".rope-w-question button[data-answer]").nth(NAMES.index("rotation")).click()
+        root.locator("[data-commit]").click()
+        outside = root.locator(".rope-w-question button[data-answer]").evaluate_all("""(buttons) => buttons.map((b) => {
+            const outer = b.getBoundingClientRect(), inner = b.querySelector('.rope-w-mini-verdict').getBoundingClientRect();
+            return inner.left < outer.left - 0.5 || inner.right > outer.right + 0.5 || inner.bottom > outer.bottom + 0.5 ? b.textContent : null;
+          }).filter(Boolean)""")
+        assert outside == []
+        assert not log.problems(), log.problems()
+    finally:
+        context.close()

@@ -81,3 +81,21 @@ def test_scaling_pairs_on_a_phone_lines_up_buttons_and_shows_the_hint(chromium, 
     assert not log.problems(), log.problems()
     context.close()
 
+
+
+@pytest.mark.parametrize("width", [1280, 1024])
+def test_on_a_wider_page_each_choice_is_one_row_of_joined_buttons(chromium, book_server, width):
+    """Model over scheme, each one bar: every button of a group on one line, touching the next,
+    none wider than the widget, and each still at least 44 px tall."""
+    context, page, log = open_book_page(chromium, book_server, SCALING, viewport={"width": width, "height": 900})
+    root = chapter_widget(page, "ScalingPairs")
+    right = root.bounding_box()["x"] + root.bounding_box()["width"]
+    for group in ("model", "scheme"):
+        boxes = root.locator(f'.rope-w-choices[aria-label="{group}"] button').evaluate_all(
+            "(bs) => bs.map((b) => { const r = b.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; })")
+        assert len({round(y) for _, y, _, _ in boxes}) == 1, (group, boxes)
+        for (x, _, w, _h), (next_x, *_) in zip(boxes, boxes[1:]):
+            assert abs(x + w - 1 - next_x) <= 1.5, (group, boxes)  # joined: borders overlap by 1 px
+        assert all(h >= 44 for *_, h in boxes) and boxes[-1][0] + boxes[-1][2] <= right
+    assert not log.problems(), log.problems()
+    context.close()

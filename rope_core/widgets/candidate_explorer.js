@@ -222,6 +222,7 @@ function render({ model, el }) {
       ? `; here |q| = ${fmt3(Math.hypot(...state.q))}, |k| = ${fmt3(Math.hypot(...state.k))}` : "";
     typeset(out.why, data.algebra[state.c] + lengths);
     out.why.dataset.candidate = state.c;
+    setText(whyLabel, `why ${data.names[state.c]} ${meetsWish(state.c) ? "passes" : "fails"}:`);
     const { q, k } = state;
     out.setting.textContent = `positions 0 … ${size - 1}, θ = ${data.theta}, q = ${complexText(q)}, k = ${complexText(k)}`;
     Object.assign(out.setting.dataset, { content: state.x, q: q.join(","), k: k.join(",") });
@@ -395,6 +396,7 @@ function render({ model, el }) {
   out.diagonal = readout(controls, "diagonal", "on this diagonal:");
   out.verdict = readout(controls, "verdict", "the whole matrix:");
   out.why = readout(controls, "why", "why:");
+  const whyLabel = out.why.parentNode.querySelector(".rope-w-readout-label");
   hideCell();
   // A candidate that keeps every diagonal constant for the content shown but not for every one
   // (by content, when |q| = |k|): the feedback says so.
@@ -426,6 +428,8 @@ function render({ model, el }) {
   // The question and its small matrices go above the large drawing, across the widget's width.
   ask.node.classList.add("rope-w-candidates");
   root.insertBefore(ask.node, root.querySelector(".rope-w-body"));
+  // Its line of algebra goes right under the feedback, beside the small matrices it explains.
+  ask.node.append(out.why.parentNode);
   // Each toggle's name starts with the text it shows: the name, and once the verdicts are in
   // sight, the verdict under its picture before it.
   const nameToggles = () => ask.buttons.forEach((button, c) => {
@@ -439,7 +443,18 @@ function render({ model, el }) {
   // The check reveals the verdicts without a redraw: the names follow it.
   ask.node.querySelector("[data-commit]").addEventListener("click", nameToggles);
   ask.buttons.forEach((button, c) => {
-    for (const type of ["pointerenter", "focus", "click"]) button.addEventListener(type, () => show(c));
+    button.addEventListener("pointerenter", () => show(c));
+    // Once the verdicts show, choosing a candidate that fails outlines the diagonal where it
+    // fails most, so that the strip shows how far that diagonal's colour changes.
+    for (const type of ["focus", "click"]) {
+      button.addEventListener(type, () => {
+        show(c);
+        if (!ask.revealed() || meetsWish(c)) return;
+        const spreads = tables()[c][state.p === 0 ? "real_spread" : "imag_spread"];
+        const worst = spreads.indexOf(Math.max(...spreads));
+        if (worst !== state.d) diagonal.set(worst);
+      });
+    }
   });
   draw();
 }

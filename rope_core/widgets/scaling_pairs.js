@@ -17,7 +17,8 @@ const tokens = (n) => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, " "
 // A row of buttons of which one is pressed: a categorical choice (never a range slider).
 function choices(parent, { label, names, index, onChoose }) {
   // rope-w-choice-grid: on a phone the buttons line up in equal columns instead of wrapping raggedly.
-  const row = htmlEl("div", { class: "rope-w-choices rope-w-choice-grid", role: "group", "aria-label": label }, parent);
+  // rope-w-segmented: on a wider page the buttons join into one bar a row, model over scheme.
+  const row = htmlEl("div", { class: "rope-w-choices rope-w-choice-grid rope-w-segmented", role: "group", "aria-label": label }, parent);
   htmlEl("span", { class: "rope-w-choices-label", "aria-hidden": "true" }, row, label);
   const buttons = names.map((name, i) => {
     const b = htmlEl("button", { type: "button", class: "rope-w-choice-button", "data-choice": i,

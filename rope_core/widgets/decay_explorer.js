@@ -40,29 +40,52 @@ export function boxesOverlap(a, b) {
   return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 }
 
+// How much of the segment (x1, y1)–(x2, y2) lies inside `box` {x, y, width, height}: the
+// length of the part the box clips from it (Liang–Barsky), 0 when it passes outside.
+export function segmentLengthInBox(x1, y1, x2, y2, box) {
+  const dx = x2 - x1, dy = y2 - y1;
+  let t0 = 0, t1 = 1;
+  for (const [p, q] of [[-dx, x1 - box.x], [dx, box.x + box.width - x1], [-dy, y1 - box.y], [dy, box.y + box.height - y1]]) {
+    if (p === 0) { if (q < 0) return 0; continue; }
+    const t = q / p;
+    if (p < 0) t0 = Math.max(t0, t); else t1 = Math.min(t1, t);
+    if (t0 > t1) return 0;
+  }
+  return (t1 - t0) * Math.hypot(dx, dy);
+}
+
 // Where to put labels beside their points so that no two overlap and none covers an obstacle
-// (a dot, a tick label, the title) or leaves `bounds`. labels: [{x, y, width, height}] with
-// (x, y) the point and the size of its text; each tries above, below, right, left, then the
-// four corners, at `gap` from the point and then a label's height further, and takes the
-// first free place. Where no place is
-// free it takes the one that overlaps least. Returns [{x, box}]: x the text's middle (for
+// (a dot, a tick label, the title) or a drawn line, or leaves `bounds`. labels:
+// [{x, y, width, height}] with (x, y) the point and the size of its text; obstacles: boxes;
+// lines: polylines as [[x, y], ...]. Each label tries above, below, right, left, then the four
+// corners, at `gap` from the point and then a label's height further, each slid inside
+// `bounds` (an end label moves inwards rather than off the drawing), and takes the first free
+// place. Where no place is free it takes the one that covers least: area for a box, length
+// times the label's height for a line. Returns [{x, box}]: x the text's middle (for
 // text-anchor "middle") and box the place taken, in the labels' units.
-export function placeLabels(labels, obstacles = [], bounds = null, gap = 9) {
+export function placeLabels(labels, obstacles = [], bounds = null, gap = 9, lines = []) {
   const placed = [];
   const overlapArea = (a, b) => Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x)) *
     Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y));
+  const segments = lines.flatMap((line) => line.slice(1).map((end, i) => [...line[i], ...end]));
+  const inside = (box) => (bounds ? {
+    ...box,
+    x: Math.min(Math.max(box.x, bounds.x), bounds.x + bounds.width - box.width),
+    y: Math.min(Math.max(box.y, bounds.y), bounds.y + bounds.height - box.height),
+  } : box);
   return labels.map(({ x, y, width, height }) => {
     const w = width, h = height;
     // Two rings of places: at `gap` from the point, then one label height further out.
     const candidates = [0, h].flatMap((far) => [[0, -gap - far - h / 2], [0, gap + far + h / 2], [gap + w / 2, 0],
       [-gap - w / 2, 0], [gap + w / 2, -gap - far - h / 2], [-gap - w / 2, -gap - far - h / 2], [gap + w / 2, gap + far + h / 2],
       [-gap - w / 2, gap + far + h / 2]])
-      .map(([dx, dy]) => ({ x: x + dx - w / 2, y: y + dy - h / 2, width: w, height: h }));
+      .map(([dx, dy]) => inside({ x: x + dx - w / 2, y: y + dy - h / 2, width: w, height: h }));
     let best = null, bestCost = Infinity;
     for (const box of candidates) {
       let cost = 0;
       if (bounds) cost += w * h - overlapArea(box, bounds);
       for (const other of [...obstacles, ...placed]) cost += overlapArea(box, other);
+      for (const [x1, y1, x2, y2] of segments) cost += h * segmentLengthInBox(x1, y1, x2, y2, box);
       if (cost < bestCost) { best = box; bestCost = cost; }
       if (cost === 0) break;
     }
@@ -169,8 +192,10 @@ function render({ model, el }) {
     const box = node.getBBox();
     return { x: box.x, y: box.y, width: box.width, height: box.height };
   };
-  function placeFamilyLabels(values) {
+  function placeFamilyLabels(values, averages) {
     const dots = values.map((v, b) => ({ x: fpx(b) - 7, y: fpy(v) - 7, width: 14, height: 14 }));
+    // The bound's line and its average's: a label on either is struck through.
+    const lines = [values, averages].map((series) => series.map((v, b) => [fpx(b), fpy(v)]));
     const fixed = [...familySvg.querySelectorAll("[data-label], [data-family-tick]"), ...baseTicks].map(textBox);
     const sizes = baseDots.map(({ label }) => {
       label.setAttribute("x", 0);
@@ -178,7 +203,7 @@ function render({ model, el }) {
       return textBox(label);   // y: the text's top above its baseline (negative)
     });
     const places = placeLabels(values.map((v, b) => ({ x: fpx(b), y: fpy(v), width: sizes[b].width + 2, height: sizes[b].height })),
-      [...dots, ...fixed], { x: 0, y: 0, width: fw, height: fh });
+      [...dots, ...fixed], { x: 0, y: 0, width: fw, height: fh }, 9, lines);
     places.forEach(({ x, box }, b) => {
       const label = baseDots[b].label;
       label.setAttribute("x", x.toFixed(1));
@@ -203,7 +228,7 @@ function render({ model, el }) {
       Object.assign(label.dataset, { value: values[b], average: averages[b] });
     });
     setText(familyTitle, `B(r) for k = q at r = ${data.distances[r]}, by base`);
-    placeFamilyLabels(values);
+    placeFamilyLabels(values, averages);
     // Where B(r) itself is lower at a larger base, say so: it oscillates; its average does not.
     const dips = [];
     for (let b = 1; b < values.length; b++) if (values[b] < values[b - 1]) dips.push(b);

@@ -362,13 +362,23 @@ function render({ model, el }) {
   out.distance = readout(controls, "distance", "at distance r =");
   out.pair = readout(controls, "pair", "this pair:");
   out.random = readout(controls, "random", "random pairs:");
+  // The steps of the task the reader has not yet done, in order: a prompt never asks for one
+  // already done (k already random, r already past the middle, the random pairs already shown).
+  function stepsLeft() {
+    const steps = [];
+    if (state.m !== last) steps.push("slide k to random");
+    // r already past the middle counts: sliding k to random there draws the random key that far.
+    if (Math.max(furthestRandom, data.distances[at(state.r)]) < xmax / 2) steps.push(`drag along the plot (or move r) past r = ${xmax / 2}`);
+    if (!state.crowd) steps.push(`show the ${data.samples} random pairs`);
+    return `${steps.join(", then ")}.`;
+  }
   const ask = question(controls, {
     prompt: "The dashed line, RoFormer's bound on this pair, falls as r grows. Slide k from aligned to random: will a random pair's score fall with r too?",
     // The random key's score and the random pairs would answer it: hidden until the prediction;
     // answered once the reader has drawn a random key's score past half the axis.
     conceal: () => [...(state.m > 0 ? pairNodes() : []), crowdButton, ...crowdLegend],
     reached: () => state.m === last && furthestRandom >= xmax / 2,
-    task: `slide k to random, then drag along the plot (or move r) past r = ${xmax / 2}; then show the ${data.samples} random pairs.`,
+    task: () => stepsLeft(),
     choices: [{ label: "yes, it falls with its bound" }, { label: "no, it does not fall", correct: true }],
     explain: () => {
       const series = data.series[state.b], pair = series.pair, crowdSeries = series.random, end = crowdSeries.median.length - 1;

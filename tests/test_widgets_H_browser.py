@@ -1,5 +1,9 @@
-"""DecayExplorer, driven in chromium: the prompt names only the steps still to do; the verdict
-is heard whatever step reveals it. The widget is rendered on its own page from its Python class.
+"""DecayExplorer, driven in chromium: the by-base panel sits directly under the plot in every
+state and width; the prompt names only the steps still to do; on a phone the pinned distance bar
+never covers the question; the verdict is heard whatever step reveals it.
+
+The layout and phone tests read chapter 8 of the built book (its real column widths); the prompt
+and announcement tests render the widget on its own page from its Python class.
 """
 
 from __future__ import annotations
@@ -7,12 +11,80 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from _browser import DESKTOP, after_frames, open_page, serve, set_slider
+from _browser import DESKTOP, PHONE, after_frames, open_book_page, open_page, serve, set_slider
 from test_widgets_spectrum_browser import write_page
 
 from rope_core import widgets as W
 
 pytestmark = [pytest.mark.browser]
+
+CHAPTER = "08-rope-in-attention.md"
+WIDGET = '.rope-widget-view[data-widget="DecayExplorer"] .rope-w'
+
+# The blank height between the plot's bottom and the first thing drawn under it in the same
+# column: every visible element of the widget that shares some of the plot's width and starts
+# below it (the plot's own parts excluded).
+GAP_UNDER_PLOT = r"""(root) => {
+  const plot = root.querySelector("svg.rope-w-svg").getBoundingClientRect();
+  let next = Infinity;
+  for (const node of root.querySelectorAll("*")) {
+    if (node.closest("svg") === root.querySelector("svg.rope-w-svg")) continue;
+    const box = node.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0 || getComputedStyle(node).visibility === "hidden") continue;
+    const shares = box.left < plot.right - 1 && plot.left < box.right - 1;
+    if (shares && box.top >= plot.bottom - 1) next = Math.min(next, box.top);
+  }
+  return next - plot.bottom;
+}"""
+
+
+def reach_state(root, state):
+    """Drive the widget from its default frame to ``state``."""
+    last = int(root.locator('input[data-name="content"]').get_attribute("max"))
+    stops = int(root.locator('input[data-name="distance"]').get_attribute("max"))
+    if state == "k random":
+        set_slider(root, "content", last)
+        return
+    if state == "default":
+        return
+    root.locator('button[data-answer="1"]').click()
+    if state == "answered":
+        return
+    set_slider(root, "content", last)
+    set_slider(root, "distance", stops)
+    assert root.locator('[data-readout="feedback"]').get_attribute("data-stage") == "revealed"
+    if state == "crowd":
+        root.locator('[data-toggle="random"]').click()
+
+
+@pytest.mark.parametrize("width", [1280, 1024, 800, 390])
+def test_the_by_base_panel_sits_directly_under_the_plot_in_every_state(chromium, book_server, width):
+    phone = width == 390
+    gaps = {}
+    for state in ("default", "k random", "answered", "verdict", "crowd"):
+        context, page, log = open_book_page(chromium, book_server, CHAPTER, "dark" if phone else "light",
+                                            viewport={"width": width, "height": 844 if phone else 900}, touch=phone)
+        try:
+            root = page.locator(WIDGET)
+            root.scroll_into_view_if_needed()
+            reach_state(root, state)
+            after_frames(page, 3)
+            gaps[state] = root.evaluate(GAP_UNDER_PLOT)
+            column = root.locator(".rope-w-decay-plots")
+            layout = column.get_attribute("data-layout") if column.count() else None
+            # beside the controls the panel is the next thing under the plot
+            if layout == "beside":
+                family = root.locator('[data-plot="family"]').bounding_box()
+                plot = root.locator("svg.rope-w-svg").first.bounding_box()
+                assert family["y"] - (plot["y"] + plot["height"]) <= 24, (width, state, family, plot)
+            if phone:
+                assert layout == "stacked"
+        finally:
+            problems = log.problems()
+            context.close()
+        assert not problems, problems
+    assert all(0 <= gap <= 24 for gap in gaps.values()), (width, gaps)
+
 
 # --- the prompt: only the steps still to do -------------------------------------------------
 
@@ -127,6 +199,79 @@ def test_the_verdict_is_heard_whatever_step_reveals_it(chromium, site, how, then
         assert " ".join(verdict.split()) in " ".join(heard.split()), (how, heard)
         if then_crowd:
             assert heard.rstrip().split("✓ Right.")[-1].count("random pairs: median") == 1, heard
+    finally:
+        problems = log.problems()
+        context.close()
+    assert not problems, problems
+
+
+# --- the phone: the pinned bar never covers the question --------------------------------------
+
+# The parts of the question on the screen that the widget's pinned bar covers (the site's own
+# header covers the screen's top as a page scrolls under it: not the widget's doing).
+COVERED = r"""(root) => {
+  const out = [];
+  for (const node of root.querySelectorAll(".rope-w-question-prompt, button[data-answer]")) {
+    const box = node.getBoundingClientRect();
+    const inView = box.top >= 0 && box.bottom <= window.innerHeight;
+    if (!inView) continue;
+    // the centre and the four corners, one pixel in, must all hit the node itself
+    const points = [[(box.left + box.right) / 2, (box.top + box.bottom) / 2], [box.left + 2, box.top + 2],
+                    [box.right - 2, box.top + 2], [box.left + 2, box.bottom - 2], [box.right - 2, box.bottom - 2]];
+    const hidden = points.filter(([x, y]) => { const hit = document.elementFromPoint(x, y); return hit && hit.closest(".rope-w-in-reach"); });
+    if (hidden.length) out.push([node.textContent.trim().slice(0, 30), window.scrollY, box.top, box.bottom,
+      hidden.map(([x, y]) => { const hit = document.elementFromPoint(x, y); return hit ? hit.className || hit.tagName : null; })]);
+  }
+  return out;
+}"""
+
+
+def test_on_a_phone_the_pinned_bar_never_covers_the_question(chromium, book_server):
+    context, page, log = open_book_page(chromium, book_server, CHAPTER, "dark", viewport=PHONE, touch=True)
+    try:
+        root = page.locator(WIDGET)
+        root.scroll_into_view_if_needed()
+        after_frames(page)
+        question = root.locator(".rope-w-question")
+        answers = root.locator("button[data-answer]")
+        # The question scrolled into view (its end at the screen's foot, centred, at its top):
+        # both answers fully visible and the ones hit at their centres.
+        for block in ("end", "center", "start", "nearest"):
+            question.evaluate("(q, block) => q.scrollIntoView({block, behavior: 'instant'})", block)
+            after_frames(page, 3)
+            for i in range(answers.count()):
+                box = answers.nth(i).bounding_box()
+                assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], (block, i, box)
+                hit = page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('button[data-answer]')?.dataset.answer",
+                                    [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2])
+                assert hit == str(i), (block, i, hit)
+            assert root.evaluate(COVERED) == [], block
+        # And at every scroll through the widget, 30 px at a time: whatever of the question is
+        # on the screen is not under the bar.
+        top = root.evaluate("(r) => r.getBoundingClientRect().top + window.scrollY")
+        height = root.evaluate("(r) => r.getBoundingClientRect().height")
+        covered = []
+        for y in range(int(top) - PHONE["height"], int(top + height), 30):
+            page.evaluate("(y) => window.scrollTo({top: y, behavior: 'instant'})", y)
+            after_frames(page)
+            covered += root.evaluate(COVERED)
+        assert covered == [], covered[:5]
+        # The first screen with the plot at its top still holds the question and the pinned bar.
+        plot = root.locator("svg.rope-w-svg").first
+        plot.evaluate("svg => svg.scrollIntoView({block: 'start', behavior: 'instant'})")
+        header = page.evaluate("() => { const h = document.querySelector('.bd-header'); return h ? h.getBoundingClientRect().bottom : 0; }")
+        page.evaluate("(by) => window.scrollBy({top: -by, behavior: 'instant'})", max(header, 0) + 8)
+        after_frames(page, 3)
+        distance = root.locator('input[data-name="distance"]').bounding_box()
+        assert 0 <= distance["y"] and distance["y"] + distance["height"] <= PHONE["height"], distance
+        for i in range(answers.count()):
+            box = answers.nth(i).bounding_box()
+            assert 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"], (i, box)
+            hit = page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('button[data-answer]')?.dataset.answer",
+                                [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2])
+            assert hit == str(i), (i, hit)
+        assert root.evaluate(COVERED) == []
+        answers.nth(1).click(trial=True)     # Playwright's own hit test: nothing intercepts it
     finally:
         problems = log.problems()
         context.close()

@@ -99,6 +99,14 @@ function render({ model, el }) {
   const width = 460, height = 330, left = 54, right = 12, top = 14, bottom = 44;
   const { root, svg, controls } = frame(el, { title: "One pair's score and RoFormer's bound on it", width, height });
   svg.classList.add("rope-w-large");
+  // The plot and the by-base panel stack in one column: beside the controls the panel sits
+  // directly under the plot, however tall the controls grow (a question, its verdict). Once
+  // the controls wrap under the plot (a phone), the panel follows them, so that the question
+  // comes before it.
+  const body = svg.parentNode;
+  const plots = htmlEl("div", { class: "rope-w-decay-plots" });
+  body.insertBefore(plots, controls);
+  plots.append(svg);
   // A horizontal drag on the plot sets the distance; a vertical swipe still scrolls the page
   // (touch-action on the drawing itself: its child elements' own value is not honoured everywhere).
   svg.style.touchAction = "pan-y";
@@ -152,7 +160,7 @@ function render({ model, el }) {
   // the base (log axis), with its average over 0 … r (dotted). As r moves, the line wiggles (B
   // oscillates) while the dotted one keeps rising with the base. A base's dot picks that base.
   const fw = 460, fh = 214, fl = 54, fr = 12, ft = 54, fb = 30;
-  const section = htmlEl("div", { class: "rope-w-family" }, root);
+  const section = htmlEl("div", { class: "rope-w-family" }, plots);
   const familySvg = svgEl("svg", { viewBox: `0 0 ${fw} ${fh}`, width: fw, height: fh, role: "group", class: "rope-w-svg rope-w-large",
     "data-plot": "family", "aria-label": "the bound for k = q at the chosen distance, against the base" }, section);
   keepTextSize(familySvg);
@@ -213,6 +221,17 @@ function render({ model, el }) {
 
   // Text keeps its size when the drawing narrows, so the labels are placed again on a resize.
   if (typeof ResizeObserver !== "undefined") new ResizeObserver(() => drawFamily()).observe(familySvg);
+  // Beside: the controls' top is level with the plot's (the body's flex row did not wrap).
+  // Stacked, the question also comes straight after the plot, before the sliders: the plot, the
+  // question and the pinned distance bar then share a phone's first screen.
+  const placeSection = () => {
+    const beside = controls.getBoundingClientRect().top < svg.getBoundingClientRect().bottom;
+    const home = beside ? plots : body;
+    if (section.parentNode !== home) home.append(section);
+    if (beside && ask.node.parentNode !== controls) controls.append(ask.node);
+    if (!beside && ask.node.nextSibling !== controls) body.insertBefore(ask.node, controls);
+    plots.dataset.layout = beside ? "beside" : "stacked";
+  };
 
   function drawFamily() {
     const r = at(state.r);
@@ -385,6 +404,25 @@ function render({ model, el }) {
       return `With a random key the score averages ${fmt3(pair.early[last])} in size below r = ${xmax / 2} and ${fmt3(pair.late[last])} from there on, wandering up and down, while its bound falls from ${fmt3(pair.bound[last][0])} to ${fmt3(pair.bound[last][end])}. The ${data.samples} random pairs settle it: their median |score| is ${fmt3(crowdSeries.median[0])} at r = 0 and ${fmt3(crowdSeries.median[end])} at r = ${xmax}. Only the aligned pair, whose terms all start in step, falls on average (${fmt3(pair.early[0])} → ${fmt3(pair.late[0])}).`;
     },
   });
+  ask.node.classList.add("rope-w-decay-question");
+  if (typeof ResizeObserver !== "undefined") new ResizeObserver(placeSection).observe(body);
+  // The pinned distance bar covers the bottom of a phone's screen: while the question's prompt
+  // or answers would lie under it, the bar goes back to its place at the widget's end.
+  const bar = distanceControl.input.closest(".rope-w-control");
+  const questionParts = [...ask.node.querySelectorAll(".rope-w-question-prompt, .rope-w-answers")];
+  const stepAside = () => {
+    if (!bar.classList.contains("rope-w-in-reach")) { bar.classList.remove("rope-w-decay-aside"); return; }
+    const band = window.innerHeight - bar.offsetHeight;
+    const under = questionParts.some((node) => {
+      const box = node.getBoundingClientRect();
+      return box.height > 0 && box.bottom > band && box.top < window.innerHeight;
+    });
+    bar.classList.toggle("rope-w-decay-aside", under);
+  };
+  for (const name of ["scroll", "resize"]) window.addEventListener(name, stepAside, { passive: true });
+  if (typeof ResizeObserver !== "undefined") new ResizeObserver(stepAside).observe(body);
   draw();
+  placeSection();
+  stepAside();
 }
 export default { render };

@@ -79,6 +79,8 @@ def test_the_by_base_panel_sits_directly_under_the_plot_in_every_state(chromium,
                 assert family["y"] - (plot["y"] + plot["height"]) <= 24, (width, state, family, plot)
             if phone:
                 assert layout == "stacked"
+            if width >= 1024:    # the controls still stand beside the plot there
+                assert layout == "beside", (width, state)
         finally:
             problems = log.problems()
             context.close()
@@ -207,11 +209,12 @@ def test_the_verdict_is_heard_whatever_step_reveals_it(chromium, site, how, then
 
 # --- the phone: the pinned bar never covers the question --------------------------------------
 
-# The parts of the question on the screen that the widget's pinned bar covers (the site's own
+# The parts of the question (its verdict too) on the screen that the widget's pinned bar covers (the site's own
 # header covers the screen's top as a page scrolls under it: not the widget's doing).
 COVERED = r"""(root) => {
   const out = [];
-  for (const node of root.querySelectorAll(".rope-w-question-prompt, button[data-answer]")) {
+  for (const node of root.querySelectorAll(".rope-w-question-prompt, button[data-answer], [data-readout=feedback]")) {
+    if (node.getBoundingClientRect().height === 0) continue;   // no verdict yet
     const box = node.getBoundingClientRect();
     const inView = box.top >= 0 && box.bottom <= window.innerHeight;
     if (!inView) continue;
@@ -224,6 +227,18 @@ COVERED = r"""(root) => {
   }
   return out;
 }"""
+
+
+def covered_while_scrolling(page, root):
+    """COVERED at every scroll through the widget, 30 px at a time."""
+    top = root.evaluate("(r) => r.getBoundingClientRect().top + window.scrollY")
+    height = root.evaluate("(r) => r.getBoundingClientRect().height")
+    covered = []
+    for y in range(int(top) - PHONE["height"], int(top + height), 30):
+        page.evaluate("(y) => window.scrollTo({top: y, behavior: 'instant'})", y)
+        after_frames(page)
+        covered += root.evaluate(COVERED)
+    return covered
 
 
 def test_on_a_phone_the_pinned_bar_never_covers_the_question(chromium, book_server):
@@ -248,14 +263,7 @@ def test_on_a_phone_the_pinned_bar_never_covers_the_question(chromium, book_serv
             assert root.evaluate(COVERED) == [], block
         # And at every scroll through the widget, 30 px at a time: whatever of the question is
         # on the screen is not under the bar.
-        top = root.evaluate("(r) => r.getBoundingClientRect().top + window.scrollY")
-        height = root.evaluate("(r) => r.getBoundingClientRect().height")
-        covered = []
-        for y in range(int(top) - PHONE["height"], int(top + height), 30):
-            page.evaluate("(y) => window.scrollTo({top: y, behavior: 'instant'})", y)
-            after_frames(page)
-            covered += root.evaluate(COVERED)
-        assert covered == [], covered[:5]
+        assert covered_while_scrolling(page, root) == []
         # The first screen with the plot at its top still holds the question and the pinned bar.
         plot = root.locator("svg.rope-w-svg").first
         plot.evaluate("svg => svg.scrollIntoView({block: 'start', behavior: 'instant'})")
@@ -272,6 +280,9 @@ def test_on_a_phone_the_pinned_bar_never_covers_the_question(chromium, book_serv
             assert hit == str(i), (i, hit)
         assert root.evaluate(COVERED) == []
         answers.nth(1).click(trial=True)     # Playwright's own hit test: nothing intercepts it
+        # After the verdict (a random key drawn to r = 1024) the verdict is not under it either.
+        reach_state(root, "verdict")
+        assert covered_while_scrolling(page, root) == []
     finally:
         problems = log.problems()
         context.close()

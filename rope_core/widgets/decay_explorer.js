@@ -221,11 +221,16 @@ function render({ model, el }) {
 
   // Text keeps its size when the drawing narrows, so the labels are placed again on a resize.
   if (typeof ResizeObserver !== "undefined") new ResizeObserver(() => drawFamily()).observe(familySvg);
-  // Beside: the controls' top is level with the plot's (the body's flex row did not wrap).
-  // Stacked, the question also comes straight after the plot, before the sliders: the plot, the
-  // question and the pinned distance bar then share a phone's first screen.
+  // Beside: the body's flex row holds the drawings' width, its gap and the controls' least
+  // width (what the row itself wraps at; measured from widths, not from where the controls
+  // landed, which the moves below change). Stacked, the question also comes straight after the
+  // plot, before the sliders: the plot, the question and the pinned distance bar then share a
+  // phone's first screen.
   const placeSection = () => {
-    const beside = controls.getBoundingClientRect().top < svg.getBoundingClientRect().bottom;
+    const style = getComputedStyle(body), least = parseFloat(getComputedStyle(controls).minWidth) || 0;
+    const room = body.clientWidth - parseFloat(style.paddingLeft || 0) - parseFloat(style.paddingRight || 0);
+    if (room <= 0) return;   // not laid out yet: the ResizeObserver calls again
+    const beside = room >= svg.width.baseVal.value + (parseFloat(style.columnGap) || 0) + least;
     const home = beside ? plots : body;
     if (section.parentNode !== home) home.append(section);
     if (beside && ask.node.parentNode !== controls) controls.append(ask.node);
@@ -406,10 +411,10 @@ function render({ model, el }) {
   });
   ask.node.classList.add("rope-w-decay-question");
   if (typeof ResizeObserver !== "undefined") new ResizeObserver(placeSection).observe(body);
-  // The pinned distance bar covers the bottom of a phone's screen: while the question's prompt
-  // or answers would lie under it, the bar goes back to its place at the widget's end.
+  // The pinned distance bar covers the bottom of a phone's screen: while the question's prompt,
+  // answers or verdict would lie under it, the bar goes back to its place at the widget's end.
   const bar = distanceControl.input.closest(".rope-w-control");
-  const questionParts = [...ask.node.querySelectorAll(".rope-w-question-prompt, .rope-w-answers")];
+  const questionParts = [...ask.node.querySelectorAll(".rope-w-question-prompt, .rope-w-answers, [data-readout=feedback]")];
   const stepAside = () => {
     if (!bar.classList.contains("rope-w-in-reach")) { bar.classList.remove("rope-w-decay-aside"); return; }
     const band = window.innerHeight - bar.offsetHeight;

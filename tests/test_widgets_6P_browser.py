@@ -1,5 +1,5 @@
-"""DecayExplorer on a phone: the by-base panel's values never overlap each other, the dots or
-the panel's other text; the controls the question hides take no room; the plot and the
+"""DecayExplorer on a phone: the by-base panel's values never overlap each other, the dots, the
+lines or the panel's other text; the controls the question hides take no room; the plot and the
 distance slider share one 390 × 844 screen. And the file:// page shows the new print figures.
 
 The label tests render the widget on its own page from its Python class (no kernel, the ES
@@ -30,6 +30,11 @@ FAMILY = r"""(root) => {
     dots: [...svg.querySelectorAll("[data-pick-base]")].map((g) => box(g.querySelectorAll("circle")[2])),
     texts: [...svg.querySelectorAll("[data-label], [data-family-tick], [data-base-tick]")].map(box),
     panel: box(svg),
+    // the bound's line and its average's, as screen points
+    lines: [...svg.querySelectorAll('[data-series="bound-by-base"], [data-series="average-by-base"]')].map((line) => {
+      const matrix = line.getScreenCTM();
+      return [...line.points].map((p) => { const s = p.matrixTransform(matrix); return [s.x, s.y]; });
+    }),
   };
 }"""
 
@@ -37,6 +42,37 @@ FAMILY = r"""(root) => {
 def overlap(a, b, slack=0.5):
     """Whether two screen boxes (left, top, right, bottom) share more than a hairline."""
     return a[0] < b[2] - slack and b[0] < a[2] - slack and a[1] < b[3] - slack and b[1] < a[3] - slack
+
+
+def crosses(segment, box, slack=0.5):
+    """Whether the segment ((x1, y1), (x2, y2)) runs through the screen box (left, top, right,
+    bottom) shrunk by ``slack`` on every side (Liang-Barsky clipping)."""
+    (x1, y1), (x2, y2) = segment
+    left, top, right, bottom = box[0] + slack, box[1] + slack, box[2] - slack, box[3] - slack
+    dx, dy = x2 - x1, y2 - y1
+    t0, t1 = 0.0, 1.0
+    for p, q in ((-dx, x1 - left), (dx, right - x1), (-dy, y1 - top), (dy, bottom - y1)):
+        if p == 0:
+            if q < 0:
+                return False
+            continue
+        t = q / p
+        if p < 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+        if t0 > t1:
+            return False
+    return True
+
+
+def test_crosses_knows_a_line_through_a_box_from_one_beside_it():
+    box = (0, 0, 10, 10)
+    assert crosses(((-5, 5), (15, 5)), box)            # straight through
+    assert crosses(((-5, -5), (15, 15)), box)          # corner to corner
+    assert not crosses(((-5, 12), (15, 12)), box)      # under it
+    assert not crosses(((-5, 25), (25, -5)), box)      # past its corner
+    assert not crosses(((0, 10), (10, 10)), box)       # along its edge only
 
 
 @pytest.fixture(scope="module")
@@ -91,6 +127,10 @@ def test_by_base_values_never_overlap_at_random_states(chromium, site, theme, vi
                     assert not overlap(a, dot), (where, "label", i, "dot", j, a, dot)
                 for text in drawn["texts"]:
                     assert not overlap(a, text), (where, "label", i, "text", a, text)
+                # no label is struck through by the bound's line or its average's
+                for line in drawn["lines"]:
+                    for segment in zip(line, line[1:]):
+                        assert not crosses(segment, a), (where, "label", i, label["text"], "line", segment, a)
     finally:
         problems = log.problems()
         context.close()

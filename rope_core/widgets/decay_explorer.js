@@ -40,29 +40,52 @@ export function boxesOverlap(a, b) {
   return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 }
 
+// How much of the segment (x1, y1)–(x2, y2) lies inside `box` {x, y, width, height}: the
+// length of the part the box clips from it (Liang–Barsky), 0 when it passes outside.
+export function segmentLengthInBox(x1, y1, x2, y2, box) {
+  const dx = x2 - x1, dy = y2 - y1;
+  let t0 = 0, t1 = 1;
+  for (const [p, q] of [[-dx, x1 - box.x], [dx, box.x + box.width - x1], [-dy, y1 - box.y], [dy, box.y + box.height - y1]]) {
+    if (p === 0) { if (q < 0) return 0; continue; }
+    const t = q / p;
+    if (p < 0) t0 = Math.max(t0, t); else t1 = Math.min(t1, t);
+    if (t0 > t1) return 0;
+  }
+  return (t1 - t0) * Math.hypot(dx, dy);
+}
+
 // Where to put labels beside their points so that no two overlap and none covers an obstacle
-// (a dot, a tick label, the title) or leaves `bounds`. labels: [{x, y, width, height}] with
-// (x, y) the point and the size of its text; each tries above, below, right, left, then the
-// four corners, at `gap` from the point and then a label's height further, and takes the
-// first free place. Where no place is
-// free it takes the one that overlaps least. Returns [{x, box}]: x the text's middle (for
+// (a dot, a tick label, the title) or a drawn line, or leaves `bounds`. labels:
+// [{x, y, width, height}] with (x, y) the point and the size of its text; obstacles: boxes;
+// lines: polylines as [[x, y], ...]. Each label tries above, below, right, left, then the four
+// corners, at `gap` from the point and then a label's height further, each slid inside
+// `bounds` (an end label moves inwards rather than off the drawing), and takes the first free
+// place. Where no place is free it takes the one that covers least: area for a box, length
+// times the label's height for a line. Returns [{x, box}]: x the text's middle (for
 // text-anchor "middle") and box the place taken, in the labels' units.
-export function placeLabels(labels, obstacles = [], bounds = null, gap = 9) {
+export function placeLabels(labels, obstacles = [], bounds = null, gap = 9, lines = []) {
   const placed = [];
   const overlapArea = (a, b) => Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x)) *
     Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y));
+  const segments = lines.flatMap((line) => line.slice(1).map((end, i) => [...line[i], ...end]));
+  const inside = (box) => (bounds ? {
+    ...box,
+    x: Math.min(Math.max(box.x, bounds.x), bounds.x + bounds.width - box.width),
+    y: Math.min(Math.max(box.y, bounds.y), bounds.y + bounds.height - box.height),
+  } : box);
   return labels.map(({ x, y, width, height }) => {
     const w = width, h = height;
     // Two rings of places: at `gap` from the point, then one label height further out.
     const candidates = [0, h].flatMap((far) => [[0, -gap - far - h / 2], [0, gap + far + h / 2], [gap + w / 2, 0],
       [-gap - w / 2, 0], [gap + w / 2, -gap - far - h / 2], [-gap - w / 2, -gap - far - h / 2], [gap + w / 2, gap + far + h / 2],
       [-gap - w / 2, gap + far + h / 2]])
-      .map(([dx, dy]) => ({ x: x + dx - w / 2, y: y + dy - h / 2, width: w, height: h }));
+      .map(([dx, dy]) => inside({ x: x + dx - w / 2, y: y + dy - h / 2, width: w, height: h }));
     let best = null, bestCost = Infinity;
     for (const box of candidates) {
       let cost = 0;
       if (bounds) cost += w * h - overlapArea(box, bounds);
       for (const other of [...obstacles, ...placed]) cost += overlapArea(box, other);
+      for (const [x1, y1, x2, y2] of segments) cost += h * segmentLengthInBox(x1, y1, x2, y2, box);
       if (cost < bestCost) { best = box; bestCost = cost; }
       if (cost === 0) break;
     }
@@ -76,6 +99,14 @@ function render({ model, el }) {
   const width = 460, height = 330, left = 54, right = 12, top = 14, bottom = 44;
   const { root, svg, controls } = frame(el, { title: "One pair's score and RoFormer's bound on it", width, height });
   svg.classList.add("rope-w-large");
+  // The plot and the by-base panel stack in one column: beside the controls the panel sits
+  // directly under the plot, however tall the controls grow (a question, its verdict). Once
+  // the controls wrap under the plot (a phone), the panel follows them, so that the question
+  // comes before it.
+  const body = svg.parentNode;
+  const plots = htmlEl("div", { class: "rope-w-decay-plots" });
+  body.insertBefore(plots, controls);
+  plots.append(svg);
   // A horizontal drag on the plot sets the distance; a vertical swipe still scrolls the page
   // (touch-action on the drawing itself: its child elements' own value is not honoured everywhere).
   svg.style.touchAction = "pan-y";
@@ -129,7 +160,7 @@ function render({ model, el }) {
   // the base (log axis), with its average over 0 … r (dotted). As r moves, the line wiggles (B
   // oscillates) while the dotted one keeps rising with the base. A base's dot picks that base.
   const fw = 460, fh = 214, fl = 54, fr = 12, ft = 54, fb = 30;
-  const section = htmlEl("div", { class: "rope-w-family" }, root);
+  const section = htmlEl("div", { class: "rope-w-family" }, plots);
   const familySvg = svgEl("svg", { viewBox: `0 0 ${fw} ${fh}`, width: fw, height: fh, role: "group", class: "rope-w-svg rope-w-large",
     "data-plot": "family", "aria-label": "the bound for k = q at the chosen distance, against the base" }, section);
   keepTextSize(familySvg);
@@ -169,8 +200,10 @@ function render({ model, el }) {
     const box = node.getBBox();
     return { x: box.x, y: box.y, width: box.width, height: box.height };
   };
-  function placeFamilyLabels(values) {
+  function placeFamilyLabels(values, averages) {
     const dots = values.map((v, b) => ({ x: fpx(b) - 7, y: fpy(v) - 7, width: 14, height: 14 }));
+    // The bound's line and its average's: a label on either is struck through.
+    const lines = [values, averages].map((series) => series.map((v, b) => [fpx(b), fpy(v)]));
     const fixed = [...familySvg.querySelectorAll("[data-label], [data-family-tick]"), ...baseTicks].map(textBox);
     const sizes = baseDots.map(({ label }) => {
       label.setAttribute("x", 0);
@@ -178,7 +211,7 @@ function render({ model, el }) {
       return textBox(label);   // y: the text's top above its baseline (negative)
     });
     const places = placeLabels(values.map((v, b) => ({ x: fpx(b), y: fpy(v), width: sizes[b].width + 2, height: sizes[b].height })),
-      [...dots, ...fixed], { x: 0, y: 0, width: fw, height: fh });
+      [...dots, ...fixed], { x: 0, y: 0, width: fw, height: fh }, 9, lines);
     places.forEach(({ x, box }, b) => {
       const label = baseDots[b].label;
       label.setAttribute("x", x.toFixed(1));
@@ -188,6 +221,22 @@ function render({ model, el }) {
 
   // Text keeps its size when the drawing narrows, so the labels are placed again on a resize.
   if (typeof ResizeObserver !== "undefined") new ResizeObserver(() => drawFamily()).observe(familySvg);
+  // Beside: the body's flex row holds the drawings' width, its gap and the controls' least
+  // width (what the row itself wraps at; measured from widths, not from where the controls
+  // landed, which the moves below change). Stacked, the question also comes straight after the
+  // plot, before the sliders: the plot, the question and the pinned distance bar then share a
+  // phone's first screen.
+  const placeSection = () => {
+    const style = getComputedStyle(body), least = parseFloat(getComputedStyle(controls).minWidth) || 0;
+    const room = body.clientWidth - parseFloat(style.paddingLeft || 0) - parseFloat(style.paddingRight || 0);
+    if (room <= 0) return;   // not laid out yet: the ResizeObserver calls again
+    const beside = room >= svg.width.baseVal.value + (parseFloat(style.columnGap) || 0) + least;
+    const home = beside ? plots : body;
+    if (section.parentNode !== home) home.append(section);
+    if (beside && ask.node.parentNode !== controls) controls.append(ask.node);
+    if (!beside && ask.node.nextSibling !== controls) body.insertBefore(ask.node, controls);
+    plots.dataset.layout = beside ? "beside" : "stacked";
+  };
 
   function drawFamily() {
     const r = at(state.r);
@@ -203,7 +252,7 @@ function render({ model, el }) {
       Object.assign(label.dataset, { value: values[b], average: averages[b] });
     });
     setText(familyTitle, `B(r) for k = q at r = ${data.distances[r]}, by base`);
-    placeFamilyLabels(values);
+    placeFamilyLabels(values, averages);
     // Where B(r) itself is lower at a larger base, say so: it oscillates; its average does not.
     const dips = [];
     for (let b = 1; b < values.length; b++) if (values[b] < values[b - 1]) dips.push(b);
@@ -337,19 +386,48 @@ function render({ model, el }) {
   out.distance = readout(controls, "distance", "at distance r =");
   out.pair = readout(controls, "pair", "this pair:");
   out.random = readout(controls, "random", "random pairs:");
+  // The steps of the task the reader has not yet done, in order: a prompt never asks for one
+  // already done (k already random, r already past the middle, the random pairs already shown).
+  function stepsLeft() {
+    const steps = [];
+    if (state.m !== last) steps.push("slide k to random");
+    // r already past the middle counts: sliding k to random there draws the random key that far.
+    if (Math.max(furthestRandom, data.distances[at(state.r)]) < xmax / 2) steps.push(`drag along the plot (or move r) past r = ${xmax / 2}`);
+    if (!state.crowd) steps.push(`show the ${data.samples} random pairs`);
+    return `${steps.join(", then ")}.`;
+  }
   const ask = question(controls, {
     prompt: "The dashed line, RoFormer's bound on this pair, falls as r grows. Slide k from aligned to random: will a random pair's score fall with r too?",
     // The random key's score and the random pairs would answer it: hidden until the prediction;
     // answered once the reader has drawn a random key's score past half the axis.
     conceal: () => [...(state.m > 0 ? pairNodes() : []), crowdButton, ...crowdLegend],
     reached: () => state.m === last && furthestRandom >= xmax / 2,
-    task: `slide k to random, then drag along the plot (or move r) past r = ${xmax / 2}; then show the ${data.samples} random pairs.`,
+    task: () => stepsLeft(),
     choices: [{ label: "yes, it falls with its bound" }, { label: "no, it does not fall", correct: true }],
     explain: () => {
       const series = data.series[state.b], pair = series.pair, crowdSeries = series.random, end = crowdSeries.median.length - 1;
       return `With a random key the score averages ${fmt3(pair.early[last])} in size below r = ${xmax / 2} and ${fmt3(pair.late[last])} from there on, wandering up and down, while its bound falls from ${fmt3(pair.bound[last][0])} to ${fmt3(pair.bound[last][end])}. The ${data.samples} random pairs settle it: their median |score| is ${fmt3(crowdSeries.median[0])} at r = 0 and ${fmt3(crowdSeries.median[end])} at r = ${xmax}. Only the aligned pair, whose terms all start in step, falls on average (${fmt3(pair.early[0])} → ${fmt3(pair.late[0])}).`;
     },
   });
+  ask.node.classList.add("rope-w-decay-question");
+  if (typeof ResizeObserver !== "undefined") new ResizeObserver(placeSection).observe(body);
+  // The pinned distance bar covers the bottom of a phone's screen: while the question's prompt,
+  // answers or verdict would lie under it, the bar goes back to its place at the widget's end.
+  const bar = distanceControl.input.closest(".rope-w-control");
+  const questionParts = [...ask.node.querySelectorAll(".rope-w-question-prompt, .rope-w-answers, [data-readout=feedback]")];
+  const stepAside = () => {
+    if (!bar.classList.contains("rope-w-in-reach")) { bar.classList.remove("rope-w-decay-aside"); return; }
+    const band = window.innerHeight - bar.offsetHeight;
+    const under = questionParts.some((node) => {
+      const box = node.getBoundingClientRect();
+      return box.height > 0 && box.bottom > band && box.top < window.innerHeight;
+    });
+    bar.classList.toggle("rope-w-decay-aside", under);
+  };
+  for (const name of ["scroll", "resize"]) window.addEventListener(name, stepAside, { passive: true });
+  if (typeof ResizeObserver !== "undefined") new ResizeObserver(stepAside).observe(body);
   draw();
+  placeSection();
+  stepAside();
 }
 export default { render };

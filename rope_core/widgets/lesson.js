@@ -13,7 +13,7 @@ export function lesson(root, text) {
 
 // A question asked before the widget tells. The reader first commits to a prediction (one of
 // `choices`); then finds the answer by hand: `reached()` says whether the widget now shows it
-// (the reader has done `task`, e.g. "move m to 256"). The verdict and `explain(choice)` (which
+// (the reader has done `task`, e.g. "move m to 256"; a function gives the steps still to do). The verdict and `explain(choice)` (which
 // reads the widget's state, so its numbers are the ones drawn) appear only once both happened.
 // `conceal` lists the nodes that would give the answer away: hidden until the prediction.
 // A choice's `correct` is a boolean or a function of the widget's state. Returns
@@ -80,7 +80,7 @@ export function question(parent, { prompt, choices, explain, reached = () => tru
     if (!reached()) {
       feedback.dataset.stage = "predicted";
       delete feedback.dataset.correct;
-      const text = `Your prediction: “${chosenLabel()}”. Now find out: ${task}`;
+      const text = `Your prediction: “${chosenLabel()}”. Now find out: ${typeof task === "function" ? task() : task}`;
       typeset(feedback, text);
       // Said once, after the prediction; a reader who moves off the answer again is not told
       // the task a second time.

@@ -1,11 +1,12 @@
 """RelativeInvariance, the book's hero (chapter 1, the landing page and the gallery), as a reader
 meets it: one angle γ on the dial and no label over another in any state, before and after the
-answer.
+answer; Tab reaches the drawing's handles and the controls before the answers.
 
 Needs the built book (``make book``; ``ROPE_BOOK_REUSE_BUILD=1`` reuses it) and Chromium."""
 import numpy as np
 import pytest
 from _browser import (
+    DESKTOP,
     after_frames,
     gallery_widget,
     open_book_page,
@@ -75,6 +76,49 @@ def test_one_gamma_and_no_label_over_another_in_random_states(chromium, book_ser
         # The review's state: the answer given, then Δ played to its end.
         set_slider(root, "shift", TOP)
         check_dial(page, root, (place, "Δ at its end"))
+        assert not log.problems(), log.problems()
+    finally:
+        context.close()
+
+
+# What each Tab stop of the widget is: a handle, a strip's grip, a button or slider by name, an answer.
+TAB_STOP = r"""(node) => {
+  if (!node.closest(".rope-w")) return "out";
+  const d = node.dataset;
+  if (d.handle) return `handle ${d.handle}`;
+  if (d.stripHandle) return `grip ${d.stripHandle}`;
+  if (d.answer !== undefined) return `answer ${d.answer}`;
+  if (d.name) return `${node.tagName.toLowerCase()} ${d.name}`;
+  return node.getAttribute("aria-label") || node.textContent.trim();
+}"""
+
+
+def tab_stops(page, root):
+    """The widget's Tab stops in order, from a stop put just before it to the first one after it."""
+    root.evaluate("""(root) => { const start = document.createElement("button"); start.id = "before-widget";
+      start.textContent = "before"; root.before(start); start.focus(); }""")
+    stops = []
+    for _ in range(30):
+        page.keyboard.press("Tab")
+        stop = page.evaluate(f"({TAB_STOP})(document.activeElement)")
+        if stop == "out":
+            break
+        stops.append(stop)
+    return stops
+
+
+@pytest.mark.parametrize(("path", "expected"), [
+    ("01-why-positions.md", ["handle q", "handle k", "grip shift", "button play", "input shift", "answer 0", "answer 1"]),
+    ("index.md", ["handle q", "handle k", "grip shift", "grip offset", "button play", "input shift", "input m", "input n",
+                  "answer 0", "answer 1", "answer 2"]),
+])
+def test_tab_reaches_the_handles_and_controls_before_the_answers(chromium, book_server, path, expected):
+    """Before the answer: the drawing's handles, then play and the sliders, then the answers."""
+    context, page, log = open_book_page(chromium, book_server, path, viewport=DESKTOP)
+    try:
+        root = page.locator('.rope-widget-view[data-widget="RelativeInvariance"] .rope-w').first
+        root.scroll_into_view_if_needed()
+        assert tab_stops(page, root) == expected
         assert not log.problems(), log.problems()
     finally:
         context.close()

@@ -60,9 +60,12 @@ function render({ model, el }) {
   const strips = svgEl("svg", { viewBox: `0 0 ${sw} ${sh}`, width: sw, height: sh, role: "img", class: "rope-w-svg rope-w-strips",
     "aria-label": "the score against the shift Δ (flat) and against n − m (a cosine)" }, svg.parentNode);
   keepTextSize(strips);
-  // The dial, its legend and the strips in one column, shown before the controls. The legend
-  // sits under the dial, where no vector's label can reach it.
-  const column = htmlEl("div", { class: "rope-w-column" }, svg.parentNode);
+  // The dial, its legend and the strips in one column, shown before the controls and put
+  // before them in the page's order too: Tab reaches the drawing's handles, then play and Δ,
+  // and the answers last (the question's own words come with them). The legend sits under the
+  // dial, where no vector's label can reach it.
+  const column = htmlEl("div", { class: "rope-w-column" }, null);
+  controls.before(column);
   const legend = htmlEl("div", { class: "rope-w-hint", "data-label": "ghost-legend" }, null, "dashed: before the shift (Δ = 0)");
   const sentence = sentenceStrip();
   const compare = comparePanels();

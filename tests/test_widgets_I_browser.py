@@ -1,13 +1,16 @@
 """RelativeInvariance, the book's hero (chapter 1, the landing page and the gallery), as a reader
 meets it: one angle γ on the dial and no label over another in any state, before and after the
-answer; Tab reaches the drawing's handles and the controls before the answers.
+answer; Tab reaches the drawing's handles and the controls before the answers; and on a phone
+the pinned Δ slider never covers the widget's title, its lesson line, the question or an answer.
 
 Needs the built book (``make book``; ``ROPE_BOOK_REUSE_BUILD=1`` reuses it) and Chromium."""
 import numpy as np
 import pytest
 from _browser import (
     DESKTOP,
+    PHONE,
     after_frames,
+    axe_serious,
     gallery_widget,
     open_book_page,
     open_gallery,
@@ -119,6 +122,79 @@ def test_tab_reaches_the_handles_and_controls_before_the_answers(chromium, book_
         root = page.locator('.rope-widget-view[data-widget="RelativeInvariance"] .rope-w').first
         root.scroll_into_view_if_needed()
         assert tab_stops(page, root) == expected
+        assert not log.problems(), log.problems()
+    finally:
+        context.close()
+
+
+# Rectangles (viewport px) of the pinned row and of what it must never cover.
+COVERED = r"""(root) => {
+  const row = root.querySelector(".rope-w-in-reach");
+  const box = (node) => { const b = node.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
+  const keep = [root.querySelector(":scope > .rope-w-title"), root.querySelector(":scope > .rope-w-lesson"),
+                root.querySelector(".rope-w-question-prompt"), ...root.querySelectorAll(".rope-w-answer")];
+  // Pinned: held at the screen's foot by position: sticky while the widget's own foot is below it.
+  const pinned = Boolean(row) && getComputedStyle(row).position === "sticky"
+    && Math.abs(row.getBoundingClientRect().bottom - innerHeight) < 2 && root.getBoundingClientRect().bottom > innerHeight + 2;
+  return { row: row && box(row), pinned, screen: innerHeight,
+           keep: keep.filter((n) => n && n.getClientRects().length).map((n) => [n.textContent.trim().slice(0, 30), box(n)]) };
+}"""
+
+
+def covered(state):
+    """The names of the kept nodes the row's rectangle overlaps by more than a pixel."""
+    left, top, right, bottom = state["row"]
+    return [name for name, (x0, y0, x1, y1) in state["keep"]
+            if min(right, x1) - max(left, x0) > 1 and min(bottom, y1) - max(top, y0) > 1]
+
+
+@pytest.mark.parametrize("path", ["index.md", "01-why-positions.md"])
+def test_the_pinned_slider_covers_no_intro_question_or_answer_on_a_phone(chromium, book_server, path):
+    """At 390 × 844 (dark, touch), scrolled from the page's top through the widget in 60 px
+    steps, before and after the answer: the Δ row never lies over the widget's title, lesson
+    line, question or an answer button. It is still pinned where the drawing fills the screen."""
+    context, page, log = open_book_page(chromium, book_server, path, "dark", viewport=PHONE, touch=True)
+    try:
+        root = page.locator('.rope-widget-view[data-widget="RelativeInvariance"] .rope-w').first
+        for answered in (False, True):
+            if answered:
+                root.locator('.rope-w-question button[data-answer="1"]').click()
+            # From a screen above the widget (the landing page's first screen) to its foot.
+            top, bottom = root.evaluate("(root) => { const b = root.getBoundingClientRect(); return [b.top + scrollY, b.bottom + scrollY]; }")
+            pinned_somewhere = False
+            for y in range(max(0, int(top) - PHONE["height"]), int(bottom), 60):
+                page.evaluate(f"window.scrollTo(0, {y})")
+                after_frames(page, 3)
+                state = root.evaluate(COVERED)
+                assert state["row"] is not None, "the Δ slider is not in reach on a phone"
+                assert covered(state) == [], (path, answered, y, state)
+                pinned_somewhere |= state["pinned"]
+            assert pinned_somewhere, (path, answered)
+        # Pinned, the slider still moves Δ.
+        root.locator("svg.rope-w-svg").first.evaluate("(svg) => svg.scrollIntoView({block: 'start', behavior: 'instant'})")
+        after_frames(page, 3)
+        set_slider(root, "shift", 3)
+        assert not log.problems(), log.problems()
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize(("path", "device"), [(path, device) for path in ("index.md", "01-why-positions.md")
+                                              for device in ("desktop", "phone")])
+def test_the_hero_passes_axe_before_and_after_the_answer(chromium, book_server, path, device):
+    """axe-core finds no serious or critical violation in the widget as it opens, and after
+    the answer with Δ played to its end (its handles and controls in their new page order)."""
+    options = {"viewport": DESKTOP} if device == "desktop" else {"viewport": PHONE, "touch": True}
+    context, page, log = open_book_page(chromium, book_server, path, "light" if device == "desktop" else "dark", **options)
+    try:
+        widget = '.rope-widget-view[data-widget="RelativeInvariance"]'
+        root = page.locator(f"{widget} .rope-w").first
+        root.scroll_into_view_if_needed()
+        assert axe_serious(page, include=[widget]) == []
+        root.locator('.rope-w-question button[data-answer="1"]').click()
+        set_slider(root, "shift", TOP)
+        after_frames(page)
+        assert axe_serious(page, include=[widget]) == []
         assert not log.problems(), log.problems()
     finally:
         context.close()

@@ -490,6 +490,8 @@ function render({ model, el }) {
   controlsOf.n = slider(compact ? hidden : controls, { label: "key position n", name: "n", values: positions, index: state.n, onInput: sync("n", "n") });
   controls.insertBefore(playToEnd(controls, controlsOf.shift, "play Δ").button, controls.firstChild);
   keepInReach(controlsOf.shift);
+  pinWhileClear(controlsOf.shift, column, () => [root.querySelector(":scope > .rope-w-title"), root.querySelector(":scope > .rope-w-lesson"),
+    controls.querySelector(".rope-w-question")]);
   out.score = readout(controls, "score", "score ⟨R((m+Δ)θ)q, R((n+Δ)θ)k⟩ =");
   out.reference = readout(controls, "reference", "before the shift (Δ = 0):");
   out.strip = readout(controls, "strip", "strips:");
@@ -521,4 +523,43 @@ function render({ model, el }) {
   htmlEl("div", { class: "rope-w-hint" }, controls, "Drag the tip of q or k to turn it or change its length (or focus it and press the arrow keys, + or −); play moves Δ.");
   draw();
 }
+// On a phone the main slider is pinned to the foot of the screen while its widget is in view
+// (keepInReach). There it would cover whatever passes under it: the widget's title and lesson
+// line on the first screen, then the question and its answers. So it is pinned only while
+// some of `drawing` is above it (the slider is then worth having at hand) and none of
+// `keepClear()`'s nodes reaches under it; otherwise it stays at the widget's foot, in the flow,
+// where it covers nothing. Whether it is pinned is data-pinned on its row.
+function pinWhileClear(control, drawing, keepClear) {
+  const row = control.input.closest(".rope-w-control") || control.input.parentElement;
+  const root = row.closest(".rope-w");
+  if (!root) return;
+  let queued = false;
+  const update = () => {
+    queued = false;
+    if (!row.classList.contains("rope-w-in-reach")) {
+      row.style.position = "";
+      delete row.dataset.pinned;
+      return;
+    }
+    const screen = window.innerHeight, band = screen - row.getBoundingClientRect().height;
+    const under = (node) => {
+      if (!node) return false;
+      const box = node.getBoundingClientRect();
+      return box.height > 0 && box.bottom > band && box.top < screen;
+    };
+    const seen = drawing.getBoundingClientRect();
+    const pinned = seen.top < band && seen.bottom > 0 && !keepClear().some(under);
+    row.style.position = pinned ? "" : "static";
+    row.dataset.pinned = pinned ? "1" : "";
+  };
+  const queue = () => {
+    if (!queued) { queued = true; requestAnimationFrame(update); }
+  };
+  window.addEventListener("scroll", queue, { passive: true });
+  window.addEventListener("resize", queue);
+  // An answer shows the score and the strips, which moves the question down.
+  if (typeof ResizeObserver !== "undefined") new ResizeObserver(queue).observe(root);
+  queue();
+}
+
 export default { render };

@@ -520,9 +520,28 @@ function render({ model, el }) {
       return `The score is ${num(score)} at every Δ (the flat strip), but changing n − m slides the dot along the cosine on the right: the score depends on the positions only through n − m.`;
     },
   });
+  questionUnderTheDrawingOnAPhone(controls);
   htmlEl("div", { class: "rope-w-hint" }, controls, "Drag the tip of q or k to turn it or change its length (or focus it and press the arrow keys, + or −); play moves Δ.");
   draw();
 }
+// On a phone (the narrow screens keepInReach pins a slider on) the question and its answers
+// come first among the controls, right under the drawing and before play and the sliders: with
+// the drawing at the top of the screen the reader sees the question beside it, and the Δ slider
+// pinned to the screen's foot does not lie over the answers.
+function questionUnderTheDrawingOnAPhone(controls) {
+  const box = controls.querySelector(".rope-w-question");
+  if (!box || !window.matchMedia) return;
+  const home = document.createComment("question");
+  box.before(home);
+  const narrow = window.matchMedia("(max-width: 600px)");
+  const place = () => {
+    if (narrow.matches) controls.prepend(box);
+    else home.after(box);
+  };
+  place();
+  narrow.addEventListener("change", place);
+}
+
 // On a phone the main slider is pinned to the foot of the screen while its widget is in view
 // (keepInReach). There it would cover whatever passes under it: the widget's title and lesson
 // line on the first screen, then the question and its answers. So it is pinned only while

@@ -1,10 +1,11 @@
 // Shift both positions by Δ: both vectors turn, the angle between them and the score do not.
-// The dial shows R((m+Δ)θ)q and R((n+Δ)θ)k over the dashed state before the shift (Δ = 0), the
-// angle γ between them as an arc on both pairs, and on both the projection of k on q's line
-// (the score is |q| times its signed length). A sentence strip above puts the two words at their
-// positions, before and after Δ tokens are put in front of them, with a drag target for Δ and
-// one for n − m; a pair of small dials shows both pairs turned so that q points right, where the
-// same γ and the same projection are seen side by side. Two strip charts show the score against
+// The dial shows R((m+Δ)θ)q and R((n+Δ)θ)k over the dashed state before the shift (Δ = 0) and
+// one arc, the angle γ between the vectors drawn now; the dashed pair has the same γ, which the
+// small pair of dials below shows rather than a second arc on the dial. A sentence strip above
+// puts the two words at their positions, before and after Δ tokens are put in front of them,
+// with a drag target for Δ and one for n − m; the pair of small dials shows both pairs turned
+// so that q points right, where the same γ and the same projection of k on q (the score is |q|
+// times its signed length) are seen side by side. Two strip charts show the score against
 // Δ (flat) and against n − m (a cosine). The page does the elementary 2-D rotations (drag.js's
 // rotate); the browser tests check every number and mark against rope_core.
 import { svgEl, htmlEl, slider, readout, typeset, keepTextSize, arrow, syncer, hoverable, showTip, hideTip, announcer, keepInReach } from "./common.js";
@@ -59,9 +60,12 @@ function render({ model, el }) {
   const strips = svgEl("svg", { viewBox: `0 0 ${sw} ${sh}`, width: sw, height: sh, role: "img", class: "rope-w-svg rope-w-strips",
     "aria-label": "the score against the shift Δ (flat) and against n − m (a cosine)" }, svg.parentNode);
   keepTextSize(strips);
-  // The dial, its legend and the strips in one column, shown before the controls. The legend
-  // sits under the dial, where no vector's label can reach it.
-  const column = htmlEl("div", { class: "rope-w-column" }, svg.parentNode);
+  // The dial, its legend and the strips in one column, shown before the controls and put
+  // before them in the page's order too: Tab reaches the drawing's handles, then play and Δ,
+  // and the answers last (the question's own words come with them). The legend sits under the
+  // dial, where no vector's label can reach it.
+  const column = htmlEl("div", { class: "rope-w-column" }, null);
+  controls.before(column);
   const legend = htmlEl("div", { class: "rope-w-hint", "data-label": "ghost-legend" }, null, "dashed: before the shift (Δ = 0)");
   const sentence = sentenceStrip();
   const compare = comparePanels();
@@ -340,17 +344,6 @@ function render({ model, el }) {
     return gamma;
   }
 
-  // The projection of b on a's line, (a·b / |a|²) a: a thick segment from the centre along a,
-  // and a dotted drop from b's tip; its signed length |b| cos γ times |a| is the score.
-  function projection(a, b, name, parent) {
-    const t = dot(a, b) / dot(a, a), foot = [t * a[0], t * a[1]];
-    const g = svgEl("g", { "data-projection": name, "aria-hidden": "true" }, parent);
-    svgEl("line", { x1: centre, y1: centre, x2: px(foot[0]), y2: py(foot[1]), "data-part": "length",
-      style: `stroke: var(--rope-w-accent); stroke-width: 5; opacity: ${name === "ghost" ? 0.35 : 0.7}` }, g);
-    svgEl("line", { x1: px(b[0]), y1: py(b[1]), x2: px(foot[0]), y2: py(foot[1]), "data-part": "drop",
-      class: "rope-w-outline", style: "stroke-dasharray: 2 3" }, g);
-  }
-
   function draw() {
     const { pm, pn, q, k, rq, rk, gq, gk, score, reference } = numbers();
     // What does not depend on Δ (the ghosts, both strips' curves) is redrawn only when q, k, m
@@ -373,15 +366,7 @@ function render({ model, el }) {
         ghostLabels.push(label);
         label.classList.add("rope-w-muted-text");
       }
-      const ghostGamma = angleArc(gq, gk, 0.42, "rope-w-outline rope-w-dashed", "ghost", ghostLayer);
-      const ghostMid = Math.atan2(gq[1], gq[0]) + ghostGamma / 2;
-      const label = svgEl("text", { x: px(0.53 * Math.cos(ghostMid)), y: py(0.53 * Math.sin(ghostMid)), "text-anchor": "middle",
-        "dominant-baseline": "middle", class: "rope-w-halo rope-w-muted-text", "data-label": "ghost-gamma" }, ghostLayer);
-      label.textContent = "γ";
-      ghostLabels.push(label);
-      projection(gq, gk, "ghost", ghostLayer);
     }
-    projection(rq, rk, "rotated", arcLayer);
     const gamma = angleArc(rq, rk, 0.3, "rope-w-arc", "gamma");
     const mid = Math.atan2(rq[1], rq[0]) + gamma / 2;
     const gammaLabel = svgEl("text", { x: px(0.17 * Math.cos(mid)), y: py(0.17 * Math.sin(mid)), "text-anchor": "middle", "dominant-baseline": "middle",
@@ -394,10 +379,11 @@ function render({ model, el }) {
     vectorLabel(layer, ...labelAt(px, py, rk, 0.3, labels.k), labels.k).dataset.vector = "rotated_k";
     handles.q.place(px(rq[0]), py(rq[1]), state.q);
     handles.k.place(px(rk[0]), py(rk[1]), state.k);
-    // No label under a handle: each goes where it was meant to, or the nearest clear spot. The
-    // dashed arrows' labels, placed last, also keep off the labels placed before them: where
-    // theirs would cover one, they go to the nearest spot on rings about it that is clear of
-    // both (data-moved says so).
+    // No label under a handle and none over another: each goes where it was meant to, or the
+    // nearest clear spot (under a handle only: clearOfHandles). Where that spot would cover a
+    // label placed before it (q's and k's labels when the two arrows point alike, γ's when the
+    // arc is small, a dashed arrow's), the label goes to the nearest spot on rings about it
+    // that is clear of both; data-moved says so.
     const tips = [[px(rq[0]), py(rq[1])], [px(rk[0]), py(rk[1])]];
     const placed = [];   // [x, y, half width, half height] of the labels placed so far
     const boxOf = (x, y, text) => [x, y, 4 * String(text).length + 3, 9];
@@ -412,20 +398,17 @@ function render({ model, el }) {
       const [x, y] = node.dataset.anchor.split(",").map(Number);
       const text = node.ropeLabel ?? node.textContent;
       let spot = clearOfHandles(x, y, text, tips);
-      const ghostLabel = ghostLabels.includes(node);
-      if (ghostLabel && !apart(boxOf(...spot, text))) {
-        let found = null;
-        for (let radius = 8; !found && radius <= 120; radius += 8) {
+      let found = null;
+      if (!apart(boxOf(...spot, text))) {
+        for (let radius = 8; !found && radius <= 160; radius += 8) {
           for (let k = 0; !found && k < 16; k++) {
             const a = (k * Math.PI) / 8, cx = spot[0] + radius * Math.cos(a), cy = spot[1] + radius * Math.sin(a);
             if (free(cx, cy, text)) found = [cx, cy];
           }
         }
         if (found) spot = found;
-        node.dataset.moved = found ? "1" : "";
-      } else if (ghostLabel) {
-        node.dataset.moved = "";
       }
+      node.dataset.moved = found ? "1" : "";
       node.setAttribute("x", spot[0]);
       node.setAttribute("y", spot[1]);
       placed.push(boxOf(spot[0], spot[1], text));
@@ -507,6 +490,8 @@ function render({ model, el }) {
   controlsOf.n = slider(compact ? hidden : controls, { label: "key position n", name: "n", values: positions, index: state.n, onInput: sync("n", "n") });
   controls.insertBefore(playToEnd(controls, controlsOf.shift, "play Δ").button, controls.firstChild);
   keepInReach(controlsOf.shift);
+  pinWhileClear(controlsOf.shift, column, () => [root.querySelector(":scope > .rope-w-title"), root.querySelector(":scope > .rope-w-lesson"),
+    controls.querySelector(".rope-w-question")]);
   out.score = readout(controls, "score", "score ⟨R((m+Δ)θ)q, R((n+Δ)θ)k⟩ =");
   out.reference = readout(controls, "reference", "before the shift (Δ = 0):");
   out.strip = readout(controls, "strip", "strips:");
@@ -535,7 +520,65 @@ function render({ model, el }) {
       return `The score is ${num(score)} at every Δ (the flat strip), but changing n − m slides the dot along the cosine on the right: the score depends on the positions only through n − m.`;
     },
   });
+  questionUnderTheDrawingOnAPhone(controls);
   htmlEl("div", { class: "rope-w-hint" }, controls, "Drag the tip of q or k to turn it or change its length (or focus it and press the arrow keys, + or −); play moves Δ.");
   draw();
 }
+// On a phone (the narrow screens keepInReach pins a slider on) the question and its answers
+// come first among the controls, right under the drawing and before play and the sliders: with
+// the drawing at the top of the screen the reader sees the question beside it, and the Δ slider
+// pinned to the screen's foot does not lie over the answers.
+function questionUnderTheDrawingOnAPhone(controls) {
+  const box = controls.querySelector(".rope-w-question");
+  if (!box || !window.matchMedia) return;
+  const home = document.createComment("question");
+  box.before(home);
+  const narrow = window.matchMedia("(max-width: 600px)");
+  const place = () => {
+    if (narrow.matches) controls.prepend(box);
+    else home.after(box);
+  };
+  place();
+  narrow.addEventListener("change", place);
+}
+
+// On a phone the main slider is pinned to the foot of the screen while its widget is in view
+// (keepInReach). There it would cover whatever passes under it: the widget's title and lesson
+// line on the first screen, then the question and its answers. So it is pinned only while
+// some of `drawing` is above it (the slider is then worth having at hand) and none of
+// `keepClear()`'s nodes reaches under it; otherwise it stays at the widget's foot, in the flow,
+// where it covers nothing. Whether it is pinned is data-pinned on its row.
+function pinWhileClear(control, drawing, keepClear) {
+  const row = control.input.closest(".rope-w-control") || control.input.parentElement;
+  const root = row.closest(".rope-w");
+  if (!root) return;
+  let queued = false;
+  const update = () => {
+    queued = false;
+    if (!row.classList.contains("rope-w-in-reach")) {
+      row.style.position = "";
+      delete row.dataset.pinned;
+      return;
+    }
+    const screen = window.innerHeight, band = screen - row.getBoundingClientRect().height;
+    const under = (node) => {
+      if (!node) return false;
+      const box = node.getBoundingClientRect();
+      return box.height > 0 && box.bottom > band && box.top < screen;
+    };
+    const seen = drawing.getBoundingClientRect();
+    const pinned = seen.top < band && seen.bottom > 0 && !keepClear().some(under);
+    row.style.position = pinned ? "" : "static";
+    row.dataset.pinned = pinned ? "1" : "";
+  };
+  const queue = () => {
+    if (!queued) { queued = true; requestAnimationFrame(update); }
+  };
+  window.addEventListener("scroll", queue, { passive: true });
+  window.addEventListener("resize", queue);
+  // An answer shows the score and the strips, which moves the question down.
+  if (typeof ResizeObserver !== "undefined") new ResizeObserver(queue).observe(root);
+  queue();
+}
+
 export default { render };

@@ -15,10 +15,12 @@ import re
 import numpy as np
 import pytest
 import test_widgets_wD_browser as heat_pages
-from _browser import after_frames, dataset, set_slider
+from _browser import DESKTOP, PHONE, after_frames, dataset, open_page, serve, set_slider
+from test_widgets_spectrum_browser import write_page
 from test_widgets_wD_browser import FRAME, check_frame, state
 
 import rope_core as rc
+from rope_core import widgets as W
 
 pytestmark = [pytest.mark.browser]
 # The heat map's own page and a fresh tab on it, predicted "the bottom blocks".
@@ -129,3 +131,167 @@ def test_each_block_ring_has_a_tick_at_a_tenth_of_a_radian(opened):
             assert math.hypot(x1 - cx, y1 - cy) < r < math.hypot(x2 - cx, y2 - cy)
     assert page.locator('text[data-legend="tick"]').text_content() == "tick on each ring: 0.1 rad from the start"
 
+
+# FrequencyClocks: L's mark on the m slider, one caption under it, the odometer's captions inside
+# the drawing, and nothing pinned over what the reader scrolls to on a phone.
+@pytest.fixture(scope="module")
+def clock_site(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("J-clocks")
+    widget = W.FrequencyClocks()
+    pages = {theme: write_page(directory, widget, theme) for theme in ("light", "dark")}
+    pages["heat-dark"] = write_page(directory, W.RotationMatrixHeatmap(), "dark")
+    with serve(directory) as url:
+        yield url, pages, widget
+
+
+@pytest.fixture(params=["1280-light", "390-dark"])
+def clocks(request, chromium, clock_site):
+    url, pages, widget = clock_site
+    width, theme = request.param.split("-")
+    phone = width == "390"
+    context, page, log = open_page(chromium, theme, viewport=PHONE if phone else DESKTOP, touch=phone)
+    page.goto(f"{url}/{pages[theme]}")
+    page.wait_for_function("window.ropeReady === true", timeout=20000)
+    after_frames(page)
+    yield page, widget, phone
+    problems = log.problems()
+    context.close()
+    assert not problems, problems
+
+
+MARK = """() => {
+  const input = document.querySelector('input[data-name="position"]'), mark = document.querySelector('[data-mark="context"]');
+  const i = input.getBoundingClientRect(), m = mark.getBoundingClientRect(), bar = document.querySelector(".rope-w-in-reach");
+  const c = document.querySelector('[data-readout="scale"] .rope-w-scale-caption').getBoundingClientRect();
+  return { text: mark.textContent, centre: m.left + m.width / 2, input: [i.left, i.width], share: Number(mark.dataset.share),
+           hidden: mark.closest("[aria-hidden=true]") !== null, inBar: Boolean(bar && bar.contains(mark)),
+           box: [m.top, m.bottom, m.left, m.right], caption: [c.top, c.bottom, c.left, c.right], height: innerHeight, width: innerWidth };
+}"""
+
+
+def test_clocks_mark_L_on_the_m_sliders_track(clocks):
+    page, widget, phone = clocks
+    data = widget.data
+    for c, L in enumerate(data["contexts"]):
+        set_slider(page, "context", c)
+        got = page.evaluate(MARK)
+        assert got["text"] == f"L = {L}" and got["hidden"], got   # the L slider says L; the mark is not read twice
+        share = data["positions"].index(L) / (len(data["positions"]) - 1)
+        assert got["share"] == pytest.approx(share)
+        # Under the thumb as it stands at m = L (a 16 px thumb: its centre runs 8 px in from each end).
+        left, width = got["input"]
+        assert got["centre"] == pytest.approx(left + 8 + share * (width - 16), abs=1.5), (L, got)
+        assert got["box"][2] >= 0 and got["box"][3] <= got["width"], got
+        # The caption keeps clear of the mark, wherever L is.
+        (top, bottom, left, right), (ctop, cbottom, cleft, cright) = got["box"], got["caption"]
+        assert right <= cleft or cright <= left or bottom <= ctop or cbottom <= top, (L, got)
+    # Moving m to L puts the thumb over the mark: the slider's value is L.
+    set_slider(page, "context", data["contexts"].index(256))
+    set_slider(page, "position", data["positions"].index(256))
+    assert page.locator('output[data-name="position"]').inner_text() == "256"
+    if phone:
+        # In the pinned bar, on screen with the clocks: no scrolling down to the L slider.
+        page.locator("g[data-pair]").first.scroll_into_view_if_needed()
+        got = page.evaluate(MARK)
+        assert got["inBar"] and 0 <= got["box"][0] and got["box"][1] <= got["height"], got
+
+
+def test_clocks_scale_caption_is_one_short_line(clocks):
+    page, widget, phone = clocks
+    caption = page.locator('[data-readout="scale"] .rope-w-scale-caption')
+    assert caption.count() == 1 and caption.inner_text() == "log steps after 64"
+    assert page.locator('[data-readout="scale"]').inner_text().replace("\n", " ").count("step") == 1   # one caption
+    got = caption.evaluate("""(s) => ({ lines: Math.round(s.getBoundingClientRect().height / parseFloat(getComputedStyle(s).lineHeight || 16)),
+      clipped: s.scrollWidth > s.clientWidth + 1, height: s.getBoundingClientRect().height,
+      line: parseFloat(getComputedStyle(s).fontSize) * 1.6 })""")
+    assert got["height"] <= got["line"] + 4 and not got["clipped"], got
+
+
+TEXT_BOXES = """(selector) => [...document.querySelectorAll(selector)].filter((t) => t.textContent)
+  .map((t) => { const b = t.getBoundingClientRect(), v = t.getBBox(); return { text: t.textContent, box: [b.left, b.right, b.top, b.bottom], bbox: [v.x, v.x + v.width] }; })"""
+
+
+def test_clocks_odometer_captions_stay_inside_the_drawing(clocks):
+    page, widget, phone = clocks
+    page.locator('.rope-w-question button[data-answer="1"]').click()
+    positions = widget.data["positions"]
+    for m in (positions[-1], 12345, 99, 10000):
+        set_slider(page, "position", positions.index(m) if m in positions else len(positions) - 1)
+        after_frames(page)
+        shown = int(page.locator('output[data-name="position"]').inner_text())
+        svg = page.locator("svg.rope-w-svg").first.evaluate("(s) => { const b = s.getBoundingClientRect(); return [b.left, b.right, s.viewBox.baseVal.width]; }")
+        captions = page.evaluate(TEXT_BOXES, 'text[data-label^="odometer"]')
+        texts = [c["text"] for c in captions]
+        assert texts[1] == f"the wheels spell m = {shown} in base 10", texts
+        if shown >= 10**4:   # more digits than the 4 pairs: the second line under the wheels
+            assert texts[2] == "the 4 pairs see only its last 4 digits", texts
+        else:
+            assert len(texts) == 2, texts
+        for caption in captions:
+            assert caption["bbox"][0] >= 0 and caption["bbox"][1] <= svg[2], caption
+            assert caption["box"][0] >= svg[0] - 0.5 and caption["box"][1] <= svg[1] + 0.5, caption
+        # The wheels' labels do not run into each other ("none" under a wheel without a pair).
+        labels = sorted(page.evaluate(TEXT_BOXES, "text[data-wheel-label]"), key=lambda t: t["box"][0])
+        assert all(a["box"][1] <= b["box"][0] for a, b in zip(labels, labels[1:])), labels
+        # The faces' legend: its two items apart, inside the drawing.
+        legend = page.evaluate("""() => [...document.querySelectorAll('g[data-legend]')].map((g) => {
+          const b = g.getBoundingClientRect(); return [b.left, b.right]; })""")
+        assert len(legend) == 2 and legend[0][1] + 2 <= legend[1][0] and legend[1][1] <= svg[1] + 0.5, legend
+        extra = [t["text"] for t in labels if not t["text"].startswith("i=")]
+        assert extra == ["none"] * (len(str(shown)) - 4 if shown >= 10**4 else 0), labels
+
+
+COVERED = """(el) => {
+  el.scrollIntoView({ block: "end", behavior: "instant" });
+  const b = el.getBoundingClientRect(), bar = document.querySelector(".rope-w-in-reach");
+  const points = [[b.left + 2, b.bottom - 2], [b.left + b.width / 2, b.top + b.height / 2], [b.right - 2, b.bottom - 2]];
+  const hits = points.map(([x, y]) => document.elementFromPoint(Math.min(x, innerWidth - 1), Math.min(y, innerHeight - 1)));
+  return { covered: hits.some((hit) => bar && !bar.contains(el) && bar.contains(hit)), box: [b.top, b.bottom], height: innerHeight };
+}"""
+
+
+def test_nothing_pinned_covers_the_question_an_answer_or_a_caption_scrolled_into_view(clocks):
+    page, widget, phone = clocks
+    page.locator('.rope-w-question button[data-answer="1"]').click()
+    set_slider(page, "position", len(widget.data["positions"]) - 1)
+    after_frames(page)
+    selectors = ['[data-readout="question"]', ".rope-w-question button[data-answer]", '[data-readout="feedback"]',
+                 'text[data-label^="odometer"]', "g[data-pair] text[data-counter]", '[data-readout="summary"]']
+    checked = 0
+    for selector in selectors:
+        for k in range(page.locator(selector).count()):
+            element = page.locator(selector).nth(k)
+            if not element.text_content():
+                continue
+            page.evaluate("window.scrollTo(0, 0)")
+            got = element.evaluate(COVERED)
+            assert not got["covered"], (selector, k, got)
+            checked += 1
+    assert checked >= 10
+
+
+def test_nothing_pinned_covers_the_heat_maps_question_verdict_or_legend(chromium, clock_site):
+    url, pages, _ = clock_site
+    context, page, log = open_page(chromium, "dark", viewport=PHONE, touch=True)
+    try:
+        page.goto(f"{url}/{pages['heat-dark']}")
+        page.wait_for_function("window.ropeReady === true", timeout=20000)
+        page.locator('.rope-w-question button[data-answer="1"]').click()
+        set_slider(page, "position", int(page.locator('input[data-name="position"]').get_attribute("max")))
+        after_frames(page)
+        assert page.locator(".rope-w-in-reach").count() == 1
+        checked = 0
+        for selector in ('[data-readout="question"]', ".rope-w-question button[data-answer]", '[data-readout="feedback"]',
+                         "svg.rope-w-svg > text", '[data-readout="theta"]'):
+            for k in range(page.locator(selector).count()):
+                element = page.locator(selector).nth(k)
+                if not (element.text_content() or "").strip():
+                    continue
+                page.evaluate("window.scrollTo(0, 0)")
+                got = element.evaluate(COVERED)
+                assert not got["covered"], (selector, k, got)
+                checked += 1
+        assert checked >= 8
+        assert not log.problems(), log.problems()
+    finally:
+        context.close()

@@ -223,8 +223,10 @@ def check_clock_counters_and_odometer(page, m, dim, base, context_len):
                 assert digit == digits[0, i], (m, i, digit, digits[0, i])  # the same floats as rope_core
             assert text == str(m // b**i % b), (m, i, text)
         assert sum(int(w[3]) * b ** w[0] for w in wheels) == m
-        assert note.startswith(f"the wheels spell m = {m} in base {b}"), note
-        assert ("pairs alone" in note) == (needed > dim // 2), note
+        assert note == f"the wheels spell m = {m} in base {b}", note
+        # What the pairs miss, on its own line under the wheels, only when m needs more digits.
+        more = page.locator('text[data-label="odometer-more"]').text_content()
+        assert more == (f"the {dim // 2} pairs see only its last {dim // 2} digits" if needed > dim // 2 else ""), more
     else:
         # No whole digits: no wheels shown, and the note says why.
         assert not shown and "not whole" in note, note

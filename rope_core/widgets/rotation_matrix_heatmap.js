@@ -6,7 +6,7 @@
 // log steps when pressed again, far enough for the slow blocks to turn too. θ_i, λ_i, where the
 // entries sit and x come from Python (matrix_table); the page turns each block by m·θ_i, at
 // whole m and between them.
-import { svgEl, htmlEl, slider, readout, fmt3, typeset, hoverable, colourScale, frame, arrow, moveArrow, syncer, showTip, hideTip, setText, announcer, keepInReach } from "./common.js";
+import { svgEl, htmlEl, slider, readout, fmt3, typeset, hoverable, colourScale, frame, arrow, moveArrow, syncer, showTip, hideTip, setText, announcer, keepInReach, scrollClearOfReach } from "./common.js";
 import { question } from "./lesson.js";
 const TAU_HEAT = 2 * Math.PI;
 // Play: slider stops per second up to the question's m (one token a stop there), stops per
@@ -323,7 +323,7 @@ function render({ model, el }) {
   out.hover.setAttribute("aria-live", "polite");
   const position = slider(controls, { label: "position m", name: "position", values: data.positions, index: state.m, onInput: sync("m", "position") });
   playButton(controls, position);
-  keepInReach(position);
+  scrollClearOfReach(keepInReach(position));
   slider(controls, { label: "base", name: "base", values: data.bases, index: state.b, format: fmt3, onInput: sync("b", "base_index") });
   slider(controls, { label: "dimension d", name: "dim", values: data.dims, index: state.d, onInput: sync("d", "dim_index") });
   const pairs = Array.from({ length: Math.max(...data.dims) / 2 }, (_, i) => i);

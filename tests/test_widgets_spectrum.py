@@ -185,10 +185,10 @@ def test_chapter_5_clocks_figure_is_the_widgets_question_and_answer():
     assert list(table["beyond_context"][0]) == [False, False, True, True]
 
 
-def test_chapter_5_matrix_figure_is_the_widget_at_its_first_and_last_position():
+def test_chapter_5_matrix_figure_is_the_widget_at_its_first_position_and_the_questions():
     widget = W.RotationMatrixHeatmap()
     dim, base = widget.data["dims"][widget.dim_index], widget.data["bases"][widget.base_index]
-    first, last = widget.data["positions"][widget.position], widget.data["positions"][-1]
+    first, last = widget.data["positions"][widget.position], widget.data["question"]
     fig, caption, alt, tags = draw_figure("05-d-dimensions.md", "fig-ch05-matrix")
     assert "print-only" in tags and (dim, base, first, last) == (8, 10000.0, 1, 32)
     assert f"$d = {dim}$ head" in caption and f"$m = {first}$ (left)" in caption and f"$m = {last}$ (right)" in caption

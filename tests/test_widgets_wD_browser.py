@@ -1,6 +1,6 @@
 """RotationMatrixHeatmap in chromium: what the reader's hand finds, checked against rope_core.
 
-Play runs m smoothly (between whole positions) to the last position and halts; every frame's
+Play runs m smoothly (between whole positions) to the question's m and halts; every frame's
 arrows, arcs and dials are m·θ_i for the m that frame draws; a move of the reader's own stops
 it; the verdict is announced once; the base slider's log stops; the product's operators. The
 widget is rendered on its own page from its Python class (test_widgets_spectrum_browser.py's
@@ -116,11 +116,11 @@ def state(page, widget):
     return dim, base
 
 
-def test_play_runs_m_smoothly_to_the_last_position_and_halts(opened):
+def test_play_runs_m_smoothly_to_the_questions_position_and_halts(opened):
     open_one, widget = opened
     page = open_one()
     dim, base = state(page, widget)
-    last = widget.data["positions"][-1]
+    last = widget.data["question"]   # a run that starts below the question's m halts on it
     page.wait_for_timeout(900)   # the prediction's own announcement is made
     # The region's texts from here on: nothing while m plays, the verdict once it halts.
     page.evaluate("""() => { window.heard = []; const region = document.querySelector('[data-readout="announce"]');
@@ -144,7 +144,7 @@ def test_play_runs_m_smoothly_to_the_last_position_and_halts(opened):
     assert any(not float(m).is_integer() for m in played), played          # between positions
     assert all(b >= a for a, b in zip(played, played[1:])), played         # forward only
     assert all(m <= last for m in played)
-    # It halted (did not loop) at the last position, drawn there exactly, the wedges gone.
+    # It halted (did not loop) at the question's m, drawn there exactly, the wedges gone.
     page.wait_for_timeout(600)
     frame = page.evaluate(FRAME)
     assert frame["playing"] == "false" and frame["m"] == last
@@ -200,8 +200,8 @@ def test_arrows_arcs_and_dials_at_random_states(opened, rng):
         frame = page.evaluate(FRAME)
         assert frame["m"] == data["positions"][m]
         check_frame(frame, data["dims"][d], data["bases"][b])
-        # The question's answer follows the base: the first block turned < 0.1 rad at the end.
-        still = np.flatnonzero(data["positions"][-1] * rc.inverse_frequencies(data["dims"][d], data["bases"][b]) < 0.1)
+        # The question's answer follows the base: the first block turned < 0.1 rad at its m.
+        still = np.flatnonzero(data["question"] * rc.inverse_frequencies(data["dims"][d], data["bases"][b]) < 0.1)
         assert int(dataset(page.locator('[data-readout="question"]'))["still"]) == (int(still[0]) if still.size else -1)
 
 

@@ -392,3 +392,20 @@ export function keepInReach(control) {
   narrow.addEventListener("change", place);
   return control;
 }
+
+// While a widget's main control is kept in reach (pinned to the bottom of a phone's screen), what
+// the page itself scrolls into view (a focused control, a found word, a link's target,
+// scrollIntoView) stops above the pinned bar, not under it: the document's scroll-padding-bottom
+// follows the tallest bar on screen. Call it with the control keepInReach was given.
+export function scrollClearOfReach(control) {
+  const row = control.input.closest(".rope-w-control") || control.input.parentElement;
+  if (typeof ResizeObserver === "undefined") return control;
+  const fit = () => {
+    const bars = [...document.querySelectorAll(".rope-w-in-reach")].filter((bar) => bar.isConnected);
+    const height = Math.max(0, ...bars.map((bar) => bar.getBoundingClientRect().height));
+    document.documentElement.style.scrollPaddingBottom = height ? `${Math.ceil(height) + 8}px` : "";
+  };
+  new ResizeObserver(fit).observe(row);
+  fit();
+  return control;
+}

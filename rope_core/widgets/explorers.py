@@ -533,9 +533,11 @@ class RotationMatrixHeatmap(RopeWidget):
     r"""The :math:`d \times d` matrix :math:`R^d_{\Theta,m}` as a heat map of its 2 × 2 blocks,
     times a vector :math:`x` whose pairs all start at :math:`(1, 0)`: inside each block an arrow
     and an arc turned by :math:`m\theta_i \bmod 2\pi`, and beside it a dial with that pair of
-    :math:`x` (grey) and of :math:`R_m x` (blue). Play runs :math:`m` smoothly up to the last
-    position and stops there; the page asks first which blocks are still nearly the identity
-    at the last position.
+    :math:`x` (grey) and of :math:`R_m x` (blue). The page asks first which blocks are still
+    nearly the identity at the question's position (:math:`m = 32`); play runs :math:`m`
+    smoothly and halts there, and runs on to the last position when pressed again, so the
+    reader can go far enough along for the slow blocks to turn too
+    (:math:`m\theta_3 = 1` rad needs :math:`m = 1000` at :math:`d = 8`, :math:`b = 10^4`).
 
     Parameters
     ----------
@@ -545,7 +547,13 @@ class RotationMatrixHeatmap(RopeWidget):
         Base stops of the base slider; by default 51 stops, ten a decade, from
         :math:`10` to :math:`10^6` (:math:`10^{k/10}`), so 100 and 10 000 are stops exactly.
     max_position : int
-        The position slider goes from 0 to this value.
+        The position slider goes from 0 to this value (at most :math:`10^5`): every position
+        up to 64, then log-spaced stops (:func:`rope_core.demos.spectrum.clock_positions`),
+        with every power of two and the question's position among them.
+    question_position : int or None
+        The :math:`m` the question asks about, a stop of the slider in :math:`[1,`
+        ``max_position``:math:`]`; ``None`` means :math:`\min(32,` ``max_position``:math:`)`.
+        The verdict is judged at this :math:`m` wherever the slider is.
 
     Notes
     -----
@@ -564,7 +572,7 @@ class RotationMatrixHeatmap(RopeWidget):
     _esm = module("rotation_matrix_heatmap")
     _css = _SPECTRUM_CSS
     _sliders = {"dim_index": lambda w: len(w._dims), "base_index": lambda w: len(w._bases),
-                "position": lambda w: w._max_position + 1, "pair": lambda w: min(w._dims) // 2}
+                "position": lambda w: len(w._positions), "pair": lambda w: min(w._dims) // 2}
     dim_index = traitlets.Int(1).tag(sync=True)
     base_index = traitlets.Int(30).tag(sync=True)  # __init__ picks the stop 10 000 when there is one
     position = traitlets.Int(1).tag(sync=True)
@@ -573,16 +581,23 @@ class RotationMatrixHeatmap(RopeWidget):
     #: The default base stops: 10^(k/10) for k = 10 ... 60 (10^2.0 and 10^4.0 are exact floats).
     DEFAULT_BASES = tuple(10.0 ** (k / 10) for k in range(10, 61))
 
-    def __init__(self, dims=(4, 8, 16), bases=DEFAULT_BASES, max_position=32, **kwargs):
+    def __init__(self, dims=(4, 8, 16), bases=DEFAULT_BASES, max_position=4096, question_position=None, **kwargs):
         self._dims = [check_dim(d, "dims") for d in check_choices(dims, "dims", integer=True)]
         if max(self._dims) > 32:
             raise ValueError(f"dims must be at most 32 to stay readable, got {self._dims}")
         self._bases = check_choices(bases, "bases")
-        self._max_position = check_max_position(max_position, upper=256)
+        self._max_position = check_max_position(max_position, upper=10**5)
+        if question_position is None:
+            question_position = min(32, self._max_position)
+        self._question = check_max_position(question_position, "question_position", upper=self._max_position)
+        # One stop per token up to 64, then log steps; the question's m and the powers of two
+        # are stops, so the slider lands on them exactly.
+        powers = [2**k for k in range(self._max_position.bit_length())]
+        self._positions = clock_positions(self._max_position, include=[self._question, *powers])
         if "base_index" not in kwargs and 10000.0 in self._bases:
             kwargs["base_index"] = self._bases.index(10000.0)
         self._fit_default_indices(kwargs, dim_index=len(self._dims), base_index=len(self._bases),
-                                  position=self._max_position + 1, pair=min(self._dims) // 2)
+                                  position=len(self._positions), pair=min(self._dims) // 2)
         super().__init__(**kwargs)
         self.data = self._compute()
 
@@ -597,7 +612,8 @@ class RotationMatrixHeatmap(RopeWidget):
             tables.append([{"theta": exact(t["theta"]), "wavelength": table(t["wavelength"])}
                            for t in per_base])
         return {"dims": self._dims, "bases": self._bases,
-                "positions": list(range(self._max_position + 1)), "layouts": layouts, "tables": tables}
+                "positions": self._positions.tolist(), "question": self._question,
+                "layouts": layouts, "tables": tables}
 
 
 class DecayExplorer(RopeWidget):

@@ -2,13 +2,15 @@
 // its wavelength against the context L, and the position m written as the digits
 // ⌊m/β^i⌋ mod β of an odometer's wheels. Every frequency comes from Python (clock_table); the page
 // multiplies it by m, wraps it at 2π and takes its whole part modulo β, nothing else.
-import { svgEl, htmlEl, slider, readout, fmt3, typeset, hoverable, frame, arrow, moveArrow, syncer, showTip, hideTip, stepButtons, setText, announcer, keepInReach } from "./common.js";
+import { svgEl, htmlEl, slider, readout, fmt3, typeset, hoverable, frame, arrow, moveArrow, syncer, showTip, hideTip, stepButtons, setText, announcer, keepInReach, scrollClearOfReach } from "./common.js";
 import { question } from "./lesson.js";
 import { turnGrip } from "./drag.js";
 const TAU = 2 * Math.PI;
 // The time-lapse: log10(m + 1) grows at a constant rate, so the speed in tokens per second
 // grows with m (about 1 token/s at the start, 10 000 near m = 10^5).
 const DECADES_PER_SECOND = 0.4;
+// The range input's thumb, in px: the track's ends are half of it in from the input's ends.
+const THUMB = 16;
 
 function render({ model, el }) {
   const { root, svg, controls } = frame(el, { title: "Every pair is a clock hand turning at θ_i", width: 400, height: 700 });
@@ -89,6 +91,7 @@ function render({ model, el }) {
     });
     drawPositionLine(m);
     drawOdometer(tab, m);
+    placeContextMark();
     typeset(out.summary, `m = ${m}: ${turned} of ${pairs} hands have made a full turn; ${beyond} have λ_i > L = ${L} (grey, dashed: not one turn within L)`);
     Object.assign(out.summary.dataset, { pairs, beyond, turned, context: L, position: m });
     const last = pairs - 1, slowAngle = m * tab.theta[last];
@@ -165,9 +168,10 @@ function render({ model, el }) {
     arrow(turning, 14, y, 22, y - 1, "q");
     svgEl("text", { x: 28, y: y + 4 }, turning).textContent = "turns within L";
     const slow = svgEl("g", { "data-legend": "slow" }, svg);
-    svgEl("circle", { cx: 150, cy: y, r: 8, class: "rope-w-meaning", "stroke-dasharray": "4 3" }, slow);
-    arrow(slow, 150, y, 158, y - 1, "slow");
-    typeset(svgEl("text", { x: 164, y: y + 4 }, slow), "λ_i > L: not one turn within L");
+    // Far enough right that "turns within L" ends before it at a phone's larger text.
+    svgEl("circle", { cx: 164, cy: y, r: 8, class: "rope-w-meaning", "stroke-dasharray": "4 3" }, slow);
+    arrow(slow, 164, y, 172, y - 1, "slow");
+    typeset(svgEl("text", { x: 178, y: y + 4 }, slow), "λ_i > L: not one turn within L");
     return {};
   }
   // The second view: every pair's wavelength λ_i on a log axis, against the context L and the
@@ -224,16 +228,19 @@ function render({ model, el }) {
     const top = 612;
     const title = svgEl("text", { x: 8, y: top - 22, "data-label": "odometer" }, svg);
     const note = svgEl("text", { x: 8, y: top - 7, class: "rope-w-muted-text", "data-label": "odometer-note" }, svg);
+    // What the pairs miss, on its own line under the wheels (one line would overrun the
+    // drawing's width).
+    const more = svgEl("text", { x: 8, y: top + 58, class: "rope-w-muted-text", "data-label": "odometer-more" }, svg);
     const layer = svgEl("g", { "data-layer": "odometer" }, svg);
     const wheels = [];
     for (let i = 0; i < pairs; i++) wheels.push(makeWheel(layer, i, false));
-    return { odometer: { title, note, layer, wheels, pairs, top } };
+    return { odometer: { title, note, more, layer, wheels, pairs, top } };
   }
   function makeWheel(layer, i, extra) {
     const group = svgEl("g", { "data-wheel-group": i }, layer);
     svgEl("rect", { x: 1, y: 0, width: 46, height: 24, rx: 3, class: "rope-w-outline", "stroke-dasharray": extra ? "4 3" : "none" }, group);
     const text = svgEl("text", { x: 24, y: 17, "text-anchor": "middle", "data-wheel": i }, group);
-    svgEl("text", { x: 24, y: 38, "text-anchor": "middle", class: "rope-w-muted-text", "data-wheel-label": i }, group).textContent = extra ? "no pair" : `i=${i}`;
+    svgEl("text", { x: 24, y: 38, "text-anchor": "middle", class: "rope-w-muted-text", "data-wheel-label": i }, group).textContent = extra ? "none" : `i=${i}`;
     return { group, text };
   }
   // Digit i of m, as rope_core.demos.spectrum.position_digits computes it: the whole part of
@@ -244,13 +251,14 @@ function render({ model, el }) {
     return Number.isInteger(beta) ? Math.round(d) : d;
   };
   function drawOdometer(tab, m) {
-    const odo = drawn.odometer, { title, note, wheels, pairs } = odo;
+    const odo = drawn.odometer, { title, note, more, wheels, pairs } = odo;
     const beta = tab.digit_base, whole = Number.isInteger(beta);
     typeset(title, `odometer: digit i = ⌊m/β^i⌋ mod β, β = ${whole ? beta : fmt3(beta)}`);
     Object.assign(title.dataset, { beta: tab.beta, digitBase: beta, position: m });
     odo.layer.style.display = whole ? "" : "none";
     if (!whole) {
       typeset(note, `β = ${fmt3(beta)} is not whole, so m has no whole digits in base β: no wheels`);
+      setText(more, "");
       return;
     }
     // The digits m needs in base β (one for m = 0); wheels past the pairs have no hand.
@@ -269,8 +277,10 @@ function render({ model, el }) {
       text.dataset.value = i < pairs ? m * tab.theta[i] : m / beta ** i;
       text.dataset.digit = value;
     });
-    typeset(note, needed <= pairs ? `the wheels spell m = ${m} in base ${beta}`
-      : `the wheels spell m = ${m} in base ${beta}; the ${pairs} pairs alone see only its last ${pairs} digits`);
+    typeset(note, `the wheels spell m = ${m} in base ${beta}`);
+    // Under the last row of wheels.
+    more.setAttribute("y", odo.top + Math.ceil(count / perRow) * 44 + 14);
+    setText(more, needed <= pairs ? "" : `the ${pairs} pairs see only its last ${pairs} digits`);
   }
   // What the table and the context decide: dashed faces and grey hands for the pairs that do
   // not turn once within the context, bar heights, the L line.
@@ -445,7 +455,7 @@ function render({ model, el }) {
     positionSlider = slider(controls, { label: "position m", name: "position", values: data.positions, index: state.m, onInput: onSlider });
     scaleNote(positionSlider);
     stepButtons(positionSlider, "position m");
-    keepInReach(positionSlider);
+    scrollClearOfReach(keepInReach(positionSlider));
     const row = htmlEl("div", { class: "rope-w-play-row" }, controls);
     lapseControl = timeLapse(row);
     const digitsButton = htmlEl("button", { type: "button", class: "rope-w-play", "data-name": "decimal" }, row, "digits in base 10");
@@ -485,16 +495,44 @@ function render({ model, el }) {
     prompt.dataset.readout = "question";
     quiz.node.querySelector(".rope-w-answers").addEventListener("click", () => draw());
   }
-  // Under the position slider: where its stops are one token apart and where they are
-  // log-spaced, each part as wide as its share of the stops.
+  // Under the position slider: where its stops are one token apart (solid) and where they are
+  // log-spaced (dotted), each part as wide as its share of the stops; one short caption; and
+  // where L sits on the track, so that a phone reader sees it in the pinned bar without
+  // scrolling to the L slider. The mark is not read aloud: the L slider says L.
   function scaleNote(control) {
     const linear = data.positions.findIndex((p, k) => k > 0 && p - data.positions[k - 1] > 1);
     const note = htmlEl("div", { class: "rope-w-scale-note", "data-readout": "scale" }, control.input.parentElement);
-    if (linear < 0) { note.textContent = "one token per step"; return; }
+    const parts = htmlEl("div", { class: "rope-w-scale-parts" }, note);
+    const row = htmlEl("div", { class: "rope-w-scale-row" }, note);
     const count = data.positions.length;
-    htmlEl("span", { style: `flex: ${linear} 1 0` }, note, `0–${data.positions[linear - 1]}: one token per step`);
-    htmlEl("span", { style: `flex: ${count - linear} 1 0` }, note, `then log steps to ${data.positions[count - 1].toLocaleString("en-US").replace(/,/g, "\u2009")}`);
-    note.dataset.linearUpTo = data.positions[linear - 1];
+    htmlEl("span", { style: `flex: ${linear < 0 ? 1 : linear} 1 0` }, parts, "");
+    if (linear > 0) htmlEl("span", { style: `flex: ${count - linear} 1 0` }, parts, "");
+    scale = { input: control.input, row, caption: htmlEl("span", { class: "rope-w-scale-caption" }, row,
+      linear < 0 ? "one token per step" : `log steps after ${data.positions[linear - 1]}`) };
+    if (linear > 0) note.dataset.linearUpTo = data.positions[linear - 1];
+    scale.mark = htmlEl("span", { class: "rope-w-context-mark", "data-mark": "context", "aria-hidden": "true" }, row, "");
+    // The input's width changes with the screen (and when the row is pinned on a phone).
+    if (typeof ResizeObserver !== "undefined") new ResizeObserver(() => { scale.placed = null; placeContextMark(); }).observe(control.input);
+  }
+  // L's mark under the track, where the slider's thumb stands at m = L (the thumb's centre
+  // runs from half a thumb in from one end of the input to half a thumb in from the other);
+  // the caption keeps to the other half of the row, so that the two never meet.
+  let scale = null;
+  function placeContextMark() {
+    if (!scale) return;
+    const { input, row, caption, mark } = scale;
+    const L = data.contexts[state.c], stop = data.positions.indexOf(L);
+    // Measured again only for a new L or a new width (not on every move of m).
+    if (scale.placed === L) return;
+    scale.placed = L;
+    const share = stop < 0 ? null : stop / (data.positions.length - 1);
+    mark.hidden = share === null;
+    if (share === null) return;
+    const track = input.getBoundingClientRect(), home = row.getBoundingClientRect();
+    mark.style.left = `${track.left - home.left + THUMB / 2 + share * (track.width - THUMB)}px`;
+    setText(mark, `L = ${L}`);
+    caption.classList.toggle("rope-w-scale-caption-right", share < 0.5);
+    Object.assign(mark.dataset, { context: L, share });
   }
   // With a kernel, new dims or bases arrive as a new table: rebuild the controls.
   model.on("change:data", () => { data = model.get("data"); build(); });

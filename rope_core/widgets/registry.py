@@ -205,7 +205,7 @@ the imaginary part (the rest of the {term}`complex wish`).""",
             r"""$R^d_{\Theta,m}$ is zero except for its $2 \times 2$ blocks; each block turns one pair. The widget
 multiplies $R_m$ by a vector $x$ whose pairs all start at $(1, 0)$: the dial beside each block is
 that pair of $R_m x$, turned by $m\theta_i$.""",
-            r"The widget at its first and last positions, $m = 1$ and $m = 32$ ($d = 8$, base $10\,000$): $R_m$ times "
+            r"The widget at its first position and at the question's, $m = 1$ and $m = 32$ ($d = 8$, base $10\,000$): $R_m$ times "
             r"$x$ equals $R_m x$, and beside each $2 \times 2$ block a dial shows its pair of $R_m x$, turned by "
             r"$m\theta_i$. At $m = 32$ the top block has turned 32 rad, the bottom one 0.032 rad, still nearly the "
             r"identity.",

@@ -2,14 +2,43 @@
 // (1, 0): R_m x holds each pair turned by m·θ_i. Inside each 2 × 2 block an arrow and an arc
 // show that turn (mod 2π); beside it a dial shows the pair of x (dashed) and of R_m x. Play runs
 // m smoothly, so fast blocks spin (a shaded wedge trails each hand over θ_i, its turn per
-// position) while slow ones stand. θ_i, λ_i, where the entries sit and x come from Python (matrix_table); the
-// page turns each block by m·θ_i, at whole m and between them.
-import { svgEl, htmlEl, slider, readout, fmt3, typeset, hoverable, colourScale, frame, arrow, moveArrow, syncer, showTip, hideTip, setText, announcer, keepInReach } from "./common.js";
+// position) while slow ones stand; it halts at the question's m, and runs on along the slider's
+// log steps when pressed again, far enough for the slow blocks to turn too. θ_i, λ_i, where the
+// entries sit and x come from Python (matrix_table); the page turns each block by m·θ_i, at
+// whole m and between them.
+import { svgEl, htmlEl, slider, readout, fmt3, typeset, hoverable, colourScale, frame, arrow, moveArrow, syncer, showTip, hideTip, setText, announcer, keepInReach, scrollClearOfReach } from "./common.js";
 import { question } from "./lesson.js";
 const TAU_HEAT = 2 * Math.PI;
-// Play: positions per second, and how many positions of turning a dial's wedge trails over.
+// Play: slider stops per second up to the question's m (one token a stop there), stops per
+// second past it (log steps: the slow blocks need thousands of tokens), and how many positions
+// of turning a dial's wedge trails over.
 export const PLAY_SPEED = 4;
+export const PLAY_SPEED_PAST = 8;
 export const SWEEP_POSITIONS = 1;
+// "Nearly the identity": a block turned by less than this (cos > 0.995). Each block's ring
+// carries a tick at this angle.
+export const NEARLY = 0.1;
+
+/**
+ * The position at a fractional slider stop `at` (0 … positions.length − 1): positions[k] at a
+ * whole k, and on the straight line between two stops in between, so that play runs m
+ * smoothly across log steps as across single tokens.
+ */
+export function positionAt(positions, at) {
+  const last = positions.length - 1;
+  if (!(at > 0)) return positions[0];
+  if (at >= last) return positions[last];
+  const k = Math.floor(at);
+  return positions[k] + (at - k) * (positions[k + 1] - positions[k]);
+}
+
+/**
+ * The first pair i whose angle m·θ_i is below NEARLY (the pairs after it are slower, so
+ * below it too), or −1 when every block has turned by NEARLY or more.
+ */
+export function firstStill(theta, m) {
+  return theta.findIndex((t) => m * t < NEARLY);
+}
 
 /**
  * The non-zero entries of R_m: entry e sits at (rows[e], cols[e]) in the block of pair
@@ -56,7 +85,7 @@ export function sweptWedge(cx, cy, r, swept, angle) {
 function render({ model, el }) {
   const data = model.get("data");
   const size = 470, left = 34, top = 44, span = 270;
-  const { root, svg, controls } = frame(el, { title: "R_m: one 2 × 2 rotation per pair of features", width: size, height: span + top + 84 });
+  const { root, svg, controls } = frame(el, { title: "R_m: one 2 × 2 rotation per pair of features", width: size, height: span + top + 102 });
   const say = announcer(root);
   let prompt = null;   // the question's prompt line (made once the sliders exist)
   const state = { d: model.get("dim_index"), b: model.get("base_index"), m: model.get("position"), p: model.get("pair") };
@@ -64,7 +93,7 @@ function render({ model, el }) {
   let pairSlider = null;
   // While play runs: the real m drawn (between whole positions) and where this run started;
   // null when stopped (everything is drawn at the slider's whole m).
-  let smooth = null, playedFrom = 0;
+  let smooth = null;
   const drawnM = () => (smooth !== null ? smooth : data.positions[state.m]);
   // Diverging scale mixed into the page's own background, so 0 is the background in light and
   // dark mode alike: blue (q colour) for −1, orange (k colour) for +1.
@@ -168,20 +197,31 @@ function render({ model, el }) {
     ask(tab);
     hide();
   }
-  // The question: which blocks are still nearly the identity at the last position? Its answer
-  // (the first such block, -1 for none) from θ_i; shown once the reader predicted and took m
-  // there.
-  const lastM = data.positions[data.positions.length - 1];
-  const stillFrom = (tab) => tab.theta.map((theta) => lastM * theta < 0.1).indexOf(true);
+  // The question: which blocks are still nearly the identity at the question's m? Its answer
+  // (the first such block, -1 for none) from θ_i, judged at that m wherever the slider is;
+  // shown once the reader predicted and took m there or past it.
+  const askedM = data.question ?? data.positions[data.positions.length - 1];
+  const askedIndex = data.positions.indexOf(askedM);
+  const stillFrom = (tab) => firstStill(tab.theta, askedM);
+  const blocksFrom = (first, pairs) => (first === pairs - 1 ? `block ${first}` : `blocks ${first}–${pairs - 1}`);
   function answerText(tab) {
     const still = stillFrom(tab), pairs = tab.theta.length;
-    return still < 0
-      ? `At m = ${lastM} every block has turned by more than 0.1 rad; at base ${fmt3(data.bases[state.b])} even the slowest pair turns ${fmt3(lastM * tab.theta[pairs - 1])} rad.`
-      : `At m = ${lastM}, ${still === pairs - 1 ? `block ${still} has` : `blocks ${still}–${pairs - 1} have`} turned by less than 0.1 rad (cos > 0.995): still nearly the identity, while block 0 has gone round ${fmt3(lastM * tab.theta[0] / TAU_HEAT)} times.`;
+    let text = still < 0
+      ? `At m = ${askedM} every block has turned by more than ${NEARLY} rad; at base ${fmt3(data.bases[state.b])} even the slowest pair turns ${fmt3(askedM * tab.theta[pairs - 1])} rad.`
+      : `At m = ${askedM}, ${blocksFrom(still, pairs)} ${still === pairs - 1 ? "has" : "have"} turned by less than ${NEARLY} rad (cos > 0.995): still nearly the identity, while block 0 has gone round ${fmt3(askedM * tab.theta[0] / TAU_HEAT)} times.`;
+    // Past the question's m, what the slider shows now: the slow blocks turn too, later.
+    const m = data.positions[state.m];
+    if (m > askedM) {
+      const now = firstStill(tab.theta, m);
+      text += ` (The slider is past ${askedM}, at m = ${m}: `
+        + (now < 0 ? `there every block has turned by ${NEARLY} rad or more; the slowest by ${fmt3(m * tab.theta[pairs - 1])} rad.)`
+          : `there ${blocksFrom(now, pairs)} still ${now === pairs - 1 ? "turns" : "turn"} by less than ${NEARLY} rad.)`);
+    }
+    return text;
   }
   function ask(tab) {
     if (!prompt) return;
-    const answered = state.m === data.positions.length - 1 && smooth === null;
+    const answered = data.positions[state.m] >= askedM && smooth === null;
     Object.assign(prompt.dataset, { answered: answered && quiz.predicted() ? "1" : "0", still: stillFrom(tab) });
     // Frames of play are not announced: the result is, once m stands still.
     if (smooth !== null) return;
@@ -250,6 +290,11 @@ function render({ model, el }) {
     for (let i = 0; i < dim / 2; i++) {
       const cx = left + (2 * i + 1) * cell, cy = top + (2 * i + 1) * cell, group = svgEl("g", { class: "rope-w-block-turn", "data-block-turn": i, "pointer-events": "none" }, svg);
       svgEl("circle", { cx, cy, r: 0.8 * cell, class: "rope-w-block-ring" }, group);
+      // A tick across the ring at NEARLY rad: a hand still between 3 o'clock and the tick is a
+      // block still nearly the identity.
+      const [inner, outer] = [0.8 * cell - 4, 0.8 * cell + 4];
+      const tick = (r) => `${cx + r * Math.cos(NEARLY)} ${cy - r * Math.sin(NEARLY)}`;
+      svgEl("path", { d: `M ${tick(inner)} L ${tick(outer)}`, class: "rope-w-block-tick", "data-block-tick": i }, group);
       const arc = svgEl("path", { d: "", style: "fill: none; stroke: var(--rope-w-fg); stroke-width: 1.6", "data-block-arc": i }, group);
       turns.push({ group, arc, hand: arrow(group, cx, cy, cx + 0.8 * cell, cy, "rope-w-block-hand"), cx, cy, radius: 0.8 * cell });
     }
@@ -268,6 +313,7 @@ function render({ model, el }) {
     typeset(svgEl("text", { x: left + span / 2, y: 14, "text-anchor": "middle", class: "rope-w-muted-text" }, svg), "R_m: rows and columns are features");
     svgEl("text", { x: left, y: top + span + 56, class: "rope-w-muted-text" }, svg).textContent = "x: every pair (1, 0), dashed on the dials";
     typeset(svgEl("text", { x: left, y: top + span + 74, class: "rope-w-muted-text" }, svg), "arrows and arcs: each pair turned by m·θ_i");
+    svgEl("text", { x: left, y: top + span + 92, class: "rope-w-muted-text", "data-legend": "tick" }, svg).textContent = `tick on each ring: ${NEARLY} rad from the start`;
     colourScale(svg, { x: left, y: top + span + 12, width: 180, colour, ticks: [-1, 0, 1], label: "entry value" });
     return [...svg.children];
   })();
@@ -277,21 +323,21 @@ function render({ model, el }) {
   out.hover.setAttribute("aria-live", "polite");
   const position = slider(controls, { label: "position m", name: "position", values: data.positions, index: state.m, onInput: sync("m", "position") });
   playButton(controls, position);
-  keepInReach(position);
+  scrollClearOfReach(keepInReach(position));
   slider(controls, { label: "base", name: "base", values: data.bases, index: state.b, format: fmt3, onInput: sync("b", "base_index") });
   slider(controls, { label: "dimension d", name: "dim", values: data.dims, index: state.d, onInput: sync("d", "dim_index") });
   const pairs = Array.from({ length: Math.max(...data.dims) / 2 }, (_, i) => i);
   pairSlider = slider(controls, { label: "highlight pair i", name: "pair", values: pairs, index: state.p, onInput: sync("p", "pair") });
   const tabNow = () => data.tables[state.d][state.b];
   const quiz = question(htmlEl("div", {}, null), {
-    prompt: `At m = ${lastM}, which blocks will still be nearly the identity (turned by less than 0.1 rad)?`,
+    prompt: `At m = ${askedM}, which blocks will still be nearly the identity (turned by less than ${NEARLY} rad)?`,
     choices: [
       { label: "the top blocks (the fast pairs)" },
       { label: "the bottom blocks (the slow pairs)", correct: () => stillFrom(tabNow()) >= 0 },
       { label: "none of them", correct: () => stillFrom(tabNow()) < 0 },
     ],
-    reached: () => state.m === data.positions.length - 1 && smooth === null,
-    task: `press ▶ (or move m) to m = ${lastM} and watch the arrows in the blocks.`,
+    reached: () => data.positions[state.m] >= askedM && smooth === null,
+    task: `press ▶ (or move m) to m = ${askedM} and watch the arrows in the blocks.`,
     explain: () => answerText(tabNow()),
   });
   root.insertBefore(quiz.node, root.children[1]);
@@ -304,15 +350,19 @@ function render({ model, el }) {
   out.theta = readout(controls, "theta", "");
   draw();
 
-  // Play: m runs smoothly (PLAY_SPEED positions a second) from where it stands (from 0 at the
-  // end) to the last position and halts there. The slider follows the whole m passed; any
-  // move of the reader's own (a slider, a key, a press) stops it, and the drawing settles on
-  // the slider's whole m. Reduced motion: one whole step a second, no motion in between.
+  // Play: m runs smoothly from where it stands (from 0 at the end) along the slider's stops,
+  // PLAY_SPEED stops a second below the question's m, where it halts (the frame the question
+  // asks about), and PLAY_SPEED_PAST stops a second from there to the last position, where it
+  // halts again. The slider follows the stop passed; any move of the reader's own (a slider, a
+  // key, a press) stops it, and the drawing settles on the slider's stop. Reduced motion: one
+  // stop a second, no motion in between.
   function playButton(parent, control) {
     const button = htmlEl("button", { type: "button", class: "rope-w-play", "aria-pressed": "false",
       "data-name": "play", "aria-label": "play position m" }, parent, "▶ play");
     const reduced = () => window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-    let frameId = null, timer = null, start = null;
+    let frameId = null, timer = null, start = null, fromIndex = 0;
+    // Where this run halts: the question's stop when it started below it, else the last.
+    const haltIndex = () => (fromIndex < askedIndex ? askedIndex : lastIndex);
     const running = () => frameId !== null || timer !== null;
     const lastIndex = data.positions.length - 1;
     const stop = () => {
@@ -327,22 +377,24 @@ function render({ model, el }) {
     const tick = (now) => {
       if (!button.isConnected) { stop(); return; }
       if (start === null) start = now;
-      const real = Math.min(data.positions[lastIndex], playedFrom + PLAY_SPEED * (now - start) / 1000);
-      if (real >= data.positions[lastIndex]) {
+      const halt = haltIndex(), speed = halt === askedIndex ? PLAY_SPEED : PLAY_SPEED_PAST;
+      const at = fromIndex + speed * (now - start) / 1000;
+      if (at >= halt) {
         smooth = null;
-        control.set(lastIndex);
+        control.set(halt);
         stop();
         return;
       }
+      const real = positionAt(data.positions, at);
       smooth = real;
-      const whole = data.positions.findLastIndex((p) => p <= real);
+      const whole = Math.floor(at);
       if (whole !== state.m) control.set(whole); else draw();
       frameId = requestAnimationFrame(tick);
     };
     button.addEventListener("click", () => {
       if (running()) { stop(); return; }
       if (state.m >= lastIndex) control.set(0);
-      playedFrom = data.positions[state.m];
+      fromIndex = state.m;
       button.setAttribute("aria-pressed", "true");
       button.setAttribute("aria-label", "pause position m");
       button.textContent = "❚❚ pause";
@@ -350,8 +402,8 @@ function render({ model, el }) {
       if (reduced()) {
         timer = setInterval(() => {
           if (!button.isConnected) { stop(); return; }
-          control.set(Math.min(lastIndex, state.m + 1));
-          if (state.m >= lastIndex) stop();
+          control.set(Math.min(haltIndex(), state.m + 1));
+          if (state.m >= haltIndex()) stop();
         }, 1000);
       } else {
         frameId = requestAnimationFrame(tick);

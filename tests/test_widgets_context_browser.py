@@ -259,6 +259,13 @@ def check_model_pair(root, index, pair):
     assert float(got["trained"]) == pytest.approx(2 * np.pi / trained[pair], rel=1e-6), (name, pair)
 
 
+def choose_scheme(root, s):
+    """Show the hands of scheme ``s`` (an index into METHODS): a press of its radio button."""
+    button = root.locator(f'[role="radiogroup"][data-name="scheme"] button[data-scheme="{METHODS[s]}"]')
+    button.click()
+    assert button.get_attribute("aria-checked") == "true"
+
+
 def choose_step(root, step):
     root.locator(f'button[data-step="{step}"]').click()
     assert root.locator(f'button[data-step="{step}"]').get_attribute("aria-selected") == "true"
@@ -275,7 +282,6 @@ def test_context_extension_numbers_at_random_states(chromium, book_server, rng):
         assert dataset(root.locator('[data-readout="pair"]'))["pair"] == "63"
         check_context_state(root, data, "problem", 3, CONTEXT_POSITIONS.index(data["training_length"]), 0, 63)
         assert dataset(root.locator('[data-readout="question"]'))["answered"] == "0"
-        scheme = root.locator('select[data-name="scheme"]')
         models = root.locator('select[data-name="model"]')
         plot = root.locator('svg[data-plot="wavelengths"]')
         # Step 2's answer: PI and NTK-aware both seen at p = sL (s = 8).
@@ -283,7 +289,7 @@ def test_context_extension_numbers_at_random_states(chromium, book_server, rng):
         predict(root)
         set_slider(root, "position", CONTEXT_POSITIONS.index(8 * 4096), keyboard=True)
         for method in ("linear", "ntk"):
-            scheme.select_option(str(METHODS.index(method)))
+            choose_scheme(root, METHODS.index(method))
         text = root.locator('[data-readout="question"]').inner_text()
         ntk = scheme_numbers("ntk", 8, 8 * 4096)
         assert dataset(root.locator('[data-readout="question"]'))["answered"] == "1"
@@ -300,7 +306,7 @@ def test_context_extension_numbers_at_random_states(chromium, book_server, rng):
                 set_slider(root, "factor", f, keyboard=True)
                 if step == "bands" and state % 2:  # p = sL, where the question is answered
                     p = CONTEXT_POSITIONS.index(data["factors"][f] * 4096) if data["factors"][f] * 4096 in CONTEXT_POSITIONS else p
-                scheme.select_option(str(s))
+                choose_scheme(root, s)
             else:
                 f = int(root.locator('input[data-name="factor"]').input_value())
             # p has 449 stops: the keyboard (up to 224 presses) every fourth state, a drag's input otherwise.

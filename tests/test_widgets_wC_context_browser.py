@@ -1,11 +1,19 @@
-"""ContextExtension's step 2 on the published gallery: both schemes' hands on one set of dials."""
+"""ContextExtension's step 2 on the published gallery: one hand a dial, for the scheme the reader picks."""
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 import pytest
 from _browser import axe_serious, axis_inverse, dataset, gallery_widget, open_gallery, set_slider
-from test_widgets_context_browser import METHODS, choose_step, predict, scheme_numbers
+from test_widgets_context_browser import (
+    METHODS,
+    choose_scheme,
+    choose_step,
+    predict,
+    scheme_numbers,
+)
 
 from rope_core import widgets as W
 
@@ -22,66 +30,86 @@ DIALS = """(svg) => [...svg.querySelectorAll("g[data-dial]")].map((g) => {
 })"""
 
 
-def check_overlay(root, chosen, factor, position):
-    """Every dial: the chosen scheme's hand (solid) and the other's (dashed), each at
-    2π·(turns in training)·p·θ'_i/(Lθ_i) for its own scheme, orange (k) once past its arc."""
-    other = "ntk" if chosen == "linear" else "linear"
-    want = {m: scheme_numbers(m, factor, position) for m in (chosen, other)}
+def check_one_hand(root, chosen, factor, position):
+    """Every dial: one hand, the chosen scheme's, at 2π·(turns in training)·p·θ'_i/(Lθ_i),
+    orange (k) once past its arc; the trained arc is the only other mark on the face."""
+    want = scheme_numbers(chosen, factor, position)
     dials = root.locator('svg[data-plot="dials"]').evaluate(DIALS)
-    assert [d["pair"] for d in dials] == np.flatnonzero(want[chosen]["slow"]).tolist()
+    assert [d["pair"] for d in dials] == np.flatnonzero(want["slow"]).tolist()
     for dial in dials:
         i, (cx, cy), r = dial["pair"], dial["centre"], dial["radius"]
-        hand, second = dial["hands"]
-        assert hand["visible"] and second["visible"], i
-        assert dial["data"]["otherMethod"] == other
-        for drawn, method, ratio in ((hand, chosen, dial["data"]["ratio"]), (second, other, dial["data"]["otherRatio"])):
-            reach = want[method]["reach"][i]
-            assert float(ratio) == pytest.approx(reach, rel=1e-6), (i, method)
-            angle = 2 * np.pi * want[method]["turns"][i] * reach
-            np.testing.assert_allclose(drawn["end"], [cx + r * np.cos(angle), cy - r * np.sin(angle)], atol=1e-3,
-                                       err_msg=f"pair {i}, {method}")
-            colour = drawn["cls"].split()[0]
-            if reach > 1 + 1e-5:
-                assert colour == "k", (i, method, drawn["cls"])
-            elif reach < 1 + 1e-7:
-                assert colour == "q", (i, method, drawn["cls"])
-        assert second["cls"].endswith(" rope-w-second-hand") and "rope-w-second-hand" not in hand["cls"]
-        assert dial["data"]["otherBeyond"] == ("1" if want[other]["reach"][i] > 1 + 1e-6 else "0"), i
-        assert "under NTK-aware" in dial["label"] or "under linear" in dial["label"], dial["label"]
+        [hand] = dial["hands"]
+        assert hand["visible"] and dial["data"]["method"] == chosen, i
+        reach = want["reach"][i]
+        assert float(dial["data"]["ratio"]) == pytest.approx(reach, rel=1e-6), i
+        angle = 2 * np.pi * want["turns"][i] * reach
+        np.testing.assert_allclose(hand["end"], [cx + r * np.cos(angle), cy - r * np.sin(angle)], atol=1e-3, err_msg=f"pair {i}")
+        if reach > 1 + 1e-5:
+            assert hand["cls"].split()[0] == "k", (i, hand["cls"])
+        elif reach < 1 + 1e-7:
+            assert hand["cls"].split()[0] == "q", (i, hand["cls"])
+        assert "under" not in dial["label"], dial["label"]
+    paths = root.locator('svg[data-plot="dials"] g[data-dial] path').evaluate_all("(ps) => ps.map((p) => p.getAttribute('class'))")
+    assert set(paths) == {"rope-w-trained-arc"} and len(paths) == len(dials)
     answer = dataset(root.locator('[data-readout="dials"]'))
-    assert int(answer["outside"]) == want[chosen]["beyond"]
-    assert int(answer["otherOutside"]) == want[other]["beyond"]
-    keys = root.locator('svg[data-plot="dials"] tspan[data-hand-key]').evaluate_all("(ts) => ts.map((t) => t.dataset.handKey)")
-    assert keys == [chosen, other]
+    assert int(answer["outside"]) == want["beyond"] and answer["method"] == chosen
+    assert "otherOutside" not in answer
+    legend = root.locator('svg[data-plot="dials"] text[data-label="dials"]').text_content()
+    assert legend.endswith("under " + {"linear": "PI", "ntk": "NTK"}[chosen]), legend
 
 
-def test_step_2_overlays_both_schemes_at_random_states(chromium, book_server, rng):
+def test_step_2_opens_at_sL_and_the_hands_follow_the_chosen_scheme(chromium, book_server, rng):
     context, page, log = open_gallery(chromium, book_server)
     try:
         root, data = gallery_widget(page, "ContextExtension"), W.ContextExtension().data
         root.scroll_into_view_if_needed()
-        scheme = root.locator('select[data-name="scheme"]')
-        # Step 1: one hand per dial, no second scheme.
-        assert root.locator('svg[data-plot="dials"] g.rope-w-second-hand[visibility="visible"]').count() == 0
+        # Step 1 carries p to the far end; step 2 opens at p = sL for the factor shown, and
+        # its question says so.
+        set_slider(root, "position", len(CONTEXT_POSITIONS) - 1)
         choose_step(root, "divide")
-        # The question is answered by p = sL alone: both schemes are on the dials.
-        predict(root)
         f = int(root.locator('input[data-name="factor"]').input_value())
-        set_slider(root, "position", CONTEXT_POSITIONS.index(data["factors"][f] * data["training_length"]), keyboard=True)
-        assert dataset(root.locator('[data-readout="question"]'))["answered"] == "1"
+        factor, length = data["factors"][f], data["training_length"]
+        assert CONTEXT_POSITIONS[int(root.locator('input[data-name="position"]').input_value())] == factor * length
+        question = root.locator('[data-readout="question"]')
+        assert f"pisatsL={int(factor * length)}(s={int(factor)})" in re.sub(r"\s", "", question.inner_text()), question.inner_text()
+        # No select: the step's two schemes are a radio group; only they are shown.
+        assert root.locator('select[data-name="scheme"]').count() == 0
+        group = root.locator('[role="radiogroup"][data-name="scheme"]')
+        shown = group.locator("button:visible").evaluate_all("(bs) => bs.map((b) => b.dataset.scheme)")
+        assert shown == ["linear", "ntk"]
+        # At p = sL the hands are the answer: hidden, their ratios "?", until the prediction.
+        dials = root.locator('svg[data-plot="dials"]').evaluate(DIALS)
+        assert all(not d["hands"][0]["visible"] and "once you predict" in d["label"] for d in dials)
+        labels = root.locator('svg[data-plot="dials"] text[data-dial-label]').all_text_contents()
+        assert labels == ["?"] * len(dials)
+        said = root.locator('[data-readout="pair"]').inner_text()
+        assert "predict above" in said and "largest trained angle" not in said, said
+        # The answer stays hidden until the reader has seen both schemes at p = sL.
+        predict(root)
+        check_one_hand(root, "linear", factor, factor * length)
+        assert dataset(question)["answered"] == "0"
+        # The arrow key moves the choice to NTK-aware: its hands pass their arcs, and the
+        # question is answered.
+        group.locator('button[data-scheme="linear"]').focus()
+        page.keyboard.press("ArrowRight")
+        assert group.locator('button[data-scheme="ntk"]').get_attribute("aria-checked") == "true"
+        assert page.evaluate("document.activeElement.dataset.scheme") == "ntk"
+        check_one_hand(root, "ntk", factor, factor * length)
+        assert dataset(question)["answered"] == "1"
+        pi, ntk = scheme_numbers("linear", factor, factor * length), scheme_numbers("ntk", factor, factor * length)
+        assert pi["beyond"] == 0 < ntk["beyond"]
         for _ in range(8):
             f, p = int(rng.integers(len(data["factors"]))), int(rng.integers(len(CONTEXT_POSITIONS)))
             chosen = ["linear", "ntk"][int(rng.integers(2))]
             set_slider(root, "factor", f, keyboard=True)
             set_slider(root, "position", p)  # as a drag sets it (449 stops)
-            scheme.select_option(str(METHODS.index(chosen)))
-            check_overlay(root, chosen, data["factors"][f], CONTEXT_POSITIONS[p])
+            choose_scheme(root, METHODS.index(chosen))
+            check_one_hand(root, chosen, data["factors"][f], CONTEXT_POSITIONS[p])
         assert axe_serious(page, include=[".rope-w:has(button[data-step])"]) == []
-        # Steps 3 and 1 go back to one hand per dial.
-        for step in ("bands", "problem"):
-            choose_step(root, step)
-            assert root.locator('svg[data-plot="dials"] g.rope-w-second-hand[visibility="visible"]').count() == 0
-            assert "otherOutside" not in dataset(root.locator('[data-readout="dials"]'))
+        # Step 1 has no choice of scheme: the radio group is hidden, the hands unscaled.
+        choose_step(root, "problem")
+        assert not group.is_visible()
+        assert dataset(root.locator('[data-readout="dials"]'))["method"] == "default"
         assert not log.problems(), log.problems()
     finally:
         context.close()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from _browser import dataset, gallery_widget, open_gallery, set_slider
-from test_widgets_context_browser import choose_step, predict
+from test_widgets_context_browser import choose_scheme, choose_step, predict
 from test_widgets_wC_context_browser import DIALS
 
 import rope_core as rc
@@ -44,24 +44,23 @@ def rope_reach(method, factor, position):
 
 
 def check_hands(root, chosen, factor, position):
-    """Each dial's hand(s) at 2π·(Lθ_i/2π)·p·θ'_i/(Lθ_i) = p·θ'_i, the count past their arcs as
-    slow_pairs_beyond_training counts it."""
-    methods = [chosen] + (["ntk" if chosen == "linear" else "linear"] if chosen in ("linear", "ntk") else [])
+    """Each dial's one hand at 2π·(Lθ_i/2π)·p·θ'_i/(Lθ_i) = p·θ'_i for the chosen scheme, the
+    count past their arcs as slow_pairs_beyond_training counts it."""
     dials = root.locator('svg[data-plot="dials"]').evaluate(DIALS)
     assert len(dials) == 18
-    for k, method in enumerate(methods):
+    for method in [chosen]:
         theta, scaled, reach = rope_reach(method, factor, position)
         for dial in dials:
             i, (cx, cy), r = dial["pair"], dial["centre"], dial["radius"]
             angle = position * scaled[i]  # = 2π·turns_i·reach_i
-            hand = dial["hands"][k]
+            [hand] = dial["hands"]
             assert hand["visible"], (i, method)
             np.testing.assert_allclose(hand["end"], [cx + r * np.cos(angle), cy - r * np.sin(angle)], atol=2e-3,
                                        err_msg=f"pair {i}, {method}, p = {position}")
             assert hand["cls"].split()[0] == ("k" if reach[i] > 1 + 1e-6 else "q"), (i, method, position)
         count, worst = slow_pairs_beyond_training(theta, scaled, L, [position])
         answer = dataset(root.locator('[data-readout="dials"]'))
-        assert int(answer["outside" if k == 0 else "otherOutside"]) == int(count[0]), (method, position)
+        assert int(answer["outside"]) == int(count[0]), (method, position)
         cell = dataset(root.locator(f'td[data-method="{method}"][data-field="beyond"]'))
         assert int(cell["count"]) == int(count[0]) and float(cell["worst"]) == pytest.approx(worst[0], rel=1e-6)
         turns = dataset(root.locator(f'td[data-method="{method}"][data-field="slowest_turns"]'))
@@ -90,7 +89,7 @@ def test_the_page_computes_p_stops_and_hands_as_rope_core_does(chromium, book_se
             predict(root)
             root.locator('details[data-part="numbers"]').evaluate("(d) => { d.open = true; }")
             if step == "divide":
-                root.locator('select[data-name="scheme"]').select_option(str(DATA["methods"].index(chosen)))
+                choose_scheme(root, DATA["methods"].index(chosen))
             for _ in range(6):
                 if step != "problem":  # the problem has no scaling: its factor slider is hidden
                     set_slider(root, "factor", int(rng.integers(len(DATA["factors"]))))
@@ -109,6 +108,8 @@ def test_a_drag_lands_on_sL_and_page_keys_jump_between_named_positions(chromium,
         root = gallery_widget(page, "ContextExtension")
         choose_step(root, "divide")
         predict(root)
+        # Step 2 opens at p = sL under PI; seeing NTK-aware there too answers its question.
+        choose_scheme(root, DATA["methods"].index("ntk"))
         control = root.locator('input[data-name="position"]')
         question = root.locator('[data-readout="question"]')
         last = len(POSITIONS) - 1

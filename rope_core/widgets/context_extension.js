@@ -245,10 +245,33 @@ function render({ model, el }) {
 
   // --- the schemes' part: dials, wavelengths, controls, numbers -------------------------
   const schemes = htmlEl("div", { class: "rope-w-body", "data-part": "schemes" }, root);
+  const sync = syncer(model, state, draw);
+  // Which of the step's schemes the dials' hands show: one hand a dial, so a 44 px dial stays
+  // readable, and the reader finds the difference by switching. A radio group (one tab stop;
+  // the arrow keys move the choice), drawn unlike the prediction buttons above it.
+  const handRow = htmlEl("div", { class: "rope-w-choices rope-w-hand-choices", role: "radiogroup", "aria-label": "hands show", "data-name": "scheme" }, schemes);
+  htmlEl("span", { class: "rope-w-hand-choices-label", "aria-hidden": "true" }, handRow, "hands show:");
+  const onScheme = sync("s", "scheme_index");
+  const handButtons = data.methods.map((key, j) => {
+    const button = htmlEl("button", { type: "button", role: "radio", class: "rope-w-choice rope-w-hand-choice", "data-scheme": key,
+      "aria-checked": "false", tabindex: "-1" }, handRow, data.labels[j]);
+    button.addEventListener("click", () => { if (state.s !== j) onScheme(j); });
+    button.addEventListener("keydown", (event) => {
+      const move = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+      event.stopPropagation();
+      if (!move) return;
+      event.preventDefault();
+      const shown = handButtons.filter((b) => !b.hidden);
+      const next = shown[(shown.indexOf(button) + move + shown.length) % shown.length];
+      next.focus();
+      next.click();
+    });
+    return button;
+  });
+  model.on("change:scheme_index", () => { const j = model.get("scheme_index"); if (j !== state.s) { state.s = j; draw(); } });
   const dials = makeDials(schemes);
   const plot = makeWavelengthPlot(schemes);
   const controls = htmlEl("div", { class: "rope-w-controls" }, schemes);
-  const sync = syncer(model, state, draw);
   const factorSlider = slider(controls, { label: "scale factor s", name: "factor", values: data.factors, index: state.f, onInput: sync("f", "factor_index") });
   // p moves in steps of 1 % (64 a doubling), and play sweeps it onward, so every hand is seen
   // passing the end of its shaded arc; the reader's own move stops it. A drag settles on L or
@@ -273,17 +296,6 @@ function render({ model, el }) {
   });
   keepInReach(positionSlider);
   player(positionInput.parentElement, positionSlider, { label: "sweep p onward", interval: 25 });
-  const pick = htmlEl("div", { class: "rope-w-control rope-w-select" }, controls);
-  const id = `rope-w-scheme-${Math.random().toString(36).slice(2, 9)}`;
-  // Not a second answer to the question: it picks which of the step's schemes is drawn solid.
-  htmlEl("label", { for: id }, pick, "drawn solid");
-  const select = htmlEl("select", { id, "data-name": "scheme" }, pick);
-  data.labels.forEach((label, j) => htmlEl("option", { value: j }, select, label));
-  select.selectedIndex = state.s;
-  select.addEventListener("keydown", (event) => event.stopPropagation());
-  const onScheme = sync("s", "scheme_index");
-  select.addEventListener("change", () => onScheme(select.selectedIndex));
-  onScheme.follow({ input: { get value() { return select.selectedIndex; } }, set: (i) => { select.selectedIndex = i; onScheme(i); } });
   out.pair = htmlEl("div", { class: "rope-w-readout", "data-readout": "pair", "aria-live": "polite" }, controls);
   out.answer = htmlEl("div", { class: "rope-w-readout", "data-readout": "dials" }, controls);
   const details = htmlEl("details", { class: "rope-w-numbers", "data-part": "numbers" }, controls);
@@ -323,7 +335,9 @@ function render({ model, el }) {
     model.set("step_index", k);
     // A scheme of the step (the first one, unless the chosen one belongs to it).
     const allowed = STEPS[k].schemes.map((key) => data.methods.indexOf(key));
-    if (allowed.length && !allowed.includes(state.s)) { select.selectedIndex = allowed[0]; state.s = allowed[0]; model.set("scheme_index", allowed[0]); }
+    if (allowed.length && !allowed.includes(state.s)) { state.s = allowed[0]; model.set("scheme_index", allowed[0]); }
+    // Step 2 asks about p = sL: it opens there, so its dials and its question agree.
+    if (STEPS[k].key === "divide" && atSL(state.f) >= 0 && state.p !== atSL(state.f)) positionSlider.set(atSL(state.f));
     model.save_changes();
     draw();
   }
@@ -342,13 +356,15 @@ function render({ model, el }) {
     schemes.hidden = onModels;
     if (models) models.section.hidden = !onModels;
     if (onModels) { models.draw(); ask(); return; }
-    // The step's schemes only, in the menu; the scale factor means nothing without scaling.
-    for (const option of select.options) option.hidden = !step.schemes.includes(data.methods[Number(option.value)]);
-    pick.hidden = step.schemes.length < 2;
+    // The step's schemes only, in the hand choice; the scale factor means nothing without scaling.
+    handButtons.forEach((button, j) => {
+      button.hidden = !step.schemes.includes(data.methods[j]);
+      button.setAttribute("aria-checked", String(j === state.s));
+      button.setAttribute("tabindex", j === state.s ? "0" : "-1");
+    });
+    handRow.hidden = step.schemes.length < 2;
     factorSlider.input.parentElement.hidden = step.key === "problem";
     state.seen.add(`${state.s} ${state.f} ${state.p}`);
-    // Step 2 draws both of its schemes' hands: the reader has seen both.
-    if (step.key === "divide") for (const m of step.schemes) state.seen.add(`${data.methods.indexOf(m)} ${state.f} ${state.p}`);
     plot.draw();
     dials.draw();
     for (const v of views) v.mark(state.pair);
@@ -356,6 +372,8 @@ function render({ model, el }) {
     ask();
   }
 
+  // Step 2 opens at p = sL, where the hands are its answer: hidden until the reader predicts.
+  const handsConcealed = () => STEPS[state.step].key === "divide" && predictions.divide === undefined;
   // The method drawn: the chosen one (no scaling in the first step).
   const method = () => data.methods[state.step === 0 ? 0 : state.s];
   // Slow pair i at position p: its angle over the largest angle it reached in training.
@@ -388,7 +406,9 @@ function render({ model, el }) {
         text = `Answer at s = ${factor}, p = sL = ${count(positions[p])}: PI brings back all ${n} slow pairs (${pi.count} outside), NTK-aware leaves ${ntk.count} outside, worst ${num(ntk.worst)}×. `
           + `PI pays on the fast pairs: pair 0's wavelength is ${num(10 ** linear.log10_wavelength[0])} tokens instead of ${num(10 ** data.per_factor[f].default.log10_wavelength[0])}; NTK-aware keeps it.`;
       } else {
-        text = `Question: each dial has a hand per scheme (the chosen one solid, the other dashed). Set p = sL (${count(data.factors[state.f] * L)} for s = ${data.factors[state.f]}): which brings every slow pair back inside its arc, and what does it do to pair 0?`;
+        const there = state.p === atSL(state.f);
+        text = `Question: ${there ? "p is at" : "set p to"} sL = ${count(data.factors[state.f] * L)} (s = ${data.factors[state.f]}). `
+          + "Switch the hands between PI and NTK-aware: which brings every slow pair back inside its arc, and what does it do to pair 0?";
       }
     } else if (step.key === "bands") {
       const kept = entry.band.filter((b) => b === 0).length;
@@ -418,7 +438,7 @@ function render({ model, el }) {
       predictionRow.dataset.step = step.key;
       predictionRow.replaceChildren(...choices.map((choice, i) => {
         const button = htmlEl("button", { type: "button", class: "rope-w-answer", "aria-pressed": "false", "data-answer": i }, null, choice.label(n));
-        button.addEventListener("click", () => { predictions[step.key] = i; ask(); });
+        button.addEventListener("click", () => { predictions[step.key] = i; draw(); });
         button.addEventListener("keydown", (event) => event.stopPropagation());
         return button;
       }));
@@ -438,8 +458,8 @@ function render({ model, el }) {
     return { beyond: past(e, p).count, kept: e.band ? e.band.filter((b) => b === 0).length : 0 };
   }
 
-  // One dial per slow pair: the trained arc L·θ_i shaded, the hand at p·θ'_i, and, past the
-  // arc, the angle it never reached in training drawn in the warning colour.
+  // One dial per slow pair: the trained arc L·θ_i shaded and one hand at p·θ'_i, in the warning
+  // colour once it is past the arc. One hand and one arc only, so a dial stays readable at 44 px.
   function makeDials(parent) {
     const slow = data.slow, cols = Math.min(6, slow.length), rows = Math.ceil(slow.length / cols);
     const width = 440, cell = width / cols, radius = Math.min(cell * 0.3, 25), pitch = 2 * radius + 42, height = rows * pitch + 22;
@@ -448,23 +468,18 @@ function render({ model, el }) {
       "data-plot": "dials", "aria-label": "one dial per slow pair: its trained arc and its angle at position p" }, parent);
     keepTextSize(svg);
     const legend = svgEl("text", { x: 4, y: 14, class: "rope-w-muted-text", "data-label": "dials" }, svg);
-    legend.textContent = "shaded: angle reached in training · hand: angle at p";
     const marks = slow.map((i, k) => {
       const cx = (k % cols + 0.5) * cell, cy = 22 + Math.floor(k / cols) * pitch + radius + 18;
       const group = svgEl("g", { "data-dial": i, role: "img" }, svg);
       svgEl("circle", { cx, cy, r: radius + 6, class: "rope-w-clock-hit" }, group);
       svgEl("circle", { cx, cy, r: radius, class: "rope-w-meaning" }, group);
       const trained = svgEl("path", { class: "rope-w-trained-arc" }, group);
-      const past = svgEl("path", { class: "rope-w-past-arc" }, group);
       const hand = arrow(group, cx, cy, cx + radius, cy, "q");
-      // Step 2 overlays the step's other scheme: a second, thinner hand in that scheme's colour.
-      const second = arrow(group, cx, cy, cx + radius, cy, "k rope-w-second-hand");
-      second.setAttribute("visibility", "hidden");
       svgEl("text", { x: cx, y: cy - radius - 5, "text-anchor": "middle", class: "rope-w-muted-text", "data-dial-pair": i }, group).textContent = `i = ${i}`;
       const label = svgEl("text", { x: cx, y: cy + radius + 16, "text-anchor": "middle", "data-dial-label": i }, group);
       group.addEventListener("pointerenter", () => setPair(i));
       group.addEventListener("pointerdown", () => { setPair(i); showTip(group, out.pair); });
-      return { i, cx, cy, group, trained, past, hand, second, label };
+      return { i, cx, cy, group, trained, hand, label };
     });
     const ring = svgEl("circle", { r: radius + 4, class: "rope-w-hovered", visibility: "hidden" }, svg);
     views.push({ mark: (i) => {
@@ -476,50 +491,27 @@ function render({ model, el }) {
       svg,
       draw() {
         const entry = data.per_factor[state.f][method()];
-        // In step 2 both schemes' hands: the chosen one solid, the other dashed; every hand is
-        // orange once it is past its arc, as in the other steps.
-        const overlay = STEPS[state.step].key === "divide";
-        const otherMethod = overlay ? STEPS[state.step].schemes.find((m) => m !== method()) : null;
-        const otherEntry = otherMethod ? data.per_factor[state.f][otherMethod] : null;
-        legend.replaceChildren();
-        if (overlay) {
-          legend.append("shaded: trained angle · hands at p: ");
-          for (const [m, solid] of [[method(), true], [otherMethod, false]]) {
-            svgEl("tspan", { class: "rope-w-hand-key", "data-hand-key": m }, legend).textContent = solid ? "━━" : "╌╌";
-            legend.append(` ${SHORT[m]}  `);
-          }
-        } else {
-          legend.textContent = "shaded: angle reached in training · hand: angle at p";
-        }
-        let outside = 0, otherOutside = 0;
-        for (const { i, cx, cy, trained, past, hand, second, label, group } of marks) {
+        const name = data.labels[data.methods.indexOf(method())];
+        // The legend names the scheme the hands show once there is a choice of schemes.
+        legend.textContent = `shaded: angle reached in training · hand: angle at p${STEPS[state.step].schemes.length > 1 ? ` under ${SHORT[method()] || name}` : ""}`;
+        const concealed = handsConcealed();
+        svg.toggleAttribute("data-hands-concealed", concealed);
+        let outside = 0;
+        for (const { i, cx, cy, trained, hand, label, group } of marks) {
           const arc = TAU * data.turns_in_training[i], ratio = reach(entry, i), angle = arc * ratio;
           const beyond = ratio > PAST;
           if (beyond) outside++;
           trained.setAttribute("d", arcPath(cx, cy, radius, arc, true));
-          past.setAttribute("d", beyond ? arcPath(cx, cy, radius - 3, Math.min(angle, TAU), false) : "");
           moveArrow(hand, cx, cy, cx + radius * Math.cos(angle), cy - radius * Math.sin(angle));
           hand.setAttribute("class", beyond ? "k" : "q");
-          setText(label, `${ratioText(ratio)}×`);
-          Object.assign(group.dataset, { ratio, angle, arc, beyond: beyond ? "1" : "0" });
-          let also = "";
-          second.setAttribute("visibility", overlay ? "visible" : "hidden");
-          if (overlay) {
-            const otherRatio = reach(otherEntry, i), otherAngle = arc * otherRatio, otherBeyond = otherRatio > PAST;
-            if (otherBeyond) otherOutside++;
-            moveArrow(second, cx, cy, cx + radius * Math.cos(otherAngle), cy - radius * Math.sin(otherAngle));
-            second.setAttribute("class", `${otherBeyond ? "k" : "q"} rope-w-second-hand`);
-            Object.assign(group.dataset, { otherMethod, otherRatio, otherAngle, otherBeyond: otherBeyond ? "1" : "0" });
-            also = `; under ${data.labels[data.methods.indexOf(otherMethod)]}, turned ${turnedPhrase(otherRatio)}`;
-          } else {
-            for (const key of ["otherMethod", "otherRatio", "otherAngle", "otherBeyond"]) delete group.dataset[key];
-          }
-          group.setAttribute("aria-label", `dial of pair ${i}: turned ${turnedPhrase(ratio)}${beyond ? ", past its trained arc" : ""}${also}`);
+          hand.setAttribute("visibility", concealed ? "hidden" : "visible");
+          setText(label, concealed ? "?" : `${ratioText(ratio)}×`);
+          Object.assign(group.dataset, { ratio, angle, arc, beyond: beyond ? "1" : "0", method: method() });
+          group.setAttribute("aria-label", concealed ? `dial of pair ${i}: its trained arc; its hand shows once you predict`
+            : `dial of pair ${i}: turned ${turnedPhrase(ratio)}${beyond ? ", past its trained arc" : ""}`);
         }
-        setText(out.answer, `${outside} of ${marks.length} slow pairs past their trained arc at p = ${count(positions[state.p])} (${data.labels[data.methods.indexOf(method())]})`
-          + (overlay ? `; ${otherOutside} under ${data.labels[data.methods.indexOf(otherMethod)]}` : ""));
-        Object.assign(out.answer.dataset, { outside, slow: marks.length });
-        if (overlay) out.answer.dataset.otherOutside = otherOutside; else delete out.answer.dataset.otherOutside;
+        setText(out.answer, `${outside} of ${marks.length} slow pairs past their trained arc at p = ${count(positions[state.p])} (${name})`);
+        Object.assign(out.answer.dataset, { outside, slow: marks.length, method: method() });
         if (predictions[STEPS[state.step].key] !== undefined) say(out.answer.textContent);
       },
     };
@@ -688,7 +680,8 @@ function render({ model, el }) {
       `pair i = ${i} under ${label}${m === "default" ? "" : `, s = ${data.factors[state.f]}`}`,
       `θᵢ = ${num(data.theta[i])} rad/token; λᵢ = ${num(wavelength)} tokens (${band})`,
       `${num(turns)} turns in training (L = ${count(data.training_length)})${data.slow.includes(i) ? ": slow" : ""}`,
-      `at p = ${count(position)}: ${num(ratio)}× its largest trained angle${ratio > PAST && turns < 1 ? " ⚠" : ""}`,
+      handsConcealed() ? `at p = ${count(position)}: predict above to see how far it has turned`
+        : `at p = ${count(position)}: ${num(ratio)}× its largest trained angle${ratio > PAST && turns < 1 ? " ⚠" : ""}`,
     ]);
     Object.assign(out.pair.dataset, { pair: i, method: m, factor: data.factors[state.f], position, theta: data.theta[i],
       wavelength, turns, band, ratio });

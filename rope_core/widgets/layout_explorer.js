@@ -185,9 +185,11 @@ function render({ model, el }) {
       const w = shown[n];
       svgEl("rect", { x: cx - bar / 2, y: sentenceBase - barTall * w, width: bar, height: barTall * w,
         style: `fill: var(${state.wrong ? "--rope-w-k" : "--rope-w-q"})`, "data-bar": n, "data-weight": w }, group);
-      // The share sits on its own bar (inside a taller dashed outline, with a halo).
+      // The share sits above its bar and above the dashed trained outline too, whichever is
+      // taller, so it never sits inside either.
       if (w >= 0.05) {
-        svgEl("text", { x: cx, y: sentenceBase - barTall * w - 4, "text-anchor": "middle", class: "rope-w-muted-text rope-w-label-halo",
+        const tallest = Math.max(w, state.wrong ? trained[n] : 0);
+        svgEl("text", { x: cx, y: sentenceBase - barTall * tallest - 4, "text-anchor": "middle", class: "rope-w-muted-text rope-w-label-halo",
           "data-percent": n }, group).textContent = `${Math.round(100 * w)}%`;
       }
     }

@@ -162,6 +162,22 @@ def test_kv_cache_goes_to_what_the_answer_is_about(chromium, book_server, choice
         context.close()
 
 
+def test_kv_cache_answer_brings_its_number_above_the_phones_pinned_slider(chromium, book_server):
+    tracks, evict, _ = kv_numbers()
+    context, page, log = open_book_page(chromium, book_server, SERVING, "dark", viewport=PHONE, touch=True)
+    try:
+        root = chapter_widget(page, "KVCacheTimeline")
+        root.locator('.rope-w-answer[data-answer="1"]').click()
+        page.wait_for_timeout(100)
+        result = root.locator('[data-readout="error"]').locator("xpath=..").bounding_box()
+        bar = root.locator(".rope-w-in-reach").bounding_box()
+        assert result["y"] >= 0 and result["y"] + result["height"] <= bar["y"], (result, bar)
+        assert read_error(root) == tracks[0][evict + 1]["error"] == 0
+        assert log.problems() == [], log.problems()
+    finally:
+        context.close()
+
+
 def test_kv_cache_names_the_unit_of_its_error(chromium, book_server):
     context, page, log = open_book_page(chromium, book_server, SERVING)
     try:

@@ -164,6 +164,12 @@ function render({ model, el }) {
     modes[mode].click();
     stageSlider.set(event - 1);
     stageSlider.output.textContent = `${event} / ${stageNames.length}`;
+    // On a phone the event slider is pinned to the screen's foot, over whatever is there: the
+    // read-out with the number the verdict promises is brought up just above it.
+    const bar = stageSlider.input.closest(".rope-w-control");
+    const foot = bar && bar.classList.contains("rope-w-in-reach") ? bar.getBoundingClientRect().top : window.innerHeight;
+    const below = result.parentElement.getBoundingClientRect().bottom + 8 - foot;
+    if (below > 0) window.scrollBy({ top: below });
   }));
   draw();
 }

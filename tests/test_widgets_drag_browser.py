@@ -152,6 +152,10 @@ def predicted_widget(page, name):
     choice = root.locator('.rope-w-question button[data-answer="0"]')
     if root.locator('.rope-w-question button[aria-pressed="true"]').count() == 0:
         choice.click()
+    # RotationExplorer folds its secondary numbers: these tests read them, as a reader would after
+    # opening the fold.
+    if name == "RotationExplorer":
+        root.locator('details[data-part="numbers"]').evaluate("(d) => { d.open = true; }")
     # The click scrolled to the question: the drawing back in the middle of the screen.
     root.locator("svg").first.evaluate("(svg) => svg.scrollIntoView({block: 'center', behavior: 'instant'})")
     return root
@@ -186,7 +190,7 @@ def handles_in_units(drawn):
     return [(cx + unit * x, cy - unit * y) for x, y in drawn["handles"].values()]
 
 
-def assert_labelled(drawn, name, tip, pad):
+def assert_labelled(drawn, name, tip, pad, exact=True):
     """The vector's label sits ``pad`` beyond its tip along it, plus half its estimated width
     (drag.js labelAt) along it, or, where that is closer than 30 (x) or 10 (y) drawing units
     to the drawing's edges, ``pad`` beside the tip a quarter turn on, kept that far inside; to
@@ -205,8 +209,12 @@ def assert_labelled(drawn, name, tip, pad):
     expected = inside(beyond)
     if not np.allclose(expected, [cx + unit * beyond[0], cy - unit * beyond[1]], atol=1e-9):
         expected = inside(tip + pad * np.array([-u[1], u[0]]))
-    expected = clear_of_handles(expected, label["characters"], handles_in_units(drawn), size)
-    np.testing.assert_allclose(label["at"], expected, atol=1e-6, err_msg=f"{name}'s label")
+    # exact=False (RotationExplorer, whose placeApart keeps a label off the handles and off the
+    # labels placed before it by its own search and box estimate): its real box is checked for
+    # clearance of the handle below and, against the other labels, by test_widgets_K_browser.py.
+    if exact:
+        expected = clear_of_handles(expected, label["characters"], handles_in_units(drawn), size)
+        np.testing.assert_allclose(label["at"], expected, atol=1e-6, err_msg=f"{name}'s label")
     x, y, width, height = label["box"]
     tip_x, tip_y = cx + unit * tip[0], cy - unit * tip[1]
     gap = np.hypot(max(x - tip_x, tip_x - (x + width), 0.0), max(y - tip_y, tip_y - (y + height), 0.0))
@@ -295,13 +303,17 @@ def check_rotation_explorer(root, data):
         cx, cy, unit = drawn["frame"]
         middle = rc.rotate_2d(0.55 * unit_vector(angle), np.radians(expected["angle_deg"]) / 2)
         spot = clear_of_handles([cx + unit * middle[0], cy - unit * middle[1]], 2, handles_in_units(drawn), drawn["size"])
-        np.testing.assert_allclose([float(label.get_attribute("x")), float(label.get_attribute("y"))], spot, atol=1e-6)
+        at = [float(label.get_attribute("x")), float(label.get_attribute("y"))]
+        # Moved only off a handle, or off a label placed before it (placeApart; the labels'
+        # overlap is test_widgets_K_browser.py's): in place whenever its own spot is free.
+        if np.allclose(at, [cx + unit * middle[0], cy - unit * middle[1]], atol=1e-6):
+            np.testing.assert_allclose(at, spot, atol=1e-6)
         assert label.text_content() == "mθ"
     assert_drawn_at(drawn["arrows"]["q"], expected["q"], "q")
     assert_drawn_at(drawn["arrows"]["rotated"], expected["rotated"], "R(mθ)q")
     np.testing.assert_allclose(drawn["handles"]["q"], expected["q"], atol=1e-6)
-    assert_labelled(drawn, "q", expected["q"], 0.28)
-    assert_labelled(drawn, "rotated", expected["rotated"], 0.3)
+    assert_labelled(drawn, "q", expected["q"], 0.28, exact=False)
+    assert_labelled(drawn, "rotated", expected["rotated"], 0.3, exact=False)
     trail = [rc.rotate_2d(expected["q"], j * theta) for j in range(m)]
     np.testing.assert_allclose(np.reshape(drawn["trail"], (-1, 2)), np.reshape(trail, (-1, 2)), atol=1e-6)
     if m == 0:

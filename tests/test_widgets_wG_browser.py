@@ -193,6 +193,8 @@ def test_rotation_explorer_asks_what_R_a_transpose_R_b_turns_by_then_lets_both_p
     try:
         root = gallery_widget(page, "RotationExplorer")
         part = root.locator('[data-part="two-positions"]')
+        # Step 2 is folded until the first answer shows; its heading opens it sooner.
+        root.locator('details[data-part="step-2"] > summary').click()
         part.scroll_into_view_if_needed()
         feedback = part.locator('[data-readout="two-feedback"]')
         hidden_js = """(part) => ['[data-label="between"]', '[data-readout="product"]', '[data-readout="between"]']

@@ -38,7 +38,7 @@ function render({ model, el }) {
       { label: "recompute each from its token" },
     ],
     explain: () => `At event ${evictAt + 1}, the eviction, the kept keys are still rotated for their old positions: `
-      + `the next query's scores are off by up to ${fmt3(data.tracks[0][evictAt].error)}. Left alone they stay wrong `
+      + `the next query's scores qᵀk/√d are off by up to ${fmt3(data.tracks[0][evictAt].error)}. Left alone they stay wrong `
       + `(up to ${fmt3(leftAlone.error)}, at event ${leftAlone.event}); rotated once by −${data.evict}, the error is `
       + (rotated.error === 0 ? `0 at every event from ${evictAt + 2} on` : `at most ${fmt3(rotated.error)}`)
       + `: R(−${data.evict}) R(n) k = R(n − ${data.evict}) k, the key a fresh pass gives. Recomputing would need each `
@@ -96,7 +96,11 @@ function render({ model, el }) {
     draw();
   });
 
-  const result = readout(controls, "error", "next query's largest score error:");
+  // The error is an absolute difference of scores qᵀk/√d (attention's logits, before softmax):
+  // the cached key's score minus a freshly rotated key's.
+  const result = readout(controls, "error", "");
+  result.previousElementSibling.replaceChildren("next query's largest score error, |cached − fresh| in ",
+    htmlEl("span", { style: "white-space: nowrap" }, null, "qᵀk/√d:"));
   result.classList.add("rope-w-result");
   // The result is said through the widget's one live region (common.js announcer), which the
   // question shares, once the reader pauses.
@@ -138,7 +142,7 @@ function render({ model, el }) {
       : `${fmt3(s.error)} at position ${s.query_position}` + (stale ? ` (${stale} keys rotated for another position)` : "");
     setText(result, said);
     result.toggleAttribute("data-pending", pending(state.stage));
-    (say = say || announcer(result.closest(".rope-w") || controls))(pending(state.stage) ? said : `largest score error ${said}`);
+    (say = say || announcer(result.closest(".rope-w") || controls))(pending(state.stage) ? said : `largest score error (absolute, in qᵀk/√d) ${said}`);
     // A chosen mode renames the events past the eviction; the slider says the new name.
     stageSlider.input.setAttribute("aria-valuetext", sayStage(state.stage));
     svg.setAttribute("aria-label", `The cache after: ${labelAt(state.stage)}. ${s.tokens.length} of ${data.capacity} slots used; `
@@ -146,6 +150,27 @@ function render({ model, el }) {
     showHover();
     ask.refresh();
   }
+  // Once answered, the widget goes to what the answer is about. Right: the re-rotated cache at
+  // the first event after the eviction, where the error the verdict promises (0) is drawn, with
+  // "leave them" one press away. "nothing": the cache left alone at its worst event. "recompute":
+  // the same re-rotated cache, which already equals a fresh pass without recomputing anything.
+  const CONSEQUENCE = [
+    { mode: 1, event: leftAlone.event },
+    { mode: 0, event: evictAt + 2 },
+    { mode: 0, event: evictAt + 2 },
+  ];
+  ask.buttons.forEach((button, i) => button.addEventListener("click", () => {
+    const { mode, event } = CONSEQUENCE[i];
+    modes[mode].click();
+    stageSlider.set(event - 1);
+    stageSlider.output.textContent = `${event} / ${stageNames.length}`;
+    // On a phone the event slider is pinned to the screen's foot, over whatever is there: the
+    // read-out with the number the verdict promises is brought up just above it.
+    const bar = stageSlider.input.closest(".rope-w-control");
+    const foot = bar && bar.classList.contains("rope-w-in-reach") ? bar.getBoundingClientRect().top : window.innerHeight;
+    const below = result.parentElement.getBoundingClientRect().bottom + 8 - foot;
+    if (below > 0) window.scrollBy({ top: below });
+  }));
   draw();
 }
 

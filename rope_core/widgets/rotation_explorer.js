@@ -8,6 +8,35 @@ import { svgEl, htmlEl, slider, readout, typeset, setText, arrow, moveArrow, syn
 import { dial, wrapDeg, rotate, polar, num, vectorLabel, labelAt, dragHandle, stepHandle, playToEnd, clearOfHandles } from "./drag.js";
 import { lesson, question } from "./lesson.js";
 
+// Labels placed in turn, each at its own spot or, if that is taken, the nearest free one: a
+// spot is free if the label's box stays in the drawing, covers no handle and no label placed
+// before it. `spots` (optional) lists a label's own candidates; otherwise rings of 6 px round
+// `at` are tried. Boxes are estimated from the text (8 px a character at the drawing's text
+// scale), not measured: a play frame has no time for layout; two labels keep LABEL_GAP apart.
+// Returns the boxes placed.
+const CHAR_WIDTH = 8, HANDLE_CLEARANCE = 15, LABEL_GAP = 4;
+export function placeApart(labels, handles, { textScale = 1, size = 340 } = {}) {
+  const taken = [];
+  for (const { node, text, at, spots } of labels) {
+    const halfWidth = (CHAR_WIDTH * textScale * [...text].length) / 2 + 2, halfHeight = 8 * textScale;
+    const free = ([x, y]) => x - halfWidth >= 0 && x + halfWidth <= size && y - halfHeight >= 0 && y + halfHeight <= size
+      && taken.every((b) => Math.abs(b.x - x) >= b.halfWidth + halfWidth + LABEL_GAP || Math.abs(b.y - y) >= b.halfHeight + halfHeight + LABEL_GAP)
+      && handles.every(([hx, hy]) => Math.hypot(Math.max(Math.abs(hx - x) - halfWidth, 0), Math.max(Math.abs(hy - y) - halfHeight, 0)) >= HANDLE_CLEARANCE);
+    const rings = function* () {
+      yield at;
+      for (let radius = 6; radius <= 120; radius += 6) {
+        for (let k = 0; k < 16; k++) yield [at[0] + radius * Math.cos((k * Math.PI) / 8), at[1] + radius * Math.sin((k * Math.PI) / 8)];
+      }
+    };
+    let spot = at;
+    for (const candidate of spots ?? rings()) if (free(candidate)) { spot = candidate; break; }
+    node.setAttribute("x", spot[0]);
+    node.setAttribute("y", spot[1]);
+    taken.push({ x: spot[0], y: spot[1], halfWidth, halfHeight });
+  }
+  return taken;
+}
+
 function render({ model, el }) {
   const data = model.get("data");
   const scale = 95;
@@ -123,7 +152,7 @@ function render({ model, el }) {
   // What the trail dots were last placed for (q and θ): a new m alone shows or hides dots.
   let trailFor = null, shownDots = 0;
   // The two-positions part (made last, drawn with every redraw: it shares q and θ).
-  let two = null;
+  let two = null, stepOpened = false;
 
   // Entry (i, j) of R(mθ) is coordinate i of column j's arrow: R e₀ = (cos mθ, sin mθ) is the
   // walk cos mθ along x then sin mθ up; R e₁ = (−sin mθ, cos mθ) the walk −sin mθ, then cos mθ.
@@ -217,14 +246,25 @@ function render({ model, el }) {
       shownDots = m;
     }
     ring.style.display = ringLabel.style.display = best >= 0 ? "" : "none";
+    // The ringed return's number goes outside the trail's circle, beside its ring: inside it
+    // would crowd q's tip, which the return is close to by definition.
+    let ringSpots = [];
     if (best >= 0) {
-      const p = rotate(q, best * theta);
+      const p = rotate(q, best * theta), direction = Math.atan2(p[1], p[0]);
       Object.assign(ring.dataset, { position: best });
       ring.setAttribute("cx", px(p[0]));
       ring.setAttribute("cy", py(p[1]));
-      ringLabel.setAttribute("x", px(p[0]) + 9 + 4 * String(best).length);
-      ringLabel.setAttribute("y", py(p[1]) + 10);
       setText(ringLabel, String(best));
+      const outside = [18, 30, 42].flatMap((gap) => [0, 1, -1, 2, -2, 3, -3, 4, -4, 6, -6, 8, -8].map((k) => {
+        const a = direction + k * 0.07, radius = scale * state.length + gap;
+        return [centre + radius * Math.cos(a), centre - radius * Math.sin(a)];
+      }));
+      // A long q leaves no room outside near the edge: then just inside the circle.
+      const inside = [0, 1, -1, 2, -2, 3, -3].map((k) => {
+        const a = direction + k * 0.1, radius = scale * state.length - 18;
+        return [centre + radius * Math.cos(a), centre - radius * Math.sin(a)];
+      });
+      ringSpots = [...outside, ...inside];
     }
     // data-vector names each arrow for the tests, which read its drawn tip back into data units.
     moveArrow(rotatedArrow, centre, centre, px(r[0]), py(r[1]));
@@ -238,10 +278,6 @@ function render({ model, el }) {
     }
     // No label under either handle (the tips of q and R(mθ) q).
     const tips = [[px(q[0]), py(q[1])], [px(r[0]), py(r[1])]];
-    place(qLabel, clearOfHandles(...labelAt(px, py, q, 0.28, "q"), "q", tips));
-    place(rotatedLabel, clearOfHandles(...labelAt(px, py, r, 0.3, "R(mθ) q"), "R(mθ) q", tips));
-    place(axisLabels[0], clearOfHandles(px(1.14 * c), py(1.14 * s), "Re0", tips));
-    place(axisLabels[1], clearOfHandles(px(-1.14 * s), py(1.14 * c), "Re1", tips));
     handle.place(px(q[0]), py(q[1]), state.angle);
     positionHandle.place(px(r[0]), py(r[1]), m, `m = ${m}, mθ = ${num(data.angle[t][m])} rad`);
     // The arc of angle mθ at radius 0.35 of the unit circle, from q's direction, labelled "mθ"
@@ -251,11 +287,17 @@ function render({ model, el }) {
     arc.setAttribute("d", m === 0 ? "" :
       `M ${px(start[0])} ${py(start[1])} A ${scale * rad} ${scale * rad} 0 ${deg > 180 ? 1 : 0} 0 ${px(end[0])} ${py(end[1])}`);
     const middle = rotate(polar(0.55, state.angle), (deg * Math.PI) / 360);
-    arcLabel.setAttribute("x", px(middle[0]));
-    arcLabel.setAttribute("y", py(middle[1]));
     setText(arcLabel, m === 0 ? "" : "mθ");
-    place(arcLabel, clearOfHandles(px(middle[0]), py(middle[1]), "mθ", tips));
-    if (best >= 0) place(ringLabel, clearOfHandles(Number(ringLabel.getAttribute("x")), Number(ringLabel.getAttribute("y")), String(best), tips));
+    // Every label clear of the handles and of each other, the arrows' names first.
+    const textScale = Number(svg.style.getPropertyValue("--rope-w-scale")) || 1;
+    placeApart([
+      { node: qLabel, text: "q", at: labelAt(px, py, q, 0.28, "q") },
+      { node: rotatedLabel, text: "R(mθ) q", at: labelAt(px, py, r, 0.3, "R(mθ) q") },
+      ...(best >= 0 ? [{ node: ringLabel, text: String(best), at: ringSpots[0], spots: ringSpots }] : []),
+      { node: axisLabels[0], text: "Re0", at: [px(1.14 * c), py(1.14 * s)] },
+      { node: axisLabels[1], text: "Re1", at: [px(-1.14 * s), py(1.14 * c)] },
+      ...(m === 0 ? [] : [{ node: arcLabel, text: "mθ", at: [px(middle[0]), py(middle[1])] }]),
+    ], tips, { textScale });
 
     setText(out.angle, `${num(data.angle[t][m])} rad (${num(deg)}° mod 360°)`);
     Object.assign(out.angle.dataset, { value: data.angle[t][m], deg });
@@ -285,6 +327,8 @@ function render({ model, el }) {
     furthest[t] = Math.max(furthest[t] ?? -1, m);
     if (ask.predicted()) say(best >= 0 ? `m = ${m}; closest return so far m = ${best}, ${num(bestOffset)} rad from q` : `m = ${m}; not past half a turn yet`);
     ask.refresh();
+    // The first answer shown opens step 2, once: a reader who folds it again keeps it folded.
+    if (two && ask.revealed() && !stepOpened) { stepOpened = true; two.open(); }
     if (two) two.draw();
   }
 
@@ -332,12 +376,16 @@ function render({ model, el }) {
     });
   });
   out.angle = readout(controls, "angle", "mθ =");
-  out.q = readout(controls, "q", "q =");
-  out.rotated = readout(controls, "rotated", "R(mθ) q =");
-  out.lengths = readout(controls, "lengths", "lengths:");
-  out.complex = readout(controls, "complex", "q·e^{imθ} =");
+  // What the question needs stays in view (and is said); the rest of the numbers fold away,
+  // so that the drawing, m and the question read as one thing.
   out.closest = readout(controls, "closest", "closest return so far (past half a turn):");
-  out.trail = readout(controls, "trail", "trail:");
+  const numbers = htmlEl("details", { class: "rope-w-rot-numbers", "data-part": "numbers" }, null);
+  typeset(htmlEl("summary", {}, numbers), "numbers: q, R(mθ) q, lengths, q·e^{imθ}, trail");
+  out.q = readout(numbers, "q", "q =");
+  out.rotated = readout(numbers, "rotated", "R(mθ) q =");
+  out.lengths = readout(numbers, "lengths", "lengths:");
+  out.complex = readout(numbers, "complex", "q·e^{imθ} =");
+  out.trail = readout(numbers, "trail", "trail:");
   out.trail.setAttribute("aria-live", "polite");
   out.trail.textContent = "point at or tap a grey trail dot for its numbers";
   const ask = question(controls, {
@@ -357,6 +405,7 @@ function render({ model, el }) {
       return `For θ = ${theta} rad, 2π/θ = ${num((2 * Math.PI) / theta)}: ${nearText}; ${firstText}. Try the other θ: one step of θ rarely lands exactly back on q.`;
     },
   });
+  controls.appendChild(numbers);
   htmlEl("div", { class: "rope-w-hint" }, controls, "Drag the tip of q to turn it and change its length (or focus it and press the arrow keys, + or −). Point at a trail dot for its position.");
   two = twoPositions(root, model, data, { theta: () => data.thetas[state.t], q: () => polar(state.length, state.angle) });
   setVector(state.angle, false);
@@ -368,11 +417,16 @@ function render({ model, el }) {
 // the grip on the arc between them (both by the same number of positions). The page multiplies
 // the two 2×2 matrices itself; the browser tests check the product against rope_core.
 function twoPositions(root, model, data, shared) {
-  const section = htmlEl("div", { class: "rope-w-section", "data-part": "two-positions" }, root);
+  // A second step with its own heading, folded until the first question's answer shows (the
+  // reader may open it sooner): one question on screen at a time.
+  const step = htmlEl("details", { class: "rope-w-rot-step", "data-part": "step-2" }, root);
+  htmlEl("summary", {}, step, "Step 2 · two positions, one matrix");
+  const section = htmlEl("div", { class: "rope-w-section", "data-part": "two-positions" }, step);
   // Its own lesson line, feedback and answers carry their own names (data-part-lesson,
   // two-feedback, data-choice): the first question's stay the widget's only ones.
   typeset(htmlEl("p", { class: "rope-w-lesson", "data-part-lesson": "" }, section),
-    "Attention turns the query at position a by aθ and the key at position b by bθ, so its score is (R(aθ)q)ᵀ(R(bθ)k) = qᵀ R(aθ)ᵀR(bθ) k: one matrix between q and k.");
+    "Attention turns the query at position a by aθ and the key at position b by bθ, so its score is (R(aθ)q)ᵀ(R(bθ)k) = qᵀ R(aθ)ᵀR(bθ) k: one matrix between q and k. "
+    + "To show the turn that matrix makes, both arrows here start from the same q: R(aθ)q and R(bθ)q.");
   const body = htmlEl("div", { class: "rope-w-body" }, section);
   const size = 340, centre = size / 2, scale = 95;
   const px = (x) => centre + scale * x, py = (y) => centre - scale * y;
@@ -501,11 +555,12 @@ function twoPositions(root, model, data, shared) {
       `M ${px(start[0])} ${py(start[1])} A ${scale * rad} ${scale * rad} 0 0 ${turned > 0 ? 0 : 1} ${px(end[0])} ${py(end[1])}`);
     const middle = rotate(start, turned / 2), labelSpot = rotate(rotate([0.62, 0], Math.atan2(ra[1], ra[0])), turned / 2);
     setText(arcLabel, "(b − a)θ");
-    const placeAt = (node, [x, y]) => { node.setAttribute("x", x); node.setAttribute("y", y); };
     const grip = [px(middle[0]), py(middle[1])];
-    placeAt(arcLabel, clearOfHandles(px(labelSpot[0]), py(labelSpot[1]), "(b − a)θ", [...tips, grip]));
-    placeAt(labels.a, clearOfHandles(...labelAt(px, py, ra, 0.3, "R(aθ) q"), "R(aθ) q", [...tips, grip]));
-    placeAt(labels.b, clearOfHandles(...labelAt(px, py, rb, 0.3, "R(bθ) q"), "R(bθ) q", [...tips, grip]));
+    placeApart([
+      { node: labels.a, text: "R(aθ) q", at: labelAt(px, py, ra, 0.3, "R(aθ) q") },
+      { node: labels.b, text: "R(bθ) q", at: labelAt(px, py, rb, 0.3, "R(bθ) q") },
+      { node: arcLabel, text: "(b − a)θ", at: [px(labelSpot[0]), py(labelSpot[1])] },
+    ], [...tips, grip], { textScale: Number(svg.style.getPropertyValue("--rope-w-scale")) || 1 });
     grips.a.place(...tips[0], state.a, `a = ${state.a}`);
     grips.b.place(...tips[1], state.b, `b = ${state.b}`);
     grips.both.place(...grip, state.a, `a = ${state.a}, b = ${state.b}, b − a = ${gap}`);
@@ -520,7 +575,7 @@ function twoPositions(root, model, data, shared) {
   // The seen pairs count from the prediction on: the one drawn then is the first.
   ask.buttons.forEach((button) => button.addEventListener("click", () => { seen.add(`${state.a} ${state.b}`); draw(); }));
   draw();
-  return { draw };
+  return { draw, open: () => { step.open = true; } };
 }
 
 export default { render };

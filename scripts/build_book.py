@@ -41,6 +41,9 @@ import book_pages
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "book" / "_ext"))
+import internals  # noqa: E402  (what jupyter-cache does not publish as API)
+
 BUILD = ROOT / "_build"
 KEY_FILE = BUILD / ".jupyter_cache.key"
 DROPPED_WITH_KEY = (BUILD / ".jupyter_cache", BUILD / ".doctrees")
@@ -241,7 +244,7 @@ def execute_pages(root: Path = ROOT, retries: int = 1) -> int:
     timeout = execute_timeout(root)
 
     parallel = load_executor("local-parallel", cache, logger=logger)
-    parallel._EXECUTION_WORKER = ParallelWorker  # what its run_and_cache maps over the pages
+    internals.run_pages_with(parallel, ParallelWorker)
     with output_to(log_path):
         result = parallel.run_and_cache(timeout=timeout, allow_errors=False)
     ran, failed_cells, kernel_failed = result.all(), list(result.excepted), list(result.errored)

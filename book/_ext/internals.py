@@ -99,3 +99,15 @@ def contents_os_path(contents_manager, api_path: str) -> str:
     server's 404 ``HTTPError`` for a path outside the root.
     """
     return contents_manager._get_os_path(api_path)
+
+
+def run_pages_with(executor, worker_class) -> None:
+    """Make jupyter-cache's parallel executor run each page with ``worker_class()``.
+
+    jupyter-cache 1.0.1 (``jupyter_cache/executors/basic.py``): ``JupyterExecutorLocalMproc.
+    run_and_cache`` maps ``self._EXECUTION_WORKER()`` over the pages in a ``multiprocessing.Pool``;
+    there is no public way to choose that worker. If it is renamed, the executor runs its own
+    worker again, and a page whose kernel fails to start can again leave a pool worker that
+    ignores SIGTERM, so that the pool, and the build, wait for ever.
+    """
+    executor._EXECUTION_WORKER = worker_class

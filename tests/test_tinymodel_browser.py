@@ -71,9 +71,14 @@ def test_the_default_frame_states_what_it_draws_and_asks_one_question(explorer):
     first = data["attention"]["none"]["64"]
     previous = [h for h in range(data["n_heads"]) if first[0][h][1] > 0.3]
     targets = [_on_targets(w, data["period"]) for w in first[1]]
+    # One line of instructions; the numbers are in each strip's label, under the strip.
     lesson = root.locator("[data-lesson]").inner_text()
-    assert f"head{'s' if len(previous) > 1 else ''} {' and '.join(map(str, previous))} " in lesson
-    assert f"{min(targets):.2f} to {max(targets):.2f}" in lesson
+    assert lesson.count(".") == 1 and len(lesson) < 220 and "arcs" in lesson and "strip" in lesson, lesson
+    strip_labels = root.locator("text[data-previous]")
+    for layer, on in ((0, [first[0][h][1] for h in range(data["n_heads"])]), (1, targets)):
+        for head, value in enumerate(on):
+            label = strip_labels.nth(layer * data["n_heads"] + head).text_content()
+            assert f"{value:.2f} {'on t−1' if layer == 0 else 'on targets'}" in label, (layer, head, label)
     # the drawing is that frame: the training length, no scaling, one label per head
     assert root.locator('input[data-name="length"]').input_value() == "0"
     labels = root.locator("text[data-previous]")
@@ -116,6 +121,35 @@ def test_on_a_phone_the_heads_stack_with_their_labels_apart(book_server, chromiu
                 assert apart, (a, b)
         strip = root.locator('g[data-layer="0"][data-head="0"] rect').bounding_box()
         assert strip["width"] >= 300  # one column: 256 keys get more than a pixel each
+        assert not log.page_errors and not log.console_errors
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_question_comes_first_among_the_controls_and_no_arc_is_a_loop(book_server, chromium, width):
+    """On a phone the question follows the drawing at once (it was under the scheme, length,
+    query, head and pair controls, 1 500 px below the arcs); on a desktop it heads the controls.
+    Every arc the default frame draws rises at least 18 drawing units above the row, even
+    between neighbouring tokens."""
+    from _browser import PHONE, open_page
+
+    viewport = PHONE if width == 390 else {"width": width, "height": 900}
+    context, page, log = open_page(chromium, "dark", viewport=viewport, touch=width == 390)
+    try:
+        goto(page, f"{book_server}/{PAGE}")
+        page.wait_for_selector(".rope-w[data-columns] text[data-previous]", timeout=20000)
+        root = page.locator(".rope-w[data-columns]").first
+        controls = root.locator(".rope-w-controls")
+        assert controls.evaluate("(c) => c.firstElementChild.classList.contains('rope-w-question')")
+        question, drawing = root.locator(".rope-w-question").bounding_box(), root.locator("svg.rope-w-svg").first.bounding_box()
+        if width == 390:
+            assert 0 <= question["y"] - (drawing["y"] + drawing["height"]) <= 40, (question, drawing)
+        heights = root.locator("path.rope-w-attention-arc").evaluate_all(
+            """(paths) => paths.filter((p) => p.getAttribute('d')).map((p) => {
+                 const n = p.getAttribute('d').match(/-?[0-9.]+/g).map(Number);
+                 return Math.abs(n[3] - n[1]) / 2; })""")
+        assert heights and min(heights) >= 18, heights
         assert not log.page_errors and not log.console_errors
     finally:
         context.close()

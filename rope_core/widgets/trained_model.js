@@ -22,12 +22,12 @@ function render({ model, el }) {
   const rowsAt = (scheme, length) => data.attention[scheme][String(length)];
   const copies = (length) => Array.from({ length: Math.floor((length - data.period) / data.period) + 1 }, (_, j) => (j + 1) * data.period - 1).filter((d) => d < length);
   const onCopies = (weights) => copies(weights.length).reduce((sum, d) => sum + weights[d], 0);
-  // The default frame (no scaling, the training length), quoted by the lesson.
+  // The default frame (no scaling, the training length): which heads are drawn first.
   const train = data.training_length, first = rowsAt("none", train);
-  const previousHeads = first[0].map((w, h) => [w[1], h]).filter(([w]) => w > 0.3).map(([, h]) => h);
   const layer1 = first[1].map(onCopies);
-  const many = previousHeads.length > 1;
-  lesson(root, `The row repeats every ${data.period} tokens. Pick a query among its last ${data.arc_queries} (tap or drag the row, or the query slider): arcs show where a head of layer 0 (above) and of layer 1 (below) look from it. Each strip is a head's mean attention by distance (√weight): at length ${train}, layer 0's head${many ? "s" : ""} ${previousHeads.join(" and ")} ${many ? "look" : "looks"} at t − 1 (orange), and layer 1's heads put ${Math.min(...layer1).toFixed(2)} to ${Math.max(...layer1).toFixed(2)} on the induction targets (green).`);
+  // One line: the chapter's prose above the widget says what the circuit is, and each strip's
+  // label gives its head's numbers.
+  lesson(root, `Pick a query among the row's last ${data.arc_queries} tokens (tap or drag the row): arcs show where a head of layer 0 (above) and of layer 1 (below) looks from it, and each strip is a head's attention by distance.`);
   // The head whose arcs each layer draws: layer 0 the previous-token head built on pair 0, layer 1
   // the head most on the induction targets; a click on a strip or the head buttons picks another.
   const chosen = [fast, layer1.indexOf(Math.max(...layer1))];
@@ -240,7 +240,8 @@ function render({ model, el }) {
         if (j >= pool.length) pool.push([svgEl("path", { class: "rope-w-attention-arc" }), svgEl("circle", { class: "rope-w-attention-arc-end" })]);
         const [arc, end] = pool[j];
         const x0 = xOf(t), x1 = xOf(s), span = Math.abs(x0 - x1);
-        const lift = Math.min(row.archH - 6, 10 + span / 2);
+        // At least 18 units high: an arc between neighbours stays an arch, not a dot-sized loop.
+        const lift = Math.min(row.archH - 6, 18 + span / 2);
         // A quadratic curve peaks at half its control point's height.
         writeAttribute(arc, "d", `M ${x0} ${base} Q ${(x0 + x1) / 2} ${base + sign * 2 * lift} ${x1} ${base}`);
         writeAttribute(arc, "stroke-width", (1 + 6 * w).toFixed(2));
@@ -362,6 +363,8 @@ function render({ model, el }) {
       + (keeps("none") ? "With no scaling it keeps most of it." : `The fall starts with no scaling: positions past ${train} are angles the model never trained on, for every pair.`)
       + ` A scheme changes how far it falls, not whether the lengths are new.`,
   });
+  // The question first among the controls: on a phone it follows the drawing at once.
+  controls.prepend(out.ask.node);
   htmlEl("div", { class: "rope-w-readout-label", "data-readout": "ablation-intro" }, controls, `Switch pairs off in every query of a layer: accuracy on rows of period ${data.period} at length ${data.training_length}, ${data.ablation[0][0].toFixed(2)} with every pair on. Each button's bar is its pair's wavelength λᵢ (log scale); the dashed line is ${data.training_length} tokens, the training length:`);
   out.buttons = [];
   out.ablation = [];

@@ -116,14 +116,20 @@ kernelapp.launch_new_instance()
 """
 
 
-@pytest.mark.chapters
-def test_real_kernels_a_failed_start_is_retried_and_a_failing_cell_is_shown_once(tmp_path):
+def flaky_kernel(tmp_path):
+    """Install the kernel ``flaky`` under ``tmp_path/jupyter`` (JUPYTER_PATH); its folder."""
     kernels = tmp_path / "jupyter" / "kernels" / "flaky"
     kernels.mkdir(parents=True)
     (kernels / "flaky.py").write_text(FLAKY_KERNEL)
     (kernels / "kernel.json").write_text(json.dumps({
         "argv": [sys.executable, str(kernels / "flaky.py"), "-f", "{connection_file}"],
         "display_name": "flaky", "language": "python"}))
+    return kernels
+
+
+@pytest.mark.chapters
+def test_real_kernels_a_failed_start_is_retried_and_a_failing_cell_is_shown_once(tmp_path):
+    kernels = flaky_kernel(tmp_path)
     root = tmp_path / "project"
     root.mkdir()
     make_book(root, "flaky", {"fine": "print(6 * 7)",
@@ -170,12 +176,7 @@ print("SIGTERM did not end the worker", flush=True)
 @pytest.mark.chapters
 def test_a_pool_worker_whose_kernel_failed_to_start_still_ends_on_sigterm(tmp_path):
     """The pool ends its workers with SIGTERM; a worker that ignored it hung the build."""
-    kernels = tmp_path / "jupyter" / "kernels" / "flaky"
-    kernels.mkdir(parents=True)
-    (kernels / "flaky.py").write_text(FLAKY_KERNEL)
-    (kernels / "kernel.json").write_text(json.dumps({
-        "argv": [sys.executable, str(kernels / "flaky.py"), "-f", "{connection_file}"],
-        "display_name": "flaky", "language": "python"}))
+    kernels = flaky_kernel(tmp_path)
     root = tmp_path / "project"
     root.mkdir()
     make_book(root, "flaky", {"fine": "print(6 * 7)"})

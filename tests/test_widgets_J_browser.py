@@ -250,6 +250,22 @@ COVERED = """(el) => {
 }"""
 
 
+def covered_when_scrolled_to(page, selectors):
+    """Scroll each element with text (of each selector) to the screen's foot, as the page does
+    for a focus or a link, and assert no pinned bar covers it; returns how many were checked."""
+    checked = 0
+    for selector in selectors:
+        for k in range(page.locator(selector).count()):
+            element = page.locator(selector).nth(k)
+            if not (element.text_content() or "").strip():
+                continue
+            page.evaluate("window.scrollTo(0, 0)")
+            got = element.evaluate(COVERED)
+            assert not got["covered"], (selector, k, got)
+            checked += 1
+    return checked
+
+
 def test_nothing_pinned_covers_the_question_an_answer_or_a_caption_scrolled_into_view(clocks):
     page, widget, phone = clocks
     page.locator('.rope-w-question button[data-answer="1"]').click()
@@ -257,17 +273,7 @@ def test_nothing_pinned_covers_the_question_an_answer_or_a_caption_scrolled_into
     after_frames(page)
     selectors = ['[data-readout="question"]', ".rope-w-question button[data-answer]", '[data-readout="feedback"]',
                  'text[data-label^="odometer"]', "g[data-pair] text[data-counter]", '[data-readout="summary"]']
-    checked = 0
-    for selector in selectors:
-        for k in range(page.locator(selector).count()):
-            element = page.locator(selector).nth(k)
-            if not element.text_content():
-                continue
-            page.evaluate("window.scrollTo(0, 0)")
-            got = element.evaluate(COVERED)
-            assert not got["covered"], (selector, k, got)
-            checked += 1
-    assert checked >= 10
+    assert covered_when_scrolled_to(page, selectors) >= 10
 
 
 def test_nothing_pinned_covers_the_heat_maps_question_verdict_or_legend(chromium, clock_site):
@@ -280,18 +286,9 @@ def test_nothing_pinned_covers_the_heat_maps_question_verdict_or_legend(chromium
         set_slider(page, "position", int(page.locator('input[data-name="position"]').get_attribute("max")))
         after_frames(page)
         assert page.locator(".rope-w-in-reach").count() == 1
-        checked = 0
-        for selector in ('[data-readout="question"]', ".rope-w-question button[data-answer]", '[data-readout="feedback"]',
-                         "svg.rope-w-svg > text", '[data-readout="theta"]'):
-            for k in range(page.locator(selector).count()):
-                element = page.locator(selector).nth(k)
-                if not (element.text_content() or "").strip():
-                    continue
-                page.evaluate("window.scrollTo(0, 0)")
-                got = element.evaluate(COVERED)
-                assert not got["covered"], (selector, k, got)
-                checked += 1
-        assert checked >= 8
+        selectors = ('[data-readout="question"]', ".rope-w-question button[data-answer]", '[data-readout="feedback"]',
+                     "svg.rope-w-svg > text", '[data-readout="theta"]')
+        assert covered_when_scrolled_to(page, selectors) >= 8
         assert not log.problems(), log.problems()
     finally:
         context.close()

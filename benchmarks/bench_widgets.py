@@ -211,10 +211,13 @@ def drag_around(page, root, handle, steps):
 # The slider that each widget's play button runs (its play frames are timed on it).
 PLAY_SLIDERS = {"RotationExplorer": "position", "RelativeInvariance": "shift"}
 
-# The names of a widget's drag handles that are drawn (a hidden one cannot be pressed).
+# The names of a widget's drag handles that are drawn (a hidden one cannot be pressed). A
+# handle in a closed <details> still has a box (its content is only skipped, not removed from
+# layout): checkVisibility() tells it apart.
 SHOWN_HANDLES = """
 (root) => [...new Set([...root.querySelectorAll('[data-handle]')]
-  .filter((handle) => handle.getBoundingClientRect().width > 0).map((handle) => handle.dataset.handle))]
+  .filter((handle) => handle.getBoundingClientRect().width > 0 && handle.checkVisibility({ visibilityProperty: true }))
+  .map((handle) => handle.dataset.handle))]
 """
 
 

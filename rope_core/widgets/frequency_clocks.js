@@ -528,8 +528,11 @@ function render({ model, el }) {
     const share = stop < 0 ? null : stop / (data.positions.length - 1);
     mark.hidden = share === null;
     if (share === null) return;
+    // In the row's own width (the track's ends measured as offsets from the row's), so the
+    // mark follows any later change of width at once, before the next measurement (print).
     const track = input.getBoundingClientRect(), home = row.getBoundingClientRect();
-    mark.style.left = `${track.left - home.left + THUMB / 2 + share * (track.width - THUMB)}px`;
+    const before = track.left - home.left, after = home.right - track.right;
+    mark.style.left = `calc(${(before + THUMB / 2).toFixed(2)}px + ${share.toFixed(6)} * (100% - ${(before + after + THUMB).toFixed(2)}px))`;
     setText(mark, `L = ${L}`);
     caption.classList.toggle("rope-w-scale-caption-right", share < 0.5);
     Object.assign(mark.dataset, { context: L, share });

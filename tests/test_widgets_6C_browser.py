@@ -223,3 +223,29 @@ def test_on_a_phone_every_verdict_fits_under_its_small_matrix(chromium, book_ser
         assert not log.problems(), log.problems()
     finally:
         context.close()
+
+
+def test_exploring_after_the_check_leaves_the_prediction_and_its_verdict_alone(fresh):
+    """A right check, then a tap on a candidate that fails: it is shown large with its worst
+    diagonal, and the prediction and the "✓ Right." stay; "change my prediction" frees the picks,
+    and the next check grades the new set. A wrong pick's miss is the spread its tag shows."""
+    page, root = fresh
+    toggles = root.locator(".rope-w-question button[data-answer]")
+    feedback = root.locator('[data-readout="feedback"]')
+    commit = root.locator("[data-commit]")
+    for name in ("rotation", "no position", "parity"):
+        toggles.nth(NAMES.index(name)).click()
+    commit.click()
+    assert feedback.get_attribute("data-correct") == "true" and commit.inner_text() == "change my prediction"
+    additive = toggles.nth(NAMES.index("additive"))
+    additive.click()
+    assert additive.get_attribute("aria-pressed") == "false"
+    assert feedback.get_attribute("data-correct") == "true" and feedback.inner_text().startswith("✓ Right.")
+    assert root.locator(".rope-w-mini[data-shown]").get_attribute("data-candidate") == str(NAMES.index("additive"))
+    commit.click()
+    additive.click()
+    assert additive.get_attribute("aria-pressed") == "true" and feedback.get_attribute("data-correct") == "true"
+    commit.click()
+    assert feedback.get_attribute("data-correct") == "false"
+    tag = float(root.locator(f'[data-verdict="{NAMES.index("additive")}"]').get_attribute("data-spread"))
+    assert f"“additive” changes along a diagonal by up to {tag:.3g} at this q, k" in feedback.inner_text()

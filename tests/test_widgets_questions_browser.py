@@ -141,15 +141,26 @@ def test_candidate_explorer_shows_every_candidate_and_asks_for_a_set(widget):
     assert stage(root) == "asked" and all(hidden())
     root.locator("[data-commit]").click()
     text = revealed(root, correct=False)                     # parity was left out
-    assert "You left out parity" in text and not any(hidden())
+    assert "You left out “parity”" in text and not any(hidden())
     spreads = [float(verdicts.nth(c).get_attribute("data-spread")) for c in range(len(names))]
     t = candidate_table()
     assert spreads == pytest.approx([t[name]["real_spread"].max() for name in names], abs=1e-9)
-    # By keyboard: Space on parity's toggle adds it, and the prediction is now right.
+    # Once checked, a toggle shows its candidate and leaves the prediction as it was.
+    minis.nth(names.index("parity")).focus()
+    page.keyboard.press("Space")
+    assert minis.nth(names.index("parity")).get_attribute("aria-pressed") == "false"
+    assert "✗" in revealed(root, correct=False)
+    # By keyboard: "change my prediction", Space on parity's toggle, check: now right.
+    commit = root.locator("[data-commit]")
+    commit.focus()
+    page.keyboard.press("Enter")
+    assert commit.inner_text() == "check my prediction"
     minis.nth(names.index("parity")).focus()
     page.keyboard.press("Space")
     assert minis.nth(names.index("parity")).get_attribute("aria-pressed") == "true"
-    assert "✓" in revealed(root)
+    commit.focus()
+    page.keyboard.press("Enter")
+    assert "✓" in revealed(root) and commit.inner_text() == "change my prediction"
 
 
 def test_heatmap_reveals_at_the_questions_position(widget):

@@ -438,14 +438,16 @@ def test_another_content_redraws_every_candidate_and_the_algebra_waits(candidate
         button.click()
     # At the content with |q| = |k| the feedback names the candidate that passes there only, and
     # a wrong pick's miss is its largest spread over the contents (not 0 at the one that passes).
+    root.locator("[data-commit]").click()                # change my prediction
     minis.nth(names.index("by content")).click()
+    root.locator("[data-commit]").click()                # check it
     button.click()                                       # the loop left content 2: now content 3
     assert int(dataset(root.locator('[data-readout="setting"]'))["content"]) == 2
     feedback = root.locator('[data-readout="feedback"]').inner_text()
     assert "by content keeps every diagonal one colour for this q, k (|q| = 0.849, |k| = 0.849), not for every q and k" in feedback
     misses = [candidate_table(q, k, widget.data["theta"], 16)["by content"]["real_spread"].max()
               for q, k in [(CANDIDATE_DEFAULTS["q"], CANDIDATE_DEFAULTS["k"]), *CANDIDATE_MORE_CONTENTS]]
-    miss = readout_number(re.search(r"by content changes along a diagonal by up to (\d+(?:\.\d+)?)", feedback).group(1))
+    miss = readout_number(re.search(r"“by content” changes along a diagonal by up to (\d+(?:\.\d+)?) at the other q, k", feedback).group(1))
     assert abs(miss - max(misses)) <= 5e-3 * max(misses), (feedback, misses)
 
 

@@ -412,15 +412,19 @@ function render({ model, el }) {
     conceal: [out.diagonal.parentNode, out.verdict.parentNode, out.why.parentNode, ...minis.map((mini) => mini.badge)],
     choices: minis.map((mini, c) => ({ label: mini.name, picture: mini.picture, correct: () => meetsWish(c) })),
     explain: (picked) => {
-      const list = (cs) => (cs.length ? cs.map((c) => data.names[c]).join(", ") : "none");
+      const quoted = (c) => `“${data.names[c]}”`;
+      const list = (cs) => (cs.length ? cs.map(quoted).join(", ") : "none");
       const right = data.names.map((_, c) => c).filter(meetsWish);
       const missed = right.filter((c) => !picked.includes(c)), extra = picked.filter((c) => !meetsWish(c));
-      // How far a candidate misses the wish: its largest spread at this content and the preset ones.
+      // How far a candidate misses the wish: its largest spread at this content, the one its tag
+      // shows; where that is 0 (by content with |q| = |k|), its largest at the preset contents.
       const presets = data.contents.map((x) => candidateTables(data.names, x.slice(0, 2), x.slice(2, 4), data.theta, size, data.parameters));
-      const worst = (c) => fmt3(Math.max(largest(c, "real"), ...presets.map((t) => Math.max(...t[c].real_spread))));
+      const miss = (c) => (constant(largest(c, "real"))
+        ? `by up to ${fmt3(Math.max(...presets.map((t) => Math.max(...t[c].real_spread))))} at the other q, k`
+        : `by up to ${fmt3(largest(c, "real"))} at this q, k`);
       return `Every diagonal of the score is constant for ${list(right)}.`
         + (missed.length ? ` You left out ${list(missed)}.` : "")
-        + (extra.length ? ` ${extra.map((c) => `${data.names[c]} changes along a diagonal by up to ${worst(c)}`).join("; ")}.` : "")
+        + (extra.length ? ` ${extra.map((c) => `${quoted(c)} changes along a diagonal ${miss(c)}`).join("; ")}.` : "")
         + ` Parity passes this real wish; its imaginary part (the complex wish) does not: spread ${fmt3(largest(data.names.indexOf("parity"), "imag"))}.`
         + onlyHere();
     },

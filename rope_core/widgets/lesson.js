@@ -38,23 +38,37 @@ export function question(parent, { prompt, choices, explain, reached = () => tru
     return button;
   });
   // The set being picked (several), committed by its own button.
+  // Once checked, the picks stay as they were while the reader explores the choices (a tap
+  // then shows, it does not re-answer); the same button, now "change my prediction", frees
+  // them until the next check.
   const picks = new Set();
+  let editing = true, commit = null;
   if (several) {
     row.classList.add("rope-w-several");
-    const commit = htmlEl("button", { type: "button", class: "rope-w-answer rope-w-commit", "data-commit": "" }, box, several);
+    commit = htmlEl("button", { type: "button", class: "rope-w-answer rope-w-commit", "data-commit": "" }, box, several);
     box.insertBefore(commit, feedback);
-    commit.addEventListener("click", () => answer([...picks].sort((a, b) => a - b)));
+    commit.addEventListener("click", () => {
+      if (!editing) {
+        editing = true;
+        commit.textContent = several;
+        return;
+      }
+      editing = false;
+      commit.textContent = "change my prediction";
+      answer([...picks].sort((a, b) => a - b));
+    });
     commit.addEventListener("keydown", (event) => event.stopPropagation());
   }
   function toggle(i) {
+    if (!editing) return;
     if (picks.has(i)) picks.delete(i); else picks.add(i);
     buttons[i].setAttribute("aria-pressed", String(picks.has(i)));
-    // Once committed, a changed pick is the new prediction.
-    if (chosen !== null) answer([...picks].sort((a, b) => a - b));
   }
   const hidden = () => (typeof conceal === "function" ? conceal() : conceal);
   for (const node of hidden()) node.setAttribute("data-concealed", "");
-  let chosen = null, said = null, say = null;
+  // found: the reader has once reached what answers the question; the verdict then stays,
+  // wherever the controls go next.
+  let chosen = null, said = null, say = null, found = false;
   const isCorrect = (i) => {
     const correct = choices[i].correct;
     return Boolean(typeof correct === "function" ? correct() : correct);
@@ -77,7 +91,7 @@ export function question(parent, { prompt, choices, explain, reached = () => tru
       return;
     }
     say = say || announcer(box.closest(".rope-w") || box);
-    if (!reached()) {
+    if (!found && !reached()) {
       feedback.dataset.stage = "predicted";
       delete feedback.dataset.correct;
       const text = `Your prediction: “${chosenLabel()}”. Now find out: ${typeof task === "function" ? task() : task}`;
@@ -87,6 +101,7 @@ export function question(parent, { prompt, choices, explain, reached = () => tru
       if (said === null) { said = "predicted"; say(text); }
       return;
     }
+    found = true;
     const right = isRight(chosen);
     feedback.dataset.stage = "revealed";
     feedback.dataset.correct = String(right);

@@ -178,6 +178,10 @@ def test_decay_question_answers_with_the_numbers_drawn(chromium, book_server, de
         assert feedback.get_attribute("data-correct") == "true"
         b, i = check_decay_readouts(root, t)
         text = feedback.inner_text()
+        # The random key's own numbers; the random pairs' medians once they are shown.
+        assert "show the 1000 random pairs" in text and "settle it" not in text, text
+        root.locator('[data-toggle="random"]').click()
+        text = feedback.inner_text()
         sent = (round(t["pair"]["early"][last, b], 4), round(t["pair"]["late"][last, b], 4),
                 float(f"{crowd['median'][b, 0]:.3g}"), float(f"{crowd['median'][b, -1]:.3g}"))  # as sent
         for value in sent:

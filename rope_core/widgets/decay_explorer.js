@@ -406,7 +406,7 @@ function render({ model, el }) {
     choices: [{ label: "yes, it falls with its bound" }, { label: "no, it does not fall", correct: true }],
     explain: () => {
       const series = data.series[state.b], pair = series.pair, crowdSeries = series.random, end = crowdSeries.median.length - 1;
-      return `With a random key the score averages ${fmt3(pair.early[last])} in size below r = ${xmax / 2} and ${fmt3(pair.late[last])} from there on, wandering up and down, while its bound falls from ${fmt3(pair.bound[last][0])} to ${fmt3(pair.bound[last][end])}. The ${data.samples} random pairs settle it: their median |score| is ${fmt3(crowdSeries.median[0])} at r = 0 and ${fmt3(crowdSeries.median[end])} at r = ${xmax}. Only the aligned pair, whose terms all start in step, falls on average (${fmt3(pair.early[0])} → ${fmt3(pair.late[0])}).`;
+      return `With a random key the score averages ${fmt3(pair.early[last])} in size below r = ${xmax / 2} and ${fmt3(pair.late[last])} from there on, wandering up and down, while its bound falls from ${fmt3(pair.bound[last][0])} to ${fmt3(pair.bound[last][end])}. ${state.crowd ? `The ${data.samples} random pairs settle it: their median |score| is ${fmt3(crowdSeries.median[0])} at r = 0 and ${fmt3(crowdSeries.median[end])} at r = ${xmax}.` : `One random key could be luck: show the ${data.samples} random pairs to see many at once.`} Only the aligned pair, whose terms all start in step, falls on average (${fmt3(pair.early[0])} → ${fmt3(pair.late[0])}).`;
     },
   });
   ask.node.classList.add("rope-w-decay-question");

@@ -40,8 +40,13 @@ function render({ model, el }) {
 
   // The question comes first, above the drawing: the reader commits before pressing schemes.
   const current = () => data.models[state.model_index];
+  // The verdict waits until the reader's hand has pressed every scheme: its counts are theirs.
+  const pressed = new Set();
+  const unpressed = () => data.schemes.filter((s) => s !== "default" && !pressed.has(s));
   const ask = question(htmlEl("div"), {
     prompt: data.question.prompt,
+    reached: () => unpressed().length === 0,
+    task: () => `press ${unpressed().map((s) => data.names[data.schemes.indexOf(s)]).join(", ")} and count each one's orange bars.`,
     choices: data.question.choices.map((c) => ({ label: c.label, correct: sameSet(c.schemes, safeSchemes()) })),
     explain: () => {
       const m = current(), f = state.factor_index;
@@ -102,7 +107,7 @@ function render({ model, el }) {
   const modelChoice = choices(controls, { label: "model", names: data.models.map((m) => m.title), index: state.model_index,
     onChoose: (i) => sync("model_index", "model_index")(i) });
   const schemeChoice = choices(controls, { label: "scheme", names: data.names, index: state.scheme_index,
-    onChoose: (i) => sync("scheme_index", "scheme_index")(i) });
+    onChoose: (i) => { pressed.add(data.schemes[i]); sync("scheme_index", "scheme_index")(i); } });
   const target = slider(controls, { label: "target length", name: "factor", values: data.factors, index: state.factor_index,
     format: (s) => `${s}× L`, onInput: sync("factor_index", "factor_index") });
   target.output.setAttribute("aria-hidden", "true");  // the slider says its value itself, once

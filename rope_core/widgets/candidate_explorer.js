@@ -417,10 +417,12 @@ function render({ model, el }) {
       const right = data.names.map((_, c) => c).filter(meetsWish);
       const missed = right.filter((c) => !picked.includes(c)), extra = picked.filter((c) => !meetsWish(c));
       // How far a candidate misses the wish: its largest spread at this content, the one its tag
-      // shows; where that is 0 (by content with |q| = |k|), its largest at the preset contents.
-      const presets = data.contents.map((x) => candidateTables(data.names, x.slice(0, 2), x.slice(2, 4), data.theta, size, data.parameters));
+      // shows; where that is 0 (by content with |q| = |k|), its largest at the preset contents,
+      // computed only then (the verdict is written again on every step of a drag).
+      const atPresets = (c) => Math.max(...data.contents.map((x) =>
+        Math.max(...candidateTables(data.names, x.slice(0, 2), x.slice(2, 4), data.theta, size, data.parameters)[c].real_spread)));
       const miss = (c) => (constant(largest(c, "real"))
-        ? `by up to ${fmt3(Math.max(...presets.map((t) => Math.max(...t[c].real_spread))))} at the other q, k`
+        ? `by up to ${fmt3(atPresets(c))} at the other q, k`
         : `by up to ${fmt3(largest(c, "real"))} at this q, k`);
       return `Every diagonal of the score is constant for ${list(right)}.`
         + (missed.length ? ` You left out ${list(missed)}.` : "")

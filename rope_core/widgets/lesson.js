@@ -14,7 +14,8 @@ export function lesson(root, text) {
 // A question asked before the widget tells. The reader first commits to a prediction (one of
 // `choices`); then finds the answer by hand: `reached()` says whether the widget now shows it
 // (the reader has done `task`, e.g. "move m to 256"; a function gives the steps still to do). The verdict and `explain(choice)` (which
-// reads the widget's state, so its numbers are the ones drawn) appear only once both happened.
+// reads the widget's state, so its numbers are the ones drawn) appear only once both happened,
+// and stay once reached, wherever the controls go next.
 // `conceal` lists the nodes that would give the answer away: hidden until the prediction.
 // A choice's `correct` is a boolean or a function of the widget's state. Returns
 // {node, answer(i), refresh(), predicted(), revealed(), buttons}: refresh() after every redraw.
@@ -42,10 +43,10 @@ export function question(parent, { prompt, choices, explain, reached = () => tru
   // then shows, it does not re-answer); the same button, now "change my prediction", frees
   // them until the next check.
   const picks = new Set();
-  let editing = true, commit = null;
+  let editing = true;
   if (several) {
     row.classList.add("rope-w-several");
-    commit = htmlEl("button", { type: "button", class: "rope-w-answer rope-w-commit", "data-commit": "" }, box, several);
+    const commit = htmlEl("button", { type: "button", class: "rope-w-answer rope-w-commit", "data-commit": "" }, box, several);
     box.insertBefore(commit, feedback);
     commit.addEventListener("click", () => {
       if (!editing) {
@@ -96,8 +97,7 @@ export function question(parent, { prompt, choices, explain, reached = () => tru
       delete feedback.dataset.correct;
       const text = `Your prediction: “${chosenLabel()}”. Now find out: ${typeof task === "function" ? task() : task}`;
       typeset(feedback, text);
-      // Said once, after the prediction; a reader who moves off the answer again is not told
-      // the task a second time.
+      // Said once, after the prediction, not again on each redraw until the answer is reached.
       if (said === null) { said = "predicted"; say(text); }
       return;
     }

@@ -153,6 +153,21 @@ def after_frames(page, count: int = 2) -> None:
         next(count); })""", count)
 
 
+def after_scrolling(page, still_frames: int = 5) -> None:
+    """Return once the window has not scrolled for ``still_frames`` animation frames in a row.
+
+    The theme makes the document scroll smoothly, so a script's ``scrollBy`` or a followed link
+    takes several frames to arrive; how many depends on the machine's load."""
+    page.evaluate("""(still) => new Promise((done) => {
+        let last = window.scrollY, quiet = 0;
+        const look = () => {
+            quiet = window.scrollY === last ? quiet + 1 : 0;
+            last = window.scrollY;
+            if (quiet >= still) done(); else requestAnimationFrame(look);
+        };
+        requestAnimationFrame(look); })""", still_frames)
+
+
 def axe_serious(page, rules=None, *, include=None, disable=()) -> list[str]:
     """Run axe-core (from node_modules) on the open page: serious and critical violations.
 

@@ -13,7 +13,16 @@ import re
 
 import numpy as np
 import pytest
-from _browser import DESKTOP, PHONE, after_frames, open_book_page, open_page, serve, set_slider
+from _browser import (
+    DESKTOP,
+    PHONE,
+    after_frames,
+    after_scrolling,
+    open_book_page,
+    open_page,
+    serve,
+    set_slider,
+)
 from test_widgets_spectrum_browser import write_page
 
 from rope_core import widgets as W
@@ -176,12 +185,11 @@ def test_chapter_8_plot_and_distance_slider_share_one_phone_screen(chromium, boo
         plot = root.locator("svg.rope-w-svg").first
         # the plot just under the theme's sticky header, as a reader scrolls it into view
         plot.scroll_into_view_if_needed()
-        page.wait_for_timeout(400)
         plot.evaluate("svg => svg.scrollIntoView({block: 'start'})")
-        page.wait_for_timeout(400)
+        after_scrolling(page)
         header = page.evaluate("() => { const h = document.querySelector('.bd-header'); return h ? h.getBoundingClientRect().bottom : 0; }")
         page.evaluate("(by) => window.scrollBy(0, -by)", max(header, 0) + 8)
-        page.wait_for_timeout(400)
+        after_scrolling(page)
         after_frames(page)
         box = plot.bounding_box()
         distance = root.locator('input[data-name="distance"]').bounding_box()

@@ -17,7 +17,15 @@ from __future__ import annotations
 import math
 
 import pytest
-from _browser import PHONE, chapter_widget, dataset, open_book_page, overlapping_texts, set_slider
+from _browser import (
+    PHONE,
+    after_scrolling,
+    chapter_widget,
+    dataset,
+    open_book_page,
+    overlapping_texts,
+    set_slider,
+)
 
 from rope_core import widgets as W
 
@@ -168,7 +176,7 @@ def test_kv_cache_answer_brings_its_number_above_the_phones_pinned_slider(chromi
     try:
         root = chapter_widget(page, "KVCacheTimeline")
         root.locator('.rope-w-answer[data-answer="1"]').click()
-        page.wait_for_timeout(100)
+        after_scrolling(page)
         result = root.locator('[data-readout="error"]').locator("xpath=..").bounding_box()
         bar = root.locator(".rope-w-in-reach").bounding_box()
         assert result["y"] >= 0 and result["y"] + result["height"] <= bar["y"], (result, bar)

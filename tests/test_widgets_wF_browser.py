@@ -10,7 +10,16 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from _browser import DESKTOP, PHONE, after_frames, dataset, open_page, serve, set_slider
+from _browser import (
+    DESKTOP,
+    PHONE,
+    after_frames,
+    after_scrolling,
+    dataset,
+    open_page,
+    serve,
+    set_slider,
+)
 from test_widgets_spectrum_browser import write_page
 
 import rope_core as rc
@@ -240,6 +249,7 @@ IN_REACH = """() => {
 def test_on_a_phone_the_words_and_the_layout_toggle_share_the_screen(opened):
     page, widget = opened(viewport=PHONE, touch=True, theme="dark", predict=2)
     page.locator("svg g[data-sentence]").evaluate("(g) => g.scrollIntoView({block: 'center'})")
+    after_scrolling(page)
     after_frames(page)
     got = page.evaluate(IN_REACH)
     assert got["slider"] and got["toggle"], got

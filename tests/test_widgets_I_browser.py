@@ -163,7 +163,7 @@ def test_the_pinned_slider_covers_no_intro_question_or_answer_on_a_phone(chromiu
             top, bottom = root.evaluate("(root) => { const b = root.getBoundingClientRect(); return [b.top + scrollY, b.bottom + scrollY]; }")
             pinned_somewhere = False
             for y in range(max(0, int(top) - PHONE["height"]), int(bottom), 60):
-                page.evaluate(f"window.scrollTo(0, {y})")
+                page.evaluate(f"window.scrollTo({{top: {y}, behavior: 'instant'}})")
                 after_frames(page, 3)
                 state = root.evaluate(COVERED)
                 assert state["row"] is not None, "the Δ slider is not in reach on a phone"

@@ -11,7 +11,7 @@ is said once (its output is hidden from screen readers).
 from __future__ import annotations
 
 import pytest
-from _browser import DESKTOP, PHONE, chapter_widget, open_book_page, set_slider
+from _browser import DESKTOP, PHONE, after_scrolling, chapter_widget, open_book_page, set_slider
 
 from rope_core import widgets as W
 from rope_core.demos.scaling_pairs import schemes_without_pairs_beyond
@@ -146,7 +146,7 @@ def test_phone_shows_drawing_and_main_control_together(chromium, book_server, sc
                                ".filter((h) => ['sticky', 'fixed'].includes(getComputedStyle(h).position))"
                                ".map((h) => h.getBoundingClientRect().bottom))")
         page.evaluate("(y) => window.scrollBy(0, y)", drawing.bounding_box()["y"] - header - 8)
-        page.wait_for_timeout(50)
+        after_scrolling(page)
         top, bottom = drawing.bounding_box()["y"], control.bounding_box()["y"] + control.bounding_box()["height"]
         assert top >= header and bottom <= viewport["height"], (name, tag, header, top, bottom)
         assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0

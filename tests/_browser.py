@@ -291,6 +291,16 @@ def open_book_page(chromium, base_url, path, color_scheme="light", *, viewport=D
     return context, page, log
 
 
+def open_alone(chromium, site, theme="light", *, viewport=DESKTOP, touch=False):
+    """Open the page of ``site`` = (url, widget, pages by theme) once its widget is drawn."""
+    url, _, pages = site
+    context, page, log = open_page(chromium, theme, viewport=viewport, touch=touch)
+    page.goto(f"{url}/{pages[theme]}")
+    page.wait_for_function("window.ropeReady === true", timeout=20000)
+    after_frames(page)
+    return context, page, log
+
+
 def open_gallery(chromium, base_url, color_scheme="light", **options):
     """The gallery page, every widget drawn (``open_book_page``'s options)."""
     return open_book_page(chromium, base_url, "book/gallery.html", color_scheme, **options)

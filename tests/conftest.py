@@ -115,6 +115,20 @@ _open_page = open_page
 
 
 @pytest.fixture(scope="module")
+def decay_site(tmp_path_factory):
+    """chapter 8's DecayExplorer alone on a page per theme, served; yields (url, widget, pages)."""
+    from test_widgets_spectrum_browser import write_page
+
+    from rope_core import widgets as W
+
+    directory = tmp_path_factory.mktemp("decay")
+    widget = W.DecayExplorer()
+    pages = {theme: write_page(directory, widget, theme) for theme in ("light", "dark")}
+    with serve(directory) as url:
+        yield url, widget, pages
+
+
+@pytest.fixture(scope="module")
 def gallery_once(chromium, book_server):
     """The built gallery, opened once for a test module (1280 px, light); yields (page, log)."""
     from _browser import open_gallery

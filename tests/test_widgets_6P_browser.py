@@ -18,14 +18,10 @@ from _browser import (
     PHONE,
     after_frames,
     after_scrolling,
+    open_alone,
     open_book_page,
-    open_page,
-    serve,
     set_slider,
 )
-from test_widgets_spectrum_browser import write_page
-
-from rope_core import widgets as W
 
 pytestmark = [pytest.mark.browser]
 
@@ -84,30 +80,12 @@ def test_crosses_knows_a_line_through_a_box_from_one_beside_it():
     assert not crosses(((0, 10), (10, 10)), box)       # along its edge only
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    directory = tmp_path_factory.mktemp("6P")
-    widget = W.DecayExplorer()
-    pages = {theme: write_page(directory, widget, theme) for theme in ("light", "dark")}
-    with serve(directory) as url:
-        yield url, widget, pages
-
-
-def open_widget(chromium, site, theme, viewport, touch):
-    url, _, pages = site
-    context, page, log = open_page(chromium, theme, viewport=viewport, touch=touch)
-    page.goto(f"{url}/{pages[theme]}")
-    page.wait_for_function("window.ropeReady === true", timeout=20000)
-    after_frames(page)
-    return context, page, log
-
-
 @pytest.mark.parametrize("theme, viewport, touch", [("dark", PHONE, True), ("light", DESKTOP, False),
                                                     ("dark", {"width": 320, "height": 700}, True)])
-def test_by_base_values_never_overlap_at_random_states(chromium, site, theme, viewport, touch):
-    _, widget, _ = site
+def test_by_base_values_never_overlap_at_random_states(chromium, decay_site, theme, viewport, touch):
+    _, widget, _ = decay_site
     data = widget.data
-    context, page, log = open_widget(chromium, site, theme, viewport, touch)
+    context, page, log = open_alone(chromium, decay_site, theme, viewport=viewport, touch=touch)
     try:
         root = page.locator(".rope-w").first
         rng = random.Random(6)
@@ -146,9 +124,9 @@ def test_by_base_values_never_overlap_at_random_states(chromium, site, theme, vi
     assert not problems, problems
 
 
-def test_what_the_question_hides_takes_no_room_until_the_prediction(chromium, site):
-    _, widget, _ = site
-    context, page, log = open_widget(chromium, site, "dark", PHONE, True)
+def test_what_the_question_hides_takes_no_room_until_the_prediction(chromium, decay_site):
+    _, widget, _ = decay_site
+    context, page, log = open_alone(chromium, decay_site, "dark", viewport=PHONE, touch=True)
     try:
         root = page.locator(".rope-w").first
         button = root.locator('[data-toggle="random"]')

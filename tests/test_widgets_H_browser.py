@@ -11,10 +11,13 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from _browser import DESKTOP, PHONE, after_frames, open_book_page, open_page, serve, set_slider
-from test_widgets_spectrum_browser import write_page
-
-from rope_core import widgets as W
+from _browser import (
+    PHONE,
+    after_frames,
+    open_alone,
+    open_book_page,
+    set_slider,
+)
 
 pytestmark = [pytest.mark.browser]
 
@@ -91,34 +94,16 @@ def test_the_by_base_panel_sits_directly_under_the_plot_in_every_state(chromium,
 # --- the prompt: only the steps still to do -------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    directory = tmp_path_factory.mktemp("H")
-    widget = W.DecayExplorer()
-    pages = {theme: write_page(directory, widget, theme) for theme in ("light", "dark")}
-    with serve(directory) as url:
-        yield url, widget, pages
-
-
-def open_widget(chromium, site, theme="light", *, viewport=DESKTOP, touch=False):
-    url, _, pages = site
-    context, page, log = open_page(chromium, theme, viewport=viewport, touch=touch)
-    page.goto(f"{url}/{pages[theme]}")
-    page.wait_for_function("window.ropeReady === true", timeout=20000)
-    after_frames(page)
-    return context, page, log
-
-
 # Every order of the reader's four acts; the random pairs are offered only after the prediction.
 ACTS = ("predict", "k random", "r far", "crowd")
 ORDERS = [order for order in itertools.permutations(ACTS) if order.index("predict") < order.index("crowd")]
 
 
 @pytest.mark.parametrize("order", ORDERS, ids=["-".join(a.replace(" ", "_") for a in o) for o in ORDERS])
-def test_the_prompt_names_only_the_steps_not_yet_done(chromium, site, order):
-    _, widget, _ = site
+def test_the_prompt_names_only_the_steps_not_yet_done(chromium, decay_site, order):
+    _, widget, _ = decay_site
     data = widget.data
-    context, page, log = open_widget(chromium, site)
+    context, page, log = open_alone(chromium, decay_site)
     try:
         root = page.locator(".rope-w").first
         feedback = root.locator('[data-readout="feedback"]')
@@ -181,9 +166,9 @@ def last_step(page, root, how, data):
 
 @pytest.mark.parametrize("then_crowd", [False, True], ids=["alone", "then-random-pairs-at-once"])
 @pytest.mark.parametrize("how", ["k slider by keyboard", "r slider by keyboard", "r step button", "drag along the plot"])
-def test_the_verdict_is_heard_whatever_step_reveals_it(chromium, site, how, then_crowd):
-    _, widget, _ = site
-    context, page, log = open_widget(chromium, site)
+def test_the_verdict_is_heard_whatever_step_reveals_it(chromium, decay_site, how, then_crowd):
+    _, widget, _ = decay_site
+    context, page, log = open_alone(chromium, decay_site)
     try:
         root = page.locator(".rope-w").first
         root.locator('button[data-answer="1"]').click()

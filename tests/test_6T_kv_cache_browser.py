@@ -34,6 +34,7 @@ def test_every_hand_points_at_its_angle_at_every_event(chromium, book_server, mo
     context, page, log = open_gallery(chromium, book_server)
     try:
         root = gallery_widget(page, "KVCacheTimeline")
+        root.locator('.rope-w-answer[data-answer="0"]').click()   # the modes show after a prediction
         root.locator(f'button[data-choice="{mode}"]').click()
         for stage, expected in enumerate(track):
             set_slider(root, "stage", stage)

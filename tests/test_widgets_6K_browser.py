@@ -1,9 +1,9 @@
 """KVCacheTimeline on its chapter page (no kernel): the reader chooses the mode, and every number
 its answer states is one the widget draws.
 
-No mode is chosen before the reader picks one, so the question is not answered under itself;
-stepping past the eviction without a mode shows the cache as the eviction left it and asks for
-a choice, with no error read out. Once answered, each number in the feedback is checked against
+No mode is chosen before the reader picks one, so the question is not answered under itself:
+the buttons that choose one are hidden until the prediction, and stepping past the eviction
+without a mode shows the cache as the eviction left it, with no error read out. Once answered, each number in the feedback is checked against
 the read-out at the event and in the mode the sentence names, and against rope_core's table
 (:func:`rope_core.demos.kv_cache.kv_cache_stages`).
 """
@@ -20,7 +20,7 @@ from rope_core import widgets as W
 pytestmark = [pytest.mark.book, pytest.mark.browser]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def kv_page(chromium, book_server):
     context, page, log = open_book_page(chromium, book_server, "book/13-serving.html")
     yield page, log
@@ -39,6 +39,9 @@ def test_no_mode_is_chosen_before_the_reader_picks_one(kv_page):
     evict = [s["event"] for s in tracks[0]].index("evict")
     modes = root.locator(".rope-w-choices button[data-choice]")
     assert [modes.nth(i).get_attribute("aria-pressed") for i in range(modes.count())] == ["false", "false"]
+    # The buttons that choose a mode would name two of the question's answers: hidden until the
+    # prediction.
+    assert modes.count() == 2 and not any(modes.nth(i).is_visible() for i in range(2))
     # Up to the eviction both modes draw the same cache, so the steps there need no choice.
     for stage in range(evict + 1):
         set_slider(root, "stage", stage)
@@ -56,8 +59,12 @@ def test_no_mode_is_chosen_before_the_reader_picks_one(kv_page):
         stale = root.locator("rect.rope-w-slot-stale").evaluate_all(
             "(rs) => rs.filter((r) => r.closest('g').style.visibility !== 'hidden').length")
         assert stale == len(tracks[0][evict]["tokens"])
-    # The reader's choice finds the answer: pressing a mode draws its track at the same event.
+    # Once predicted, the reader's choice finds the answer: pressing a mode draws its track at the
+    # same event.
+    root.locator('.rope-w-answer[data-answer="0"]').click()
+    assert all(modes.nth(i).is_visible() for i in range(2))
     last = len(tracks[0]) - 1
+    set_slider(root, "stage", last)
     for mode in (1, 0):
         modes.nth(mode).click()
         assert modes.nth(mode).get_attribute("aria-pressed") == "true"
@@ -74,7 +81,6 @@ def test_every_number_the_answer_states_is_drawn_where_it_says(kv_page):
     data = W.KVCacheTimeline().data
     tracks, evict_count = data["tracks"], data["evict"]
     evict = [s["event"] for s in tracks[0]].index("evict")
-    root.locator('.rope-w-choices button[data-choice="0"]').click()
     root.locator('.rope-w-answer[data-answer="1"]').click()
     feedback = root.locator('[data-readout="feedback"]').inner_text()
     checked = []

@@ -198,3 +198,28 @@ def test_the_hero_passes_axe_before_and_after_the_answer(chromium, book_server, 
         assert not log.problems(), log.problems()
     finally:
         context.close()
+
+
+def test_the_spoken_verdict_says_the_shift_on_the_screen_when_it_is_spoken(chromium, book_server):
+    """Answered, then played: the verdict is reached on the way (at the third Δ) but spoken when
+    the reader pauses, at the end of play; what is heard is the verdict as the screen shows it
+    then, with play's last Δ, not the Δ at which it was reached."""
+    context, page, log = open_book_page(chromium, book_server, "01-why-positions.md")
+    try:
+        root = page.locator('.rope-widget-view[data-widget="RelativeInvariance"] .rope-w').first
+        root.scroll_into_view_if_needed()
+        root.locator('.rope-w-question button[data-answer="1"]').click()
+        play = root.get_by_role("button", name="play Δ")
+        play.click()
+        page.wait_for_function("(b) => b.getAttribute('aria-pressed') === 'false'", arg=play.element_handle(), timeout=20000)
+        region = root.locator('[data-readout="announce"]')
+        page.wait_for_function("(r) => r.textContent.includes('✓')", arg=region.element_handle(), timeout=5000)
+        shift = int(root.locator('input[data-name="shift"]').input_value())
+        assert shift == TOP
+        verdict = " ".join(root.locator('[data-readout="feedback"]').inner_text().split())
+        heard = " ".join(region.inner_text().split())
+        assert verdict.startswith(f"✓ Right. At Δ = {TOP} "), verdict
+        assert heard.startswith(verdict), (heard, verdict)
+        assert not log.problems(), log.problems()
+    finally:
+        context.close()

@@ -89,6 +89,10 @@ def test_kv_cache_asks_then_the_steps_show_the_error(desktop_pages):
     # The result is said through the widget's one live region, shared with its question.
     assert root.locator('[data-readout="announce"][aria-live="polite"]').count() == 1
     evict = [s["event"] for s in tracks[0]].index("evict")
+    # The modes are chosen below the question, once it is answered.
+    root.locator('.rope-w-answer[data-answer="1"]').click()
+    assert feedback.get_attribute("data-correct") == "true"
+    assert "0.53" in feedback.inner_text() or "1.34" in feedback.inner_text()
     for mode in (1, 0):  # leave the kept keys, then rotate them
         root.locator(f'.rope-w-choices button[data-choice="{mode}"]').click()
         for stage in range(len(tracks[mode])):
@@ -101,9 +105,6 @@ def test_kv_cache_asks_then_the_steps_show_the_error(desktop_pages):
             assert stale == sum(p != q for p, q in zip(s["positions"], s["should"])), (mode, stage)
             first = result.inner_text().split(" ")[0].replace("−", "-")
             assert float(first) == pytest.approx(s["error"], rel=5e-3, abs=1e-9), (mode, stage, first)
-    root.locator('.rope-w-answer[data-answer="1"]').click()
-    assert feedback.get_attribute("data-correct") == "true"
-    assert "0.53" in feedback.inner_text() or "1.34" in feedback.inner_text()
     assert not log.problems(), log.problems()
 
 

@@ -180,13 +180,24 @@ export function announcer(root) {
   // What is said within 700 ms of the last call is said once, when the reader pauses; a later
   // call replaces an earlier one (a slider's passing values), except one said with `keep`
   // (a question's verdict), which later ones follow instead of replacing.
+  // `text` may be a function: it is read again when spoken, so a verdict kept while a slider
+  // plays says the numbers on the screen when play stops, not those of the moment it was reached.
   // The state lives on the region: a widget and its question each make an announcer for it.
   region.ropeKept = region.ropeKept || [];
+  const textOf = (part) => (typeof part === "function" ? part() : part);
+  const parts = () => [...region.ropeKept, ...(region.ropeLast == null ? [] : [region.ropeLast])].map(textOf).join(" ");
   return (text, { keep = false } = {}) => {
     if (keep) region.ropeKept.push(text);
-    region.dataset.pending = (keep ? region.ropeKept : [...region.ropeKept, text]).join(" ");
+    region.ropeLast = keep ? null : text;
+    region.dataset.pending = parts();
     clearTimeout(region.ropeTimer);
-    region.ropeTimer = setTimeout(() => { region.ropeKept = []; setText(region, region.dataset.pending); }, 700);
+    region.ropeTimer = setTimeout(() => {
+      const spoken = parts();
+      region.ropeKept = [];
+      region.ropeLast = null;
+      region.dataset.pending = spoken;
+      setText(region, spoken);
+    }, 700);
   };
 }
 

@@ -19,7 +19,11 @@ function render({ model, el }) {
   let modeChosen = false;
   const pending = (i) => !modeChosen && i > evictAt;
   const stageAt = (i) => (pending(i) ? data.tracks[0][evictAt] : data.tracks[state.rerotate_index][i]);
-  const labelAt = (i) => (pending(i) ? "the kept keys: choose below what the cache does with them" : stageAt(i).label);
+  // Before the prediction the buttons that choose a mode are hidden (they would name two of the
+  // question's answers), so past the eviction the cache only asks.
+  const labelAt = (i) => (!pending(i) ? stageAt(i).label
+    : ask.predicted() ? "the kept keys: choose below what the cache does with them"
+      : "the kept keys: what must the cache do with them? (the question above)");
   // The error a mode leaves at its worst event after the choice takes effect (the eviction's
   // own event comes before any rotation, so it is the same in both modes and stays out).
   const worstAfterChoice = (track) => data.tracks[track].slice(evictAt + 1)
@@ -29,7 +33,9 @@ function render({ model, el }) {
 
   // The question first: what must happen to the kept keys after renumbering? Every number the
   // answer states is one the widget draws at the event it names, in the mode it names.
+  const row = htmlEl("div", { class: "rope-w-choices", role: "group", "aria-label": "after renumbering" });
   const ask = question(htmlEl("div"), {
+    conceal: [row],
     prompt: `The cache is full: it drops its ${data.evict} oldest tokens and renumbers the rest from 0, so positions `
       + "stay inside the trained range. What must it do to the keys it keeps?",
     choices: [
@@ -80,7 +86,7 @@ function render({ model, el }) {
   stageSlider.output.textContent = `${state.stage + 1} / ${stageNames.length}`;
   stageSlider.input.addEventListener("input", () => { stageSlider.output.textContent = `${Number(stageSlider.input.value) + 1} / ${stageNames.length}`; });
 
-  const row = htmlEl("div", { class: "rope-w-choices", role: "group", "aria-label": "after renumbering" }, controls);
+  controls.appendChild(row);
   htmlEl("span", { class: "rope-w-choices-label", "aria-hidden": "true" }, row, "kept keys:");
   const modes = [`rotate by −${data.evict}`, "leave them"].map((name, i) => {
     const b = htmlEl("button", { type: "button", class: "rope-w-choice-button", "data-choice": i, "aria-pressed": "false" }, row, name);
@@ -138,7 +144,7 @@ function render({ model, el }) {
       slot.g.setAttribute("aria-label", describe(s, j));
     });
     const stale = s.positions.filter((p, j) => p !== s.should[j]).length;
-    const said = pending(state.stage) ? "choose below what the cache does with the kept keys"
+    const said = pending(state.stage) ? (ask.predicted() ? "choose below what the cache does with the kept keys" : "answer the question above")
       : `${fmt3(s.error)} at position ${s.query_position}` + (stale ? ` (${stale} keys rotated for another position)` : "");
     setText(result, said);
     result.toggleAttribute("data-pending", pending(state.stage));

@@ -69,7 +69,7 @@ export function question(parent, { prompt, choices, explain, reached = () => tru
   for (const node of hidden()) node.setAttribute("data-concealed", "");
   // found: the reader has once reached what answers the question; the verdict then stays,
   // wherever the controls go next.
-  let chosen = null, said = null, say = null, found = false;
+  let chosen = null, said = null, say = null, found = false, verdict = "";
   const isCorrect = (i) => {
     const correct = choices[i].correct;
     return Boolean(typeof correct === "function" ? correct() : correct);
@@ -105,9 +105,10 @@ export function question(parent, { prompt, choices, explain, reached = () => tru
     const right = isRight(chosen);
     feedback.dataset.stage = "revealed";
     feedback.dataset.correct = String(right);
-    const verdict = `${right ? "✓ Right." : "✗ Not quite."} ${explain(chosen)}`;
+    verdict = `${right ? "✓ Right." : "✗ Not quite."} ${explain(chosen)}`;
     typeset(feedback, verdict);
-    if (said !== String(right)) { said = String(right); say(verdict, { keep: true }); }
+    // Spoken as it reads when the reader pauses (the numbers may have moved on since).
+    if (said !== String(right)) { said = String(right); say(() => verdict, { keep: true }); }
   }
   return { node: box, answer, refresh, buttons, predicted: () => chosen !== null, revealed: () => feedback.dataset.stage === "revealed" };
 }

@@ -439,6 +439,12 @@ function twoPositions(root, model, data, shared) {
   svgEl("line", { x1: centre, y1: 10, x2: centre, y2: size - 10, class: "rope-w-axis" }, svg);
   const arc = svgEl("path", { class: "rope-w-arc", "data-mark": "between" }, svg);
   const arcLabel = svgEl("text", { class: "rope-w-halo", "text-anchor": "middle", "dominant-baseline": "middle", "data-label": "between" }, svg);
+  // A key at the drawing's foot says what the grip between the arrows does (its aria-label says
+  // it to a screen reader); a label beside the grip would cross an arrow when they are close.
+  const key = svgEl("g", { class: "rot", "data-legend": "both", "aria-hidden": "true" }, svg);
+  svgEl("circle", { cx: 16, cy: size - 14, r: 6, class: "rope-w-knob" }, key);
+  svgEl("text", { x: 28, y: size - 14, "dominant-baseline": "middle", class: "rope-w-muted-text rope-w-halo" }, key).textContent = "moves a and b together";
+  const keyClear = [16, 56, 96, 136].map((x) => [x, size - 14]);   // labels keep off the key
   const layer = svgEl("g", {}, svg);
   const arrows = { a: arrow(layer, centre, centre, centre, centre, "q"), b: arrow(layer, centre, centre, centre, centre, "k") };
   arrows.a.dataset.vector = "a";
@@ -560,7 +566,7 @@ function twoPositions(root, model, data, shared) {
       { node: labels.a, text: "R(aθ) q", at: labelAt(px, py, ra, 0.3, "R(aθ) q") },
       { node: labels.b, text: "R(bθ) q", at: labelAt(px, py, rb, 0.3, "R(bθ) q") },
       { node: arcLabel, text: "(b − a)θ", at: [px(labelSpot[0]), py(labelSpot[1])] },
-    ], [...tips, grip], { textScale: Number(svg.style.getPropertyValue("--rope-w-scale")) || 1 });
+    ], [...tips, grip, ...keyClear], { textScale: Number(svg.style.getPropertyValue("--rope-w-scale")) || 1 });
     grips.a.place(...tips[0], state.a, `a = ${state.a}`);
     grips.b.place(...tips[1], state.b, `b = ${state.b}`);
     grips.both.place(...grip, state.a, `a = ${state.a}, b = ${state.b}, b − a = ${gap}`);

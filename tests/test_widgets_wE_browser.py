@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from _browser import DESKTOP, PHONE, after_frames, dataset, open_page, serve, set_slider
-from test_widgets_spectrum_browser import write_page
+from _browser import DESKTOP, PHONE, after_frames, dataset, open_page, set_slider
 
-from rope_core import widgets as W
 from rope_core.demos import decay
 
 pytestmark = [pytest.mark.browser]
@@ -33,23 +31,14 @@ DRAWN = r"""(root) => {
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    directory = tmp_path_factory.mktemp("wE")
-    widget = W.DecayExplorer()
-    pages = {theme: write_page(directory, widget, theme) for theme in ("light", "dark")}
-    with serve(directory) as url:
-        yield url, widget, pages
-
-
-@pytest.fixture(scope="module")
 def tables():
     return decay.content_pair_table(), decay.random_pairs_magnitude()
 
 
 @pytest.fixture
-def opened(chromium, site):
+def opened(chromium, decay_site):
     """``opened(theme, viewport, touch)`` -> page; after the test, the page logged no problem."""
-    url, _, pages = site
+    url, _, pages = decay_site
     made = []
 
     def open_one(theme="light", *, viewport=DESKTOP, touch=False):
@@ -99,8 +88,8 @@ def test_the_y_axis_is_one_labelled_log_scale(opened):
     assert page.locator('[data-scale-change]').count() == 0
 
 
-def test_the_curves_drawn_are_rope_cores_at_random_states(opened, site, tables, rng):
-    _, widget, _ = site
+def test_the_curves_drawn_are_rope_cores_at_random_states(opened, decay_site, tables, rng):
+    _, widget, _ = decay_site
     pair, crowd = tables
     data = widget.data
     page = opened()
@@ -149,8 +138,8 @@ def test_the_curves_drawn_are_rope_cores_at_random_states(opened, site, tables, 
         assert int(dataset(page.locator('[data-readout="distance"]'))["value"]) == int(pair["distances"][i])
 
 
-def test_ask_first_then_the_hand_finds_that_a_random_key_does_not_fall(opened, site, tables):
-    _, widget, _ = site
+def test_ask_first_then_the_hand_finds_that_a_random_key_does_not_fall(opened, decay_site, tables):
+    _, widget, _ = decay_site
     pair, crowd = tables
     data = widget.data
     page = opened()
@@ -236,9 +225,9 @@ def test_controls_are_named_by_their_visible_text_and_heard_once(opened):
     assert heard.startswith("r = 80, 50 % random key: score"), heard
 
 
-def test_labels_stay_off_the_marks_at_every_distance(opened, site):
+def test_labels_stay_off_the_marks_at_every_distance(opened, decay_site):
     # The gap's label never covers the score's or the bound's dot, nor the bound's line.
-    _, widget, _ = site
+    _, widget, _ = decay_site
     page = opened()
     predict(page, 1)
     for stop in range(0, len(widget.data["stops"]), 4):

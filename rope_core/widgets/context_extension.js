@@ -248,7 +248,8 @@ function render({ model, el }) {
   const sync = syncer(model, state, draw);
   // Which of the step's schemes the dials' hands show: one hand a dial, so a 44 px dial stays
   // readable, and the reader finds the difference by switching. A radio group (one tab stop;
-  // the arrow keys move the choice), drawn unlike the prediction buttons above it.
+  // the arrow keys move the choice), drawn unlike the prediction buttons and set under the
+  // dials it switches, so that it does not read as a second row of answers.
   const handRow = htmlEl("div", { class: "rope-w-choices rope-w-hand-choices", role: "radiogroup", "aria-label": "hands show", "data-name": "scheme" }, schemes);
   htmlEl("span", { class: "rope-w-hand-choices-label", "aria-hidden": "true" }, handRow, "hands show:");
   const onScheme = sync("s", "scheme_index");
@@ -270,6 +271,7 @@ function render({ model, el }) {
   });
   model.on("change:scheme_index", () => { const j = model.get("scheme_index"); if (j !== state.s) { state.s = j; draw(); } });
   const dials = makeDials(schemes);
+  dials.svg.after(handRow);
   const plot = makeWavelengthPlot(schemes);
   const controls = htmlEl("div", { class: "rope-w-controls" }, schemes);
   const factorSlider = slider(controls, { label: "scale factor s", name: "factor", values: data.factors, index: state.f, onInput: sync("f", "factor_index") });

@@ -117,15 +117,12 @@ _open_page = open_page
 @pytest.fixture(scope="module")
 def decay_site(tmp_path_factory):
     """chapter 8's DecayExplorer alone on a page per theme, served; yields (url, widget, pages)."""
-    from test_widgets_spectrum_browser import write_page
+    from test_widgets_spectrum_browser import served_alone
 
     from rope_core import widgets as W
 
-    directory = tmp_path_factory.mktemp("decay")
-    widget = W.DecayExplorer()
-    pages = {theme: write_page(directory, widget, theme) for theme in ("light", "dark")}
-    with serve(directory) as url:
-        yield url, widget, pages
+    with served_alone(tmp_path_factory.mktemp("decay"), W.DecayExplorer()) as site:
+        yield site
 
 
 @pytest.fixture(scope="module")

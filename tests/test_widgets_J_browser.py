@@ -17,7 +17,7 @@ import pytest
 import test_widgets_wD_browser as heat_pages
 from _browser import DESKTOP, PHONE, after_frames, dataset, open_page, serve, set_slider
 from test_widgets_spectrum_browser import write_page
-from test_widgets_wD_browser import FRAME, check_frame, state
+from test_widgets_wD_browser import FRAME, check_frame, frames_while_playing, state
 
 import rope_core as rc
 from rope_core import widgets as W
@@ -34,14 +34,7 @@ def test_play_halts_at_the_question_then_runs_on_to_the_last_stop(opened):
     positions, asked = widget.data["positions"], widget.data["question"]
     set_slider(page, "position", positions.index(asked))
     page.locator('button[data-name="play"]').click()
-    frames = []
-    for _ in range(120):
-        frame = page.evaluate(FRAME)
-        frames.append(frame)
-        if frame["playing"] == "false":
-            break
-        check_frame(frame, dim, base)   # every angle drawn is m·θ_i, at m between stops too
-        page.wait_for_timeout(150)
+    frames = frames_while_playing(page, dim, base, 120)   # every angle drawn is m·θ_i, between stops too
     played = [f["m"] for f in frames if f["playing"] == "true"]
     assert len(played) >= 5, played
     assert all(b >= a for a, b in zip(played, played[1:])), played

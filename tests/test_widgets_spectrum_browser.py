@@ -11,6 +11,7 @@ and contrast. The contrast, target-size and text-size test covers every widget i
 from __future__ import annotations
 
 import json
+from contextlib import contextmanager
 
 import numpy as np
 import pytest
@@ -69,6 +70,15 @@ def write_page(directory, widget, theme):
     path = directory / f"{type(widget).__name__}-{theme}.html"
     path.write_text(text)
     return path.name
+
+
+@contextmanager
+def served_alone(directory, widget):
+    """``widget`` alone on a page per theme in ``directory``, served; yields (url, widget, pages
+    by theme)."""
+    pages = {theme: write_page(directory, widget, theme) for theme in ("light", "dark")}
+    with serve(directory) as url:
+        yield url, widget, pages
 
 
 @pytest.fixture(scope="module")

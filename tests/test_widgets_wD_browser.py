@@ -116,6 +116,23 @@ def state(page, widget):
     return dim, base
 
 
+def frames_while_playing(page, dim, base, limit, each=None):
+    """Sample the drawing every 150 ms from play's start until it stops (at most ``limit``
+    samples); every frame drawn while playing shows each block at m·θ_i of rope_core, and
+    ``each(frame, frames)``, if given, checks it further. Returns the frames sampled."""
+    frames = []
+    for _ in range(limit):
+        frame = page.evaluate(FRAME)
+        frames.append(frame)
+        if frame["playing"] == "false":
+            break
+        check_frame(frame, dim, base)
+        if each:
+            each(frame, frames)
+        page.wait_for_timeout(150)
+    return frames
+
+
 def test_play_runs_m_smoothly_to_the_questions_position_and_halts(opened):
     open_one, widget = opened
     page = open_one()
@@ -126,19 +143,15 @@ def test_play_runs_m_smoothly_to_the_questions_position_and_halts(opened):
     page.evaluate("""() => { window.heard = []; const region = document.querySelector('[data-readout="announce"]');
       new MutationObserver(() => window.heard.push(region.textContent)).observe(region, { childList: true, characterData: true, subtree: true }); }""")
     page.locator('button[data-name="play"]').click()
-    frames = []
-    for _ in range(60):
-        frame = page.evaluate(FRAME)
-        frames.append(frame)
-        if frame["playing"] == "false":
-            break
-        check_frame(frame, dim, base)
+
+    def wedges_trail_by_one_position(frame, frames):
         # Once m has moved, each dial's wedge trails its hand over θ_i (one position's turn);
         # a frame sampled before play's first tick has no wedge yet.
         if frame["m"] != frames[0]["m"]:
             for i, dial in enumerate(frame["dials"]):
                 assert dial["swept"] == pytest.approx(rc.inverse_frequencies(dim, base)[i], rel=1e-12)
-        page.wait_for_timeout(150)
+
+    frames = frames_while_playing(page, dim, base, 60, wedges_trail_by_one_position)
     played = [f["m"] for f in frames if f["playing"] == "true"]
     assert len(played) >= 3, played  # a loaded machine samples fewer frames of the same run
     assert any(not float(m).is_integer() for m in played), played          # between positions

@@ -17,10 +17,9 @@ from _browser import (
     after_scrolling,
     dataset,
     open_page,
-    serve,
     set_slider,
 )
-from test_widgets_spectrum_browser import write_page
+from test_widgets_spectrum_browser import served_alone
 
 import rope_core as rc
 from rope_core import widgets as W
@@ -32,11 +31,8 @@ STATES = 10
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    directory = tmp_path_factory.mktemp("wF")
-    widget = W.LayoutExplorer()
-    pages = {theme: write_page(directory, widget, theme) for theme in ("light", "dark")}
-    with serve(directory) as url:
-        yield url, widget, pages
+    with served_alone(tmp_path_factory.mktemp("wF"), W.LayoutExplorer()) as site:
+        yield site
 
 
 @pytest.fixture

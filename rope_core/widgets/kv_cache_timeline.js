@@ -19,11 +19,10 @@ function render({ model, el }) {
   let modeChosen = false;
   const pending = (i) => !modeChosen && i > evictAt;
   const stageAt = (i) => (pending(i) ? data.tracks[0][evictAt] : data.tracks[state.rerotate_index][i]);
-  // Before the prediction the buttons that choose a mode are hidden (they would name two of the
-  // question's answers), so past the eviction the cache only asks.
-  const labelAt = (i) => (!pending(i) ? stageAt(i).label
-    : ask.predicted() ? "the kept keys: choose below what the cache does with them"
-      : "the kept keys: what must the cache do with them? (the question above)");
+  // Unchosen means unanswered: the buttons that choose a mode are hidden until the prediction
+  // (they would name two of the question's answers), and the answer chooses one. So past the
+  // eviction the cache only asks.
+  const labelAt = (i) => (pending(i) ? "the kept keys: what must the cache do with them? (the question above)" : stageAt(i).label);
   // The error a mode leaves at its worst event after the choice takes effect (the eviction's
   // own event comes before any rotation, so it is the same in both modes and stays out).
   const worstAfterChoice = (track) => data.tracks[track].slice(evictAt + 1)
@@ -144,7 +143,7 @@ function render({ model, el }) {
       slot.g.setAttribute("aria-label", describe(s, j));
     });
     const stale = s.positions.filter((p, j) => p !== s.should[j]).length;
-    const said = pending(state.stage) ? (ask.predicted() ? "choose below what the cache does with the kept keys" : "answer the question above")
+    const said = pending(state.stage) ? "answer the question above"
       : `${fmt3(s.error)} at position ${s.query_position}` + (stale ? ` (${stale} keys rotated for another position)` : "");
     setText(result, said);
     result.toggleAttribute("data-pending", pending(state.stage));
